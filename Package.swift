@@ -1,0 +1,124 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings shared by every target: Swift 6 language mode, strict concurrency, no implicit Foundation leaks.
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let nio: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+]
+
+let package = Package(
+    name: "tilt",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tiltd", targets: ["tiltd"]),
+        .executable(name: "tilt", targets: ["tilt"]),
+        .executable(name: "tiltfx", targets: ["tiltfx"]),
+        .library(name: "TiltClient", targets: ["TiltClient"]),
+        .library(name: "TiltCore", targets: ["TiltCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // MARK: System libraries (Debian packages, see scripts/bootstrap)
+        .systemLibrary(
+            name: "CLibIIO", path: "Sources/CLibIIO",
+            providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(
+            name: "CSDL2", path: "Sources/CSDL2", pkgConfig: "sdl2",
+            providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(
+            name: "CEGL", path: "Sources/CEGL",
+            providers: [.apt(["libegl-dev", "libgles-dev", "libgl-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+
+        // MARK: Libraries
+        .target(name: "TiltCore", swiftSettings: swiftSettings),
+        .target(name: "TiltFusion", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
+        .target(name: "TiltSensors", dependencies: ["TiltCore", "CLibIIO", "CZlib"], swiftSettings: swiftSettings),
+        .target(
+            name: "TiltWire", dependencies: ["TiltCore", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "TiltDaemon",
+            dependencies: [
+                "TiltCore", "TiltFusion", "TiltSensors", "TiltWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ] + nio,
+            swiftSettings: swiftSettings),
+        .target(
+            name: "TiltClient",
+            dependencies: ["TiltCore", "TiltWire"] + nio,
+            swiftSettings: swiftSettings),
+        .target(name: "TiltEffects", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "TiltRender",
+            dependencies: [
+                "TiltCore", "TiltEffects", "TiltClient", "TiltSensors", "TiltFusion",
+                "CSDL2", "CEGL", "CPNG",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+
+        // MARK: Executables (thin: parse arguments, call a library)
+        .executableTarget(
+            name: "tiltd",
+            dependencies: [
+                "TiltDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "tilt",
+            dependencies: [
+                "TiltCore", "TiltFusion", "TiltSensors", "TiltWire", "TiltClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "tiltfx",
+            dependencies: [
+                "TiltRender", "TiltEffects",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+
+        // MARK: Tests
+        .target(
+            name: "TiltTestKit", dependencies: ["TiltCore", "TiltSensors"], path: "Tests/TiltTestKit",
+            swiftSettings: swiftSettings),
+        .testTarget(name: "TiltCoreTests", dependencies: ["TiltCore", "TiltTestKit"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltFusionTests", dependencies: ["TiltFusion", "TiltTestKit"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltSensorsTests", dependencies: ["TiltSensors", "TiltTestKit"], swiftSettings: swiftSettings),
+        .testTarget(name: "TiltWireTests", dependencies: ["TiltWire"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltDaemonTests",
+            dependencies: ["TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltEffectsTests", dependencies: ["TiltEffects"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltRenderTests", dependencies: ["TiltRender", "TiltTestKit"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,80 @@
+import NIOCore
+import NIOPosix
+import TiltCore
+import TiltWire
+
+/// One connection to the daemon, for one-shot requests (`tilt status`, `tilt tare`) and for ``TiltSubscriber``.
+public enum TiltConnection {
+    /// A connected channel carrying lines in and bytes out.
+    public typealias Channel = NIOAsyncChannel<LineEvent, ByteBuffer>
+
+    /// Connects to the daemon's socket.
+    ///
+    /// - Throws: ``TiltClientError`` saying whether the daemon is not running or the socket is unusable.
+    public static func open(socketPath: String) async throws -> Channel {
+        do {
+            return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(unixDomainSocketPath: socketPath) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(
+                            ByteToMessageHandler(LineFrameDecoder(maxLength: 1 << 20)))
+                        return try Channel(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            throw TiltClientError("cannot connect to tiltd at \(socketPath) (\(error)); is tiltd running? Start it with `tiltd`, or pass --socket PATH")
+        }
+    }
+
+    /// Writes one command line.
+    public static func write(_ command: ClientCommand, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+        var buffer = ByteBuffer()
+        buffer.writeString(command.jsonLine)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        try await outbound.write(buffer)
+    }
+
+    /// Sends `command` and returns the first answer that `accept` takes (skipping `hello` and frames).
+    ///
+    /// - Parameters:
+    ///   - timeout: Seconds to wait for the answer.
+    /// - Throws: ``TiltClientError`` on connection failure, an `error` answer, or a timeout.
+    public static func request(
+        _ command: ClientCommand, socketPath: String? = nil, timeout: Double = 5,
+        accept: @escaping @Sendable (ServerMessage) -> Bool
+    ) async throws -> ServerMessage {
+        let path = SocketPath.resolve(socketPath)
+        let channel = try await open(socketPath: path)
+        return try await withThrowingTaskGroup(of: ServerMessage?.self) { group in
+            group.addTask {
+                try await channel.executeThenClose { inbound, outbound in
+                    try await write(command, to: outbound)
+                    for try await event in inbound {
+                        guard case .line(let line) = event, let message = try ServerMessage.decode(line.readableBytesView) else { continue }
+                        if case .error(let text) = message { throw TiltClientError("tiltd answered: \(text)") }
+                        if accept(message) { return message }
+                    }
+                    throw TiltClientError("tiltd closed the connection before answering")
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let answer = first else {
+                throw TiltClientError("tiltd at \(path) did not answer within \(timeout) s")
+            }
+            return answer
+        }
+    }
+}
+
+/// A client-side failure, with what to do about it.
+public struct TiltClientError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) {
+        self.message = message
+    }
+    public var description: String { message }
+}

@@ -1,0 +1,204 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+import TiltCore
+import TiltWire
+
+/// An async subscriber to the tilt daemon that reconnects by itself.
+///
+/// ```swift
+/// let subscriber = TiltSubscriber(configuration: .init(rate: 60))
+/// for await event in subscriber.events() {
+///     if case .frame(let frame) = event { draw(frame.tilt) }
+/// }
+/// ```
+/// The subscriber connects to the daemon's socket, says `watch` at the configured rate, and turns each line into an
+/// ``Event``. When the daemon goes away it reports ``Event/disconnected(reason:)`` and tries again with exponential
+/// backoff; after a reconnect it watches again at the current rate. Events that the consumer does not take in time
+/// are dropped oldest first, so a slow consumer always sees recent frames.
+public final class TiltSubscriber: Sendable {
+    /// Subscriber settings.
+    public struct Configuration: Sendable, Hashable {
+        /// The daemon's socket; `nil` resolves as the daemon does (`TILTD_SOCKET`, `$XDG_RUNTIME_DIR/tiltd.sock`).
+        public var socketPath: String?
+        /// Frames per second to ask for.
+        public var rate: Double
+        /// Watch from the start.
+        public var watch: Bool
+        /// Also receive raw samples.
+        public var raw: Bool
+        /// Reconnect after the daemon goes away; `false` ends the event stream instead.
+        public var reconnect: Bool
+        /// First and longest wait between connection attempts, seconds.
+        public var initialBackoff: Double
+        public var maxBackoff: Double
+        /// Events kept for a slow consumer before the oldest are dropped.
+        public var bufferSize: Int
+
+        public init(
+            socketPath: String? = nil, rate: Double = WireProtocol.defaultRate, watch: Bool = true, raw: Bool = false,
+            reconnect: Bool = true, initialBackoff: Double = 0.1, maxBackoff: Double = 5, bufferSize: Int = 64
+        ) {
+            self.socketPath = socketPath
+            self.rate = rate
+            self.watch = watch
+            self.raw = raw
+            self.reconnect = reconnect
+            self.initialBackoff = initialBackoff
+            self.maxBackoff = maxBackoff
+            self.bufferSize = bufferSize
+        }
+    }
+
+    /// What the subscriber reports.
+    public enum Event: Sendable, Equatable {
+        /// Connected; the daemon's greeting.
+        case connected(ServerMessage.Hello)
+        case frame(AttitudeFrame)
+        case sample(MotionSample)
+        case power(PowerState)
+        case sensor(ServerMessage.SensorEvent)
+        case status(StatusReport)
+        case tare(reference: Quaternion)
+        /// The daemon complained about a line we sent.
+        case error(message: String)
+        /// The connection is gone (or could not be made); the subscriber retries if configured to.
+        case disconnected(reason: String)
+    }
+
+    private struct WatchState: Sendable {
+        var watching: Bool
+        var rate: Double
+        var raw: Bool
+        var command: ClientCommand { .watch(enable: watching, rate: rate, raw: raw) }
+    }
+
+    public let configuration: Configuration
+    /// The socket path in use.
+    public let socketPath: String
+    private let watch: Mutex<WatchState>
+    private let commands: AsyncStream<ClientCommand>
+    private let commandContinuation: AsyncStream<ClientCommand>.Continuation
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// The socket path a subscriber uses when none is configured.
+    public static var defaultSocketPath: String { SocketPath.resolve(nil) }
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+        socketPath = SocketPath.resolve(configuration.socketPath)
+        watch = Mutex(WatchState(watching: configuration.watch, rate: configuration.rate, raw: configuration.raw))
+        (commands, commandContinuation) = AsyncStream.makeStream(of: ClientCommand.self)
+    }
+
+    /// Convenience: a subscriber on `socketPath` watching at `rate`.
+    public convenience init(socketPath: String? = nil, rate: Double) {
+        self.init(configuration: .init(socketPath: socketPath, rate: rate))
+    }
+
+    deinit {
+        task.withLock { $0?.cancel() }
+    }
+
+    /// Starts the connection and returns its events. Call once; the stream ends after ``close()``, or at the first
+    /// disconnection when `reconnect` is off.
+    public func events() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(configuration.bufferSize))
+        let t = Task { [self] in
+            await self.connectionLoop(continuation)
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in t.cancel() }
+        task.withLock { $0 = t }
+        return stream
+    }
+
+    /// Changes the frame rate (and keeps watching).
+    public func setRate(_ rate: Double) {
+        let command = watch.withLock { w in
+            w.rate = rate
+            w.watching = true
+            return w.command
+        }
+        commandContinuation.yield(command)
+    }
+
+    /// Starts or stops frames.
+    public func setWatching(_ on: Bool) {
+        let command = watch.withLock { w in
+            w.watching = on
+            return w.command
+        }
+        commandContinuation.yield(command)
+    }
+
+    /// Sends any command (e.g. `.tare`, `.status`, `.poll`); answers arrive as events.
+    public func send(_ command: ClientCommand) {
+        commandContinuation.yield(command)
+    }
+
+    /// Disconnects and ends the event stream.
+    public func close() {
+        task.withLock { $0?.cancel() }
+        commandContinuation.finish()
+    }
+
+    private func connectionLoop(_ continuation: AsyncStream<Event>.Continuation) async {
+        var backoff = configuration.initialBackoff
+        while !Task.isCancelled {
+            let reason: String
+            do {
+                let channel = try await TiltConnection.open(socketPath: socketPath)
+                backoff = configuration.initialBackoff
+                try await serve(channel, continuation)
+                reason = "the daemon closed the connection"
+            } catch is CancellationError {
+                return
+            } catch {
+                reason = "\(error)"
+            }
+            if Task.isCancelled { return }
+            continuation.yield(.disconnected(reason: reason))
+            guard configuration.reconnect else { return }
+            try? await Task.sleep(for: .seconds(backoff))
+            backoff = min(backoff * 2, configuration.maxBackoff)
+        }
+    }
+
+    private func serve(_ channel: TiltConnection.Channel, _ continuation: AsyncStream<Event>.Continuation) async throws {
+        try await channel.executeThenClose { inbound, outbound in
+            let first = watch.withLock { $0 }
+            if first.watching { try await TiltConnection.write(first.command, to: outbound) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await command in self.commands {
+                        try await TiltConnection.write(command, to: outbound)
+                    }
+                }
+                group.addTask {
+                    for try await event in inbound {
+                        guard case .line(let line) = event else { continue }
+                        guard let message = try? ServerMessage.decode(line.readableBytesView) else { continue }
+                        continuation.yield(Self.event(for: message))
+                    }
+                }
+                // Whichever ends first (the daemon hung up, or close()) ends the connection.
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    private static func event(for message: ServerMessage) -> Event {
+        switch message {
+        case .hello(let h): return .connected(h)
+        case .attitude(let f): return .frame(f)
+        case .sample(let s): return .sample(s)
+        case .power(let p): return .power(p)
+        case .sensor(let e): return .sensor(e)
+        case .status(let s): return .status(s)
+        case .tare(let q): return .tare(reference: q)
+        case .error(let m): return .error(message: m)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// The fused attitude at one instant, as published to subscribers.
+///
+/// Field meanings and units are part of the wire protocol (see `TiltWire`).
+public struct AttitudeFrame: Hashable, Sendable {
+    /// Sequence number, increasing by one for each fused sample since the daemon started.
+    public var seq: UInt64
+    /// Sensor time of the sample, seconds.
+    public var time: Double
+    /// Device → earth (ENU) rotation, Hamilton.
+    public var quaternion: Quaternion
+    /// Gravity in the device frame, m/s² (about (0, 0, -9.81) when flat, screen up).
+    public var gravity: Vector3
+    /// Bias-corrected angular rate in the device frame, rad/s.
+    public var rotationRate: Vector3
+    /// Acceleration without gravity in the device frame, m/s².
+    public var userAcceleration: Vector3
+    /// The shaped UI tilt: x/y rotation-vector components relative to the tare pose, smoothed and soft-clamped, rad.
+    public var tilt: Tilt
+    public var flags: Flags
+    /// Where the samples came from, e.g. `replay:trial.csv` or `iio:bmi160`.
+    public var source: String
+
+    public init(
+        seq: UInt64, time: Double, quaternion: Quaternion, gravity: Vector3, rotationRate: Vector3,
+        userAcceleration: Vector3, tilt: Tilt, flags: Flags, source: String
+    ) {
+        self.seq = seq
+        self.time = time
+        self.quaternion = quaternion
+        self.gravity = gravity
+        self.rotationRate = rotationRate
+        self.userAcceleration = userAcceleration
+        self.tilt = tilt
+        self.flags = flags
+        self.source = source
+    }
+
+    /// Euler angles of `quaternion`, intrinsic Z-Y-X.
+    public var euler: EulerAngles { quaternion.euler }
+
+    /// The shaped tilt signal, radians.
+    public struct Tilt: Hashable, Sendable {
+        public var x: Double
+        public var y: Double
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+        public static let zero = Tilt(x: 0, y: 0)
+    }
+
+    /// Conditions of the estimate at this instant.
+    public struct Flags: Hashable, Sendable {
+        /// The filter has not converged yet (first moments after start or reset).
+        public var initializing: Bool
+        /// The device is at rest (gyro and accelerometer steady).
+        public var rest: Bool
+        /// The accelerometer is disturbed (translation, tapping, vibration) and is not trusted for tilt.
+        public var accelDisturbed: Bool
+        /// The magnetic field is disturbed and heading is held on the gyroscope.
+        public var magDisturbed: Bool
+
+        public init(initializing: Bool = false, rest: Bool = false, accelDisturbed: Bool = false, magDisturbed: Bool = false) {
+            self.initializing = initializing
+            self.rest = rest
+            self.accelDisturbed = accelDisturbed
+            self.magDisturbed = magDisturbed
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Logging
+import ServiceLifecycle
+import Synchronization
+import TiltCore
+import TiltFusion
+import TiltSensors
+
+/// Runs the motion source while someone watches, fuses its samples, and publishes frames to the hub.
+///
+/// It follows the hub's demand: the source starts when the first watcher (or poll) arrives, restarts when the
+/// highest requested rate changes, and stops when the last watcher leaves, so an unwatched sensor does no work.
+final class MotionService: Service {
+    let hub: Hub
+    let source: any MotionSource
+    let logger: Logger
+    private let pipeline: Mutex<MotionPipeline>
+    private let rejectedLogged = Atomic<Int>(0)
+
+    init(hub: Hub, source: any MotionSource, pipeline: MotionPipeline.Configuration, logger: Logger) {
+        self.hub = hub
+        self.source = source
+        self.logger = logger
+        self.pipeline = Mutex(MotionPipeline(configuration: pipeline))
+    }
+
+    func run() async throws {
+        hub.setTareAction { [self] in self.pipeline.withLock { $0.tareNow() } }
+        var current: Task<Void, Never>?
+        var currentRate: Double?
+        for await demand in hub.demands.cancelOnGracefulShutdown() {
+            if demand.active {
+                if current != nil, currentRate == demand.rate { continue }
+                if let task = current {
+                    task.cancel()
+                    await task.value
+                }
+                currentRate = demand.rate
+                current = Task { await self.runSource(rate: demand.rate) }
+            } else if let task = current {
+                task.cancel()
+                await task.value
+                current = nil
+                currentRate = nil
+                logger.info("sensor idle: nobody watches")
+            }
+        }
+        if let task = current {
+            task.cancel()
+            await task.value
+        }
+    }
+
+    private func runSource(rate: Double?) async {
+        logger.info("sensor starting", metadata: ["rate": "\(rate.map { "\($0)" } ?? "default")"])
+        let name = source.name
+        do {
+            try await source.run(rate: rate) { [self, hub, logger] event in
+                switch event {
+                case .sample(let sample):
+                    let (frame, bias) = self.pipeline.withLock { p in (p.process(sample, source: name), p.filter.gyroBias) }
+                    hub.publishRaw(sample)
+                    hub.publish(frame, gyroBias: bias)
+                case .sensor(let state, let reason):
+                    logger.info("sensor \(state.rawValue): \(reason)")
+                    hub.setSensorState(state, reason: reason)
+                case .rejected(let reason):
+                    hub.reject(reason: reason)
+                    let n = self.rejectedLogged.add(1, ordering: .relaxed).newValue
+                    if n <= 10 || n % 1000 == 0 {
+                        logger.warning("skipped: \(reason)", metadata: ["rejected": "\(n)"])
+                    }
+                }
+            }
+            if !Task.isCancelled { logger.info("source ended") }
+        } catch is CancellationError {
+        } catch {
+            logger.error("sensor failed: \(error)")
+            hub.setSensorState(.lost, reason: "\(error)")
+        }
+        if Task.isCancelled { hub.setSensorState(.idle, reason: "nobody watches") }
+    }
+}

@@ -1,0 +1,92 @@
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import TiltCore
+import TiltFusion
+import TiltSensors
+import TiltWire
+import UnixSignals
+
+/// The tilt sensor daemon: a motion source, fusion, and the Unix-socket server, run as one service group that
+/// shuts down gracefully on SIGTERM and SIGINT.
+public struct TiltDaemon: Sendable {
+    /// Where samples come from.
+    public enum Source: Sendable, Hashable {
+        /// Replay a log.
+        case replay(LogReplaySource.Configuration)
+        /// Read IIO sensors through libiio at this context URI (`local:`, `ip:HOST`).
+        case iio(uri: String)
+    }
+
+    /// Daemon settings.
+    public struct Configuration: Sendable {
+        /// The socket path; `nil` resolves it as ``SocketPath/resolve(_:environment:)`` does.
+        public var socketPath: String?
+        public var source: Source
+        public var pipeline: MotionPipeline.Configuration
+        /// Threads serving clients.
+        public var eventLoopThreads: Int
+
+        public init(
+            socketPath: String? = nil, source: Source, pipeline: MotionPipeline.Configuration = .init(),
+            eventLoopThreads: Int = 1
+        ) {
+            self.socketPath = socketPath
+            self.source = source
+            self.pipeline = pipeline
+            self.eventLoopThreads = eventLoopThreads
+        }
+    }
+
+    public var configuration: Configuration
+    public var logger: Logger
+
+    public init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Runs until SIGTERM or SIGINT (or task cancellation), then stops serving and removes the socket file.
+    ///
+    /// - Parameter onReady: Called once the socket accepts connections.
+    /// - Throws: ``DaemonError`` when the source or the socket cannot be set up.
+    public func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
+        let path = SocketPath.resolve(configuration.socketPath)
+        let source = try makeSource()
+        let hub = Hub(sourceName: source.name, sensors: source.sensors, calibration: "none")
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
+        let server = SocketServer(path: path, hub: hub, group: group, logger: logger, onReady: onReady)
+        let motion = MotionService(hub: hub, source: source, pipeline: configuration.pipeline, logger: logger)
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup),
+                    .init(service: motion),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        do {
+            try await services.run()
+        } catch {
+            hub.finish()
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        hub.finish()
+        try await group.shutdownGracefully()
+    }
+
+    private func makeSource() throws -> any MotionSource {
+        switch configuration.source {
+        case .replay(let replay):
+            do {
+                return try LogReplaySource(configuration: replay)
+            } catch {
+                throw DaemonError("cannot replay: \(error)")
+            }
+        case .iio(let uri):
+            throw DaemonError("IIO capture (\(uri)) is not available in this build; use --replay FILE")
+        }
+    }
+}

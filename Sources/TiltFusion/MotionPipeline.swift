@@ -1,0 +1,57 @@
+import TiltCore
+
+/// Sample in, frame out: the attitude filter followed by tilt shaping, as the daemon and the renderer's log replay
+/// run it.
+public struct MotionPipeline: Sendable {
+    /// Pipeline parameters.
+    public struct Configuration: Sendable, Hashable {
+        public var filter: AttitudeFilter.Configuration
+        public var shaping: TiltShaper.Configuration
+
+        public init(filter: AttitudeFilter.Configuration = .init(), shaping: TiltShaper.Configuration = .init()) {
+            self.filter = filter
+            self.shaping = shaping
+        }
+    }
+
+    public private(set) var filter: AttitudeFilter
+    public private(set) var shaper: TiltShaper
+    /// Sequence number of the next frame.
+    public private(set) var nextSeq: UInt64 = 0
+
+    public init(configuration: Configuration = .init()) {
+        filter = AttitudeFilter(configuration: configuration.filter)
+        shaper = TiltShaper(configuration: configuration.shaping)
+    }
+
+    /// Re-centres the tilt on the next sample's attitude.
+    public mutating func tare() {
+        shaper.tare()
+    }
+
+    /// Fuses `sample` and returns the frame for it.
+    public mutating func process(_ sample: MotionSample, source: String) -> AttitudeFrame {
+        let estimate = filter.update(sample)
+        let tilt = shaper.shape(estimate.quaternion, at: sample.time)
+        defer { nextSeq &+= 1 }
+        return AttitudeFrame(
+            seq: nextSeq, time: sample.time, quaternion: estimate.quaternion, gravity: estimate.gravity,
+            rotationRate: estimate.rotationRate, userAcceleration: estimate.userAcceleration, tilt: tilt,
+            flags: estimate.flags, source: source)
+    }
+}
+
+extension MotionPipeline {
+    /// Re-centres the tilt on the filter's current attitude, or on the next one if no sample was fused yet.
+    ///
+    /// - Returns: The new reference pose, or `nil` when it will be the next sample's.
+    public mutating func tareNow() -> Quaternion? {
+        guard nextSeq > 0 else {
+            shaper.tare()
+            return nil
+        }
+        let q = filter.quaternion
+        shaper.tare(to: q)
+        return q
+    }
+}

@@ -1,0 +1,136 @@
+import Synchronization
+import TiltCore
+
+/// Replays a sensor log at its recorded pace (or faster), as a ``MotionSource``.
+///
+/// Samples go out at their recorded times, scaled by `speed`, on the continuous clock. A row that goes bad
+/// mid-file is skipped and counted: it is reported as ``MotionSourceEvent/rejected(reason:)`` with the file, line
+/// and column, and the replay goes on with the next row (a corrupt row costs one sample, not the session). A
+/// problem with the file as a whole (missing, unreadable, bad header) stops the replay with an error.
+///
+/// Between runs (sensor on demand) the replay keeps its place in the log; sample times continue from there, with
+/// no jump. With `loop`, the log starts over at its end, its times shifted so they keep increasing.
+public final class LogReplaySource: MotionSource {
+    /// Replay settings.
+    public struct Configuration: Sendable, Hashable {
+        /// The log's path (`.csv` or `.csv.gz`).
+        public var path: String
+        /// Playback speed: 1 is real time, 10 ten times faster.
+        public var speed: Double
+        /// Start over at the end of the log.
+        public var loop: Bool
+        /// Pass magnetometer readings on (false drops them, for 6D).
+        public var useMagnetometer: Bool
+
+        public init(path: String, speed: Double = 1, loop: Bool = false, useMagnetometer: Bool = true) {
+            self.path = path
+            self.speed = speed
+            self.loop = loop
+            self.useMagnetometer = useMagnetometer
+        }
+    }
+
+    private struct State: ~Copyable {
+        var reader: SensorLogReader
+        /// Added to the log's times after each loop, so times keep increasing.
+        var timeOffset: Double = 0
+        var firstTime: Double?
+        var lastTime: Double?
+        var lastInterval: Double = 0.01
+        var finished = false
+        /// A sample read but not delivered when the last run was cancelled.
+        var pending: MotionSample?
+    }
+
+    public let configuration: Configuration
+    public let sensors: [SensorDescription]
+    public let name: String
+    private let state: Mutex<State>
+
+    /// Opens the log and reads its header.
+    ///
+    /// - Throws: ``SensorLogError`` when the log cannot be opened or its header is unusable.
+    public init(configuration: Configuration) throws(SensorLogError) {
+        self.configuration = configuration
+        let reader = try SensorLogReader(path: configuration.path)
+        let file = configuration.path.split(separator: "/").last.map(String.init) ?? configuration.path
+        name = "replay:\(file)"
+        var kinds = ["accel", "anglvel"]
+        if reader.hasMagnetometer && configuration.useMagnetometer { kinds.append("magn") }
+        sensors = [
+            SensorDescription(
+                name: "replay", kinds: kinds, location: configuration.path,
+                rateHz: reader.metadata["sampling_rate_hz"].flatMap(Double.init), mode: "replay")
+        ]
+        state = Mutex(State(reader: reader))
+    }
+
+    public func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
+        let speed = configuration.speed > 0 ? configuration.speed : 1
+        let clock = ContinuousClock()
+        let start = clock.now
+        var runStartTime: Double?
+        if state.withLock({ $0.finished }) {
+            events(.sensor(.finished, reason: "end of \(configuration.path)"))
+            return
+        }
+        events(.sensor(.active, reason: "replaying \(configuration.path) at \(speed)x"))
+        while !Task.isCancelled {
+            let next: Result<MotionSample?, SensorLogError> = state.withLock { s in
+                if let pending = s.pending {
+                    s.pending = nil
+                    return .success(pending)
+                }
+                do {
+                    while true {
+                        if let row = try s.reader.next() {
+                            var sample = row.sample
+                            if let last = s.lastTime, sample.time + s.timeOffset <= last {
+                                // Keep the clock moving forward even if the log does not.
+                                sample.time = last - s.timeOffset
+                            }
+                            if s.firstTime == nil { s.firstTime = sample.time }
+                            sample.time += s.timeOffset
+                            if let last = s.lastTime, sample.time > last { s.lastInterval = sample.time - last }
+                            s.lastTime = sample.time
+                            if !configuration.useMagnetometer { sample.mag = nil }
+                            return .success(sample)
+                        }
+                        guard configuration.loop, let last = s.lastTime, let first = s.firstTime else {
+                            s.finished = true
+                            return .success(nil)
+                        }
+                        s.reader = try SensorLogReader(path: configuration.path)
+                        s.timeOffset = last + s.lastInterval - first
+                        s.firstTime = nil
+                    }
+                } catch let error as SensorLogError {
+                    return .failure(error)
+                } catch {
+                    return .failure(SensorLogError(path: configuration.path, message: "\(error)"))
+                }
+            }
+            switch next {
+            case .failure(let error):
+                if error.line == nil { throw MotionSourceError(error.description) }
+                events(.rejected(reason: error.description))
+            case .success(nil):
+                events(.sensor(.finished, reason: "end of \(configuration.path)"))
+                return
+            case .success(let sample?):
+                if runStartTime == nil { runStartTime = sample.time }
+                let due = start.advanced(by: .seconds((sample.time - runStartTime!) / speed))
+                if due > clock.now.advanced(by: .microseconds(500)) {
+                    do {
+                        try await clock.sleep(until: due)
+                    } catch {
+                        // Cancelled: this sample was not delivered; step back so the next run starts with it.
+                        state.withLock { s in s.pending = sample }
+                        return
+                    }
+                }
+                events(.sample(sample))
+            }
+        }
+    }
+}

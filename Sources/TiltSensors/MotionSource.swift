@@ -1,0 +1,55 @@
+import TiltCore
+
+/// Something that produces motion samples: an IIO device, a replayed log.
+///
+/// The daemon runs a source only while someone watches (sensor on demand): it calls ``run(rate:events:)`` when the
+/// first watcher arrives and cancels that task when the last one leaves, and calls it again later. A source keeps
+/// whatever it needs between runs (a replay keeps its position).
+public protocol MotionSource: Sendable {
+    /// What the source reads, for `hello`, `status` and `tilt sensors`.
+    var sensors: [SensorDescription] { get }
+
+    /// A short name for the `source` field of frames, e.g. `replay:trial.csv` or `iio:bmi160`.
+    var name: String { get }
+
+    /// Produces samples until the task is cancelled, the source ends, or it fails.
+    ///
+    /// - Parameters:
+    ///   - rate: The highest rate, in Hz, that any watcher asked for; a source may pick the lowest rate it supports
+    ///     that serves it. `nil` means the source's own default.
+    ///   - events: Called for every sample and every change of the sensor's state, in order, from one task.
+    /// - Throws: ``MotionSourceError`` when the source cannot go on; cancellation ends it without an error.
+    func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws
+}
+
+/// What a running source reports.
+public enum MotionSourceEvent: Sendable, Equatable {
+    /// One calibrated-to-SI, mount-corrected sample.
+    case sample(MotionSample)
+    /// The sensor changed state (active, idle, lost), with a reason a person can read.
+    case sensor(SensorState, reason: String)
+    /// A sample was rejected (a corrupt log row, a non-finite or saturated reading), with a reason.
+    case rejected(reason: String)
+}
+
+/// The state of the sensor as the daemon tells clients in `sensor` events.
+public enum SensorState: String, Sendable, Equatable, Codable {
+    case active
+    case idle
+    case lost
+    case finished
+}
+
+/// A failure of a motion source that stops it.
+public struct MotionSourceError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    /// Whether trying again later may work (a device that vanished), as opposed to a permanent failure.
+    public var isTransient: Bool
+
+    public init(_ message: String, isTransient: Bool = false) {
+        self.message = message
+        self.isTransient = isTransient
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A command a client sends to the daemon, one JSON object per line.
+public enum ClientCommand: Sendable, Equatable {
+    /// `{"cmd":"watch","rate":30}`: stream frames at most `rate` Hz (latest value wins); `"enable":false` stops.
+    /// `"raw":true` also streams the raw samples (`sample` objects) at the sensor's rate.
+    case watch(enable: Bool, rate: Double?, raw: Bool)
+    /// `{"cmd":"poll"}`: one frame now.
+    case poll
+    /// `{"cmd":"status"}`: the daemon's and this connection's state.
+    case status
+    /// `{"cmd":"tare"}`: re-centre the tilt on the current pose.
+    case tare
+
+    /// The JSON line (without newline) for this command.
+    public var jsonLine: String {
+        switch self {
+        case .watch(let enable, let rate, let raw):
+            var w = JSONWriter()
+            w.field("cmd", "watch")
+            if !enable { w.field("enable", false) }
+            if let rate { w.field("rate", rate) }
+            if raw { w.field("raw", true) }
+            return w.finish()
+        case .poll: return #"{"cmd":"poll"}"#
+        case .status: return #"{"cmd":"status"}"#
+        case .tare: return #"{"cmd":"tare"}"#
+        }
+    }
+
+    private struct Envelope: Decodable {
+        var cmd: String?
+        var rate: Double?
+        var enable: Bool?
+        var raw: Bool?
+    }
+
+    /// Decodes one line (without its newline).
+    ///
+    /// - Throws: ``WireError`` saying what is wrong and what a valid line looks like.
+    public static func decode(_ line: some Collection<UInt8>) throws(WireError) -> ClientCommand {
+        if line.count > WireProtocol.maxLineLength {
+            throw WireError("line too long (\(line.count) bytes; the limit is \(WireProtocol.maxLineLength))")
+        }
+        let data = Data(line)
+        let envelope: Envelope
+        do {
+            envelope = try JSONDecoder().decode(Envelope.self, from: data)
+        } catch DecodingError.typeMismatch(_, let context) {
+            let key = context.codingPath.last?.stringValue ?? "value"
+            throw WireError("'\(key)' has the wrong type; expected e.g. {\"cmd\":\"watch\",\"rate\":30}")
+        } catch {
+            throw WireError("not a JSON object; send one object per line, e.g. {\"cmd\":\"status\"}")
+        }
+        guard let cmd = envelope.cmd else {
+            throw WireError("missing \"cmd\"; known commands: watch, poll, status, tare")
+        }
+        switch cmd {
+        case "watch":
+            if let rate = envelope.rate, !(rate > 0 && rate.isFinite) {
+                throw WireError("'rate' must be a positive number of frames per second")
+            }
+            return .watch(enable: envelope.enable ?? true, rate: envelope.rate, raw: envelope.raw ?? false)
+        case "poll": return .poll
+        case "status": return .status
+        case "tare": return .tare
+        default:
+            throw WireError("unknown command '\(cmd.prefix(64))'; known commands: watch, poll, status, tare")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import TiltClient
+import TiltCore
+import TiltWire
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the daemon's state: source, sensor, clients, power.")
+
+    @OptionGroup var socketOptions: SocketOptions
+
+    @Flag(name: .long, help: "Print the status as the daemon sends it, one JSON object.")
+    var json = false
+
+    func run() async throws {
+        let answer = try await TiltConnection.request(.status, socketPath: socketOptions.socket) {
+            if case .status = $0 { return true } else { return false }
+        }
+        guard case .status(let s) = answer else { return }
+        if json {
+            print(s.jsonLine)
+            return
+        }
+        let deg = 180 / Double.pi
+        print("""
+            daemon       \(s.daemon) (protocol \(s.protocol)), up \(String(format: "%.1f", s.uptime)) s
+            source       \(s.source)
+            sensor       \(s.sensor)\(s.requestedRate.map { String(format: " at %.0f Hz requested", $0) } ?? "")
+            clients      \(s.clients) connected, \(s.watchers) watching
+            samples      \(s.samples) fused, \(s.rejected) rejected\(s.lastRejection.map { " (last: \($0))" } ?? "")
+            gyro bias    \(s.gyroBias.map { String(format: "%.2f", $0 * deg) }.joined(separator: ", ")) °/s
+            calibration  \(s.calibration)
+            power        \(s.power.onBattery ? "battery" : "mains")\(s.power.capacity.map { " \($0)%" } ?? "")\(s.power.profile.map { ", profile \($0)" } ?? "")\(s.power.lowPower ? ", low power" : "")
+            """)
+    }
+}
+
+struct Tare: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Re-centre the tilt signal on the device's current pose.")
+
+    @OptionGroup var socketOptions: SocketOptions
+
+    func run() async throws {
+        let answer = try await TiltConnection.request(.tare, socketPath: socketOptions.socket) {
+            if case .tare = $0 { return true } else { return false }
+        }
+        if case .tare(let q) = answer {
+            print("tare: the tilt is now relative to [\(q.array.map { String(format: "%.4f", $0) }.joined(separator: ", "))]")
+        }
+    }
+}

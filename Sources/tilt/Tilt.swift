@@ -1,0 +1,16 @@
+import ArgumentParser
+
+@main
+struct Tilt: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tilt",
+        abstract: "The tilt companion: watch the daemon, tare it, and work with sensor logs.",
+        discussion: "Commands that talk to tiltd take --socket (default $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock).",
+        subcommands: [Watch.self, Status.self, Tare.self, Fuse.self])
+}
+
+/// The `--socket` option shared by commands that talk to the daemon.
+struct SocketOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The daemon's Unix socket.", valueName: "PATH"))
+    var socket: String?
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import TiltClient
+import TiltCore
+import TiltWire
+
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the live attitude stream.",
+        discussion: """
+            By default one line that updates in place: roll, pitch and yaw in degrees, and the tilt signal in \
+            radians. --json prints the daemon's frames as they come, one JSON object per line. Keeps going \
+            across daemon restarts. Ctrl-C stops.
+            """)
+
+    @OptionGroup var socketOptions: SocketOptions
+
+    @Option(name: .long, help: "Frames per second to ask for.")
+    var rate: Double = 10
+
+    @Flag(name: .long, help: "Print the frames as JSON lines.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Stop after this many frames.", valueName: "N"))
+    var count: Int?
+
+    func validate() throws {
+        guard rate > 0, rate <= WireProtocol.maxRate else { throw ValidationError("--rate must be between 0 and \(Int(WireProtocol.maxRate))") }
+        if let count, count <= 0 { throw ValidationError("--count must be positive") }
+    }
+
+    func run() async throws {
+        let subscriber = TiltSubscriber(configuration: .init(socketPath: socketOptions.socket, rate: rate))
+        let interactive = isatty(STDOUT_FILENO) == 1 && !json
+        var frames = 0
+        var warnedDisconnected = false
+        for await event in subscriber.events() {
+            switch event {
+            case .connected(let hello):
+                warnedDisconnected = false
+                let sensors = hello.sensors.map { "\($0.name) (\($0.mode))" }.joined(separator: ", ")
+                FileHandle.standardError.write("connected to \(hello.daemon), protocol \(hello.protocol), sensors: \(sensors)\n")
+            case .frame(let frame):
+                frames += 1
+                if json {
+                    print(ServerMessage.encode(frame: frame))
+                } else {
+                    let line = Self.humanLine(frame)
+                    if interactive {
+                        FileHandle.standardOutput.write("\r\u{1B}[K" + line)
+                    } else {
+                        print(line)
+                    }
+                }
+                if let count, frames >= count {
+                    if interactive { print("") }
+                    subscriber.close()
+                    return
+                }
+            case .sensor(let e):
+                FileHandle.standardError.write("\(interactive ? "\n" : "")sensor \(e.state): \(e.reason)\n")
+            case .power(let p):
+                FileHandle.standardError.write("\(interactive ? "\n" : "")power: \(p.onBattery ? "battery" : "mains")\(p.lowPower ? ", low power" : "")\n")
+            case .error(let message):
+                FileHandle.standardError.write("tiltd: \(message)\n")
+            case .disconnected(let reason):
+                if !warnedDisconnected {
+                    FileHandle.standardError.write("\(interactive ? "\n" : "")disconnected: \(reason); retrying…\n")
+                    warnedDisconnected = true
+                }
+            case .sample, .status, .tare:
+                break
+            }
+        }
+    }
+
+    static func humanLine(_ f: AttitudeFrame) -> String {
+        let e = f.euler
+        let deg = 180 / Double.pi
+        func fmt(_ v: Double, _ width: Int = 7, _ digits: Int = 1) -> String {
+            String(format: "%\(width).\(digits)f", v)
+        }
+        var flags: [String] = []
+        if f.flags.initializing { flags.append("init") }
+        if f.flags.rest { flags.append("rest") }
+        if f.flags.accelDisturbed { flags.append("acc!") }
+        if f.flags.magDisturbed { flags.append("mag!") }
+        return "roll \(fmt(e.roll * deg))°  pitch \(fmt(e.pitch * deg))°  yaw \(fmt(e.yaw * deg))°  "
+            + "tilt x \(fmt(f.tilt.x, 6, 3)) y \(fmt(f.tilt.y, 6, 3))  #\(f.seq) \(flags.joined(separator: " "))"
+    }
+}
+
+extension FileHandle {
+    func write(_ string: String) {
+        write(Data(string.utf8))
+    }
+}

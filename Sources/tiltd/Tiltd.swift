@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TiltDaemon
+import TiltFusion
+import TiltSensors
+
+@main
+struct Tiltd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tiltd",
+        abstract: "The tilt sensor daemon: fuses IMU samples into attitude and serves it on a Unix socket.",
+        discussion: """
+            Reads accelerometer, gyroscope and magnetometer samples from Linux IIO (or replays a recorded log), \
+            fuses them into attitude and a smoothed, clamped tilt signal, and publishes JSON lines to every \
+            client of its socket. The sensor runs only while a client watches.
+
+            Socket: --socket, else $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock.
+            Try it:  tiltd --replay Tests/Fixtures/broad-excerpt.csv.gz --loop &  tilt watch
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Replay this sensor log (.csv or .csv.gz) instead of reading IIO.", valueName: "FILE"))
+    var replay: String?
+
+    @Option(name: .long, help: "Replay speed: 1 is real time.")
+    var speed: Double = 1
+
+    @Flag(name: .long, help: "Start the replay over at the end of the log.")
+    var loop = false
+
+    @Option(name: .long, help: ArgumentHelp("libiio context URI for live sensors: local: or ip:HOST.", valueName: "URI"))
+    var uri: String = "local:"
+
+    @Flag(name: .customLong("no-mag"), help: "Ignore the magnetometer (6D fusion).")
+    var noMag = false
+
+    @Option(name: .long, help: ArgumentHelp("Unix socket path.", valueName: "PATH"))
+    var socket: String?
+
+    @Option(name: .long, help: "Tilt soft-clamp limit, radians.")
+    var limit: Double = 0.5
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number, e.g. 1 or 20") }
+        guard limit > 0, limit.isFinite else { throw ValidationError("--limit must be a positive angle in radians, e.g. 0.5") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("unknown --log-level '\(logLevel)'; use trace, debug, info, notice, warning, error or critical")
+        }
+        if loop, replay == nil { throw ValidationError("--loop needs --replay FILE") }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "tiltd")
+        let source: TiltDaemon.Source =
+            if let replay {
+                .replay(.init(path: replay, speed: speed, loop: loop, useMagnetometer: !noMag))
+            } else {
+                .iio(uri: uri)
+            }
+        var pipeline = MotionPipeline.Configuration()
+        pipeline.filter.useMagnetometer = !noMag
+        pipeline.shaping.limit = limit
+        let daemon = TiltDaemon(configuration: .init(socketPath: socket, source: source, pipeline: pipeline), logger: logger)
+        do {
+            try await daemon.run()
+        } catch let error as DaemonError {
+            logger.critical("\(error.message)")
+            throw ExitCode(1)
+        }
+    }
+}
