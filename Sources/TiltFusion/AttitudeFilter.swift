@@ -8,136 +8,296 @@ import TiltCore
 /// The attitude filter (AHRS): fuses gyroscope, accelerometer and, when present, magnetometer samples into the
 /// device → earth (ENU) orientation, one sample at a time, causally, as the daemon runs it.
 ///
-/// It runs 9D when a sample carries a magnetometer reading and the configuration allows it, 6D otherwise
-/// (heading then follows the gyroscope alone).
+/// The orientation is kept as three factors, `q = heading(δ) ⊗ qInclination ⊗ qGyro`:
+/// - `qGyro` integrates the bias-corrected gyroscope: device → a frame that is fixed in space up to gyroscope drift
+///   (the "almost inertial" frame).
+/// - The accelerometer, rotated into that almost-inertial frame, is low-pass filtered there (second-order, time
+///   constant `accelTimeConstant`). In that frame the device's own accelerations average out — position stays
+///   bounded, so its second derivative averages to zero — while gravity stays put. `qInclination` is then the
+///   rotation that takes the filtered vector to earth up; it is corrected fully each sample, the smoothing having
+///   been done before.
+/// - `δ`, a heading offset about earth up, is a first-order low-pass (time constant `magTimeConstant`) of the
+///   heading that makes the horizontal magnetic field point north. Readings whose strength or dip angle depart from
+///   the learned Earth field are rejected, and the heading then rides on the gyroscope.
+///
+/// The gyroscope bias is estimated two ways: at rest, as the slow mean of the gyroscope; in motion, by integrating
+/// the correction rates the accelerometer (and the undisturbed magnetometer) apply, mapped back into the device
+/// frame (time constant `motionBiasTimeConstant`).
+///
+/// Without a magnetometer (or with `useMagnetometer` false) it runs 6D and `δ` stays at its start value.
 public struct AttitudeFilter: Sendable {
-    /// Filter parameters. The defaults are the product's defaults; they are not tuned to any one recording.
+    /// Filter parameters. Every default is a physical quantity (a time constant in seconds, a threshold in sensor
+    /// units) chosen for consumer and research MEMS IMUs in general; none is fitted to any one recording.
     public struct Configuration: Sendable, Hashable {
         /// Use magnetometer readings when samples carry them.
         public var useMagnetometer: Bool
-        /// Proportional gain of the accelerometer correction, 1/s.
-        public var accelGain: Double
-        /// Integral gain of the gyroscope bias estimate, 1/s².
-        public var biasGain: Double
-        /// Gain of the heading correction from the magnetometer, 1/s.
-        public var magGain: Double
-        /// Gains are raised by this factor for the first `initialPeriod` seconds, for fast convergence.
-        public var initialBoost: Double
-        /// Length of the initial, fast-converging period, s.
-        public var initialPeriod: Double
+        /// Time constant of the accelerometer low-pass in the almost-inertial frame, s. Longer rejects more of the
+        /// device's own acceleration; shorter follows gyroscope drift more tightly. 3 s spans the accelerations of
+        /// hand and body motion, while MEMS gyroscope drift over 3 s stays well under a tenth of a degree.
+        public var accelTimeConstant: Double
+        /// Time constant of the magnetic heading correction, s. The magnetometer is noisier and more often disturbed
+        /// than the accelerometer, so it gets a longer time constant.
+        public var magTimeConstant: Double
+        /// Time constant with which the bias follows the gyroscope mean at rest, s.
+        public var restBiasTimeConstant: Double
+        /// Time constant of the bias estimate in motion, s. Long, because the accelerometer's correction rates carry
+        /// residual motion; bias changes with temperature over minutes.
+        public var motionBiasTimeConstant: Double
+        /// Largest bias magnitude accepted per axis, rad/s (MEMS gyroscopes: a few °/s at most).
+        public var maxBias: Double
+        /// Rest: largest deviation of the gyroscope from its short-term mean, rad/s (2 °/s: above sensor noise,
+        /// below any deliberate motion).
+        public var restGyroThreshold: Double
+        /// Rest: largest deviation of the accelerometer from its short-term mean, m/s².
+        public var restAccelThreshold: Double
+        /// Rest: how long both must stay under their thresholds, s.
+        public var restMinimumDuration: Double
+        /// Magnetic disturbance: tolerated relative change of field strength (the Earth field is constant in a room).
+        public var magNormTolerance: Double
+        /// Magnetic disturbance: tolerated change of dip angle, rad.
+        public var magDipTolerance: Double
+        /// A new steady field replaces the reference after this many seconds…
+        public var magNewFieldTime: Double
+        /// …during which the device turned at least this far, rad.
+        public var magNewFieldRotation: Double
 
         public init(
-            useMagnetometer: Bool = true, accelGain: Double = 1.0, biasGain: Double = 0.02, magGain: Double = 0.5,
-            initialBoost: Double = 10, initialPeriod: Double = 1.0
+            useMagnetometer: Bool = true,
+            accelTimeConstant: Double = 3.0,
+            magTimeConstant: Double = 9.0,
+            restBiasTimeConstant: Double = 2.0,
+            motionBiasTimeConstant: Double = 60.0,
+            maxBias: Double = 0.1,
+            restGyroThreshold: Double = 2.0 * .pi / 180,
+            restAccelThreshold: Double = 0.5,
+            restMinimumDuration: Double = 1.5,
+            magNormTolerance: Double = 0.1,
+            magDipTolerance: Double = 10.0 * .pi / 180,
+            magNewFieldTime: Double = 20.0,
+            magNewFieldRotation: Double = 2 * .pi
         ) {
             self.useMagnetometer = useMagnetometer
-            self.accelGain = accelGain
-            self.biasGain = biasGain
-            self.magGain = magGain
-            self.initialBoost = initialBoost
-            self.initialPeriod = initialPeriod
+            self.accelTimeConstant = accelTimeConstant
+            self.magTimeConstant = magTimeConstant
+            self.restBiasTimeConstant = restBiasTimeConstant
+            self.motionBiasTimeConstant = motionBiasTimeConstant
+            self.maxBias = maxBias
+            self.restGyroThreshold = restGyroThreshold
+            self.restAccelThreshold = restAccelThreshold
+            self.restMinimumDuration = restMinimumDuration
+            self.magNormTolerance = magNormTolerance
+            self.magDipTolerance = magDipTolerance
+            self.magNewFieldTime = magNewFieldTime
+            self.magNewFieldRotation = magNewFieldRotation
         }
     }
 
-    public var configuration: Configuration
+    public let configuration: Configuration
 
     /// The current device → earth orientation.
-    public private(set) var quaternion: Quaternion = .identity
+    @inlinable public var quaternion: Quaternion { attitude }
     /// The current gyroscope bias estimate, rad/s, in the device frame.
-    public private(set) var gyroBias: Vector3 = .zero
+    @inlinable public var gyroBias: Vector3 { bias }
 
-    private var startTime: Double?
-    private var lastTime: Double?
-    private var restTime: Double = 0
+    @usableFromInline var attitude: Quaternion = .identity
+    @usableFromInline var bias: Vector3 = .zero
+
+    @usableFromInline var qGyro: Quaternion = .identity
+    @usableFromInline var qInclination: Quaternion = .identity
+    @usableFromInline var heading = 0.0
+    @usableFromInline var headingCount = 0.0
+    @usableFromInline var headingElapsed = 0.0
+    @usableFromInline var accelFilter: LowPassFilter
+    @usableFromInline var rest: RestDetector
+    @usableFromInline var magDetector: MagneticDisturbanceDetector
+    @usableFromInline var started = false
+    @usableFromInline var startTime = 0.0
+    @usableFromInline var lastTime = 0.0
+    @usableFromInline var elapsed = 0.0
+    @usableFromInline var nominalInterval = 0.0
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
+        accelFilter = LowPassFilter(timeConstant: configuration.accelTimeConstant)
+        rest = RestDetector(
+            gyroThreshold: configuration.restGyroThreshold, accelThreshold: configuration.restAccelThreshold,
+            minimumDuration: configuration.restMinimumDuration, filterTimeConstant: 0.5)
+        magDetector = MagneticDisturbanceDetector(
+            normTolerance: configuration.magNormTolerance, dipTolerance: configuration.magDipTolerance,
+            newFieldTime: configuration.magNewFieldTime, newFieldRotation: configuration.magNewFieldRotation)
     }
 
     /// Forgets the orientation and bias; the next sample initialises the filter again.
     public mutating func reset() {
-        quaternion = .identity
-        gyroBias = .zero
-        startTime = nil
-        lastTime = nil
-        restTime = 0
+        self = AttitudeFilter(configuration: configuration)
     }
 
     /// Feeds one sample and returns the estimate after it.
     ///
-    /// Degenerate input never produces NaN: a non-finite or zero vector is ignored, a repeated or backwards
-    /// timestamp integrates nothing, and a gap longer than one second integrates nothing either (the gyroscope
-    /// cannot be trusted across it); the accelerometer then re-anchors tilt.
+    /// Degenerate input never produces NaN: non-finite vectors count as missing, a zero or missing acceleration
+    /// corrects nothing, a repeated or backwards timestamp integrates nothing, and across a gap longer than one
+    /// second only one nominal sample interval is integrated (the gyroscope is unknown in between); the filters
+    /// then re-anchor the attitude.
+    @inlinable
     public mutating func update(_ sample: MotionSample) -> AttitudeEstimate {
-        let useMag = configuration.useMagnetometer
-        let mag = useMag ? sample.mag.flatMap { $0.isFinite && $0.norm > 0 ? $0 : nil } : nil
-        let accel = sample.accel.isFinite ? sample.accel : .zero
         let gyro = sample.gyro.isFinite ? sample.gyro : .zero
+        let accel = sample.accel.isFinite ? sample.accel : .zero
+        var mag: Vector3? = nil
+        if configuration.useMagnetometer, let m = sample.mag, m.isFinite, m.squaredNorm > 1e-12 { mag = m }
+        let accelNorm = accel.norm
 
-        guard let start = startTime, let last = lastTime else {
-            if let up = accel.normalized {
-                initialise(up: up, mag: mag)
-                startTime = sample.time.isFinite ? sample.time : 0
-                lastTime = startTime
+        guard started else {
+            if accelNorm > 1e-9, sample.time.isFinite {
+                start(accel: accel, mag: mag, time: sample.time)
             }
-            return estimate(sample: sample, gyro: gyro, accel: accel, rest: false, accelDisturbed: false, magDisturbed: false, initializing: true)
-        }
-        var dt = sample.time.isFinite ? sample.time - last : 0
-        if sample.time.isFinite, sample.time > last { lastTime = sample.time }
-        if dt <= 0 || dt > 1 { dt = 0 }
-        let initializing = (lastTime ?? start) - start < configuration.initialPeriod
-        let boost = initializing ? configuration.initialBoost : 1
-
-        let norm = accel.norm
-        let accelDisturbed = norm == 0 || abs(norm - standardGravity) > 0.1 * standardGravity
-        let rate = gyro - gyroBias
-        let resting = rate.norm < 0.05 && abs(norm - standardGravity) < 0.03 * standardGravity
-        restTime = resting ? restTime + dt : 0
-
-        var omega = rate
-        if !accelDisturbed, let a = accel.normalized {
-            let v = quaternion.inverseRotate(.unitZ)
-            let e = a.cross(v)
-            omega += e * (configuration.accelGain * boost)
-            if dt > 0 { gyroBias -= e * (configuration.biasGain * boost * dt) }
-        }
-        if dt > 0 {
-            quaternion = (quaternion * Quaternion(rotationVector: omega * dt)).normalized
+            return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: false)
         }
 
+        // Sample interval.
+        var dt = 0.0
+        if sample.time.isFinite, sample.time > lastTime {
+            dt = sample.time - lastTime
+            lastTime = sample.time
+            if dt > 1 {
+                dt = nominalInterval
+            } else {
+                nominalInterval = nominalInterval == 0 ? dt : nominalInterval + (dt - nominalInterval) * 0.01
+            }
+        }
+        guard dt > 0 else {
+            return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: false)
+        }
+        elapsed += dt
+
+        // Rest detection and rest bias.
+        rest.update(gyro: gyro, accel: accel, dt: dt)
+        let resting = rest.isResting
+        if resting {
+            bias = bias + (rest.gyroMean - bias) * min(dt / configuration.restBiasTimeConstant, 1)
+            bias = clampBias(bias)
+        }
+
+        // Gyroscope strapdown integration.
+        let rate = gyro - bias
+        let step = Self.exponential(rate * dt)
+        qGyro = (qGyro * step).normalized
+
+        // Inclination from the accelerometer, low-passed in the almost-inertial frame.
+        var correction = Vector3.zero
+        if accelNorm > 1e-9 {
+            let filtered = accelFilter.update(qGyro.rotate(accel), dt: dt)
+            if let up = qInclination.rotate(filtered).normalized {
+                // Shortest rotation taking `up` to earth up: axis up × z = (up.y, −up.x, 0).
+                var c = Quaternion(w: 1 + up.z, x: up.y, y: -up.x, z: 0)
+                if c.w < 1e-9 { c = Quaternion(w: 0, x: 1, y: 0, z: 0) }
+                c = c.normalized
+                qInclination = (c * qInclination).normalized
+                // Small-angle rotation vector of the correction (earth frame).
+                correction = Vector3(c.x, c.y, 0) * 2
+            }
+        }
+
+        // Heading from the magnetometer.
         var magDisturbed = false
         if let m = mag {
-            let h = quaternion.rotate(m)
-            let horizontal = (h.x * h.x + h.y * h.y).squareRoot()
-            magDisturbed = horizontal < 1e-6
-            if !magDisturbed, dt > 0 {
-                let err = atan2(h.x, h.y)
-                let step = max(-1, min(1, configuration.magGain * boost * dt)) * err
-                quaternion = (Quaternion(axis: .unitZ, angle: step) * quaternion).normalized
+            let q6 = qInclination * qGyro
+            let e = q6.rotate(m)
+            let norm = e.norm
+            let dip = asin(max(-1, min(1, -e.z / norm)))
+            let turned = (rate * dt).norm
+            magDisturbed = magDetector.update(norm: norm, dip: dip, rotation: turned, dt: dt)
+            if magDetector.acceptedNewField { headingCount = 0; headingElapsed = 0 }
+            let horizontal = e.x * e.x + e.y * e.y
+            if !magDisturbed, horizontal > 1e-12 * norm * norm {
+                let target = atan2(e.x, e.y)
+                let error = Self.wrap(target - heading)
+                if headingElapsed < configuration.magTimeConstant {
+                    // Warm-up: the running mean of the heading, so the first readings count fully.
+                    headingCount += 1
+                    headingElapsed += dt
+                    let gain = max(1 / headingCount, dt / configuration.magTimeConstant)
+                    heading = Self.wrap(heading + error * gain)
+                } else {
+                    let delta = error * min(dt / configuration.magTimeConstant, 1)
+                    heading = Self.wrap(heading + delta)
+                    correction = Vector3(correction.x, correction.y, delta)
+                }
             }
         }
-        return estimate(
-            sample: sample, gyro: gyro, accel: accel, rest: restTime > 0.5, accelDisturbed: accelDisturbed,
-            magDisturbed: magDisturbed, initializing: initializing)
+
+        // Bias in motion: the corrections are what the bias left over; feed them back slowly.
+        if !resting, elapsed > configuration.accelTimeConstant {
+            let q6 = qInclination * qGyro
+            let deviceCorrection = q6.inverseRotate(correction)
+            bias = clampBias(bias - deviceCorrection * (1 / configuration.motionBiasTimeConstant))
+        }
+
+        return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: magDisturbed)
     }
 
-    private mutating func initialise(up: Vector3, mag: Vector3?) {
-        // Tilt: the rotation taking the measured up direction (device frame) to earth up.
-        var q = Quaternion(from: up, to: .unitZ)
+    @usableFromInline
+    mutating func start(accel: Vector3, mag: Vector3?, time: Double) {
+        started = true
+        startTime = time
+        lastTime = time
+        qGyro = .identity
+        accelFilter.update(accel, dt: 0)
+        rest.update(gyro: .zero, accel: accel, dt: 0)
+        if let up = accel.normalized {
+            qInclination = Quaternion(from: up, to: .unitZ)
+        }
         if let m = mag {
-            let h = q.rotate(m)
-            if (h.x * h.x + h.y * h.y) > 0 {
-                q = Quaternion(axis: .unitZ, angle: atan2(h.x, h.y)) * q
+            let e = qInclination.rotate(m)
+            let norm = e.norm
+            _ = magDetector.update(norm: norm, dip: asin(max(-1, min(1, -e.z / norm))), rotation: 0, dt: 0)
+            if e.x * e.x + e.y * e.y > 0 {
+                heading = atan2(e.x, e.y)
+                headingCount = 1
             }
         }
-        quaternion = q.normalized
+        attitude = (Quaternion(w: cos(heading / 2), x: 0, y: 0, z: sin(heading / 2)) * qInclination).normalized
     }
 
-    private func estimate(
-        sample: MotionSample, gyro: Vector3, accel: Vector3, rest: Bool, accelDisturbed: Bool, magDisturbed: Bool,
-        initializing: Bool
-    ) -> AttitudeEstimate {
+    @inlinable
+    func clampBias(_ b: Vector3) -> Vector3 {
+        let limit = configuration.maxBias
+        return Vector3(max(-limit, min(limit, b.x)), max(-limit, min(limit, b.y)), max(-limit, min(limit, b.z)))
+    }
+
+    /// The exponential map, with a series expansion for the small angles of one sample step.
+    @inlinable
+    static func exponential(_ v: Vector3) -> Quaternion {
+        let a2 = v.squaredNorm
+        if a2 < 0.01 {
+            // cos(a/2) and sin(a/2)/a to fourth order: error below 1e-12 for a < 0.1 rad.
+            let c = 1 - a2 / 8 + a2 * a2 / 384
+            let s = 0.5 - a2 / 48 + a2 * a2 / 3840
+            return Quaternion(w: c, x: v.x * s, y: v.y * s, z: v.z * s)
+        }
+        let a = a2.squareRoot()
+        let s = sin(a / 2) / a
+        return Quaternion(w: cos(a / 2), x: v.x * s, y: v.y * s, z: v.z * s)
+    }
+
+    /// Wraps an angle into (−π, π].
+    @inlinable
+    static func wrap(_ a: Double) -> Double {
+        if a > .pi { return a - 2 * .pi }
+        if a <= -.pi { return a + 2 * .pi }
+        return a
+    }
+
+    @inlinable
+    mutating func estimate(gyro: Vector3, accel: Vector3, accelNorm: Double, magDisturbed: Bool)
+        -> AttitudeEstimate
+    {
+        if started {
+            let h = heading / 2
+            let qh = Quaternion(w: cos(h), x: 0, y: 0, z: sin(h))
+            attitude = (qh * qInclination * qGyro).normalized
+        }
         let gravity = quaternion.inverseRotate(Vector3(0, 0, -standardGravity))
+        let accelDisturbed = accelNorm < 1e-9 || abs(accelNorm - standardGravity) > 0.1 * standardGravity
         return AttitudeEstimate(
             quaternion: quaternion,
             rotationRate: gyro - gyroBias,
@@ -145,7 +305,10 @@ public struct AttitudeFilter: Sendable {
             userAcceleration: accel + gravity,
             gyroBias: gyroBias,
             flags: AttitudeFrame.Flags(
-                initializing: initializing, rest: rest, accelDisturbed: accelDisturbed, magDisturbed: magDisturbed))
+                initializing: !started || elapsed < configuration.accelTimeConstant,
+                rest: rest.isResting,
+                accelDisturbed: accelDisturbed,
+                magDisturbed: magDisturbed))
     }
 }
 
@@ -161,6 +324,7 @@ public struct AttitudeEstimate: Sendable, Hashable {
     public var userAcceleration: Vector3
     /// Gyroscope bias estimate, rad/s.
     public var gyroBias: Vector3
+    /// What the filter knew about this sample.
     public var flags: AttitudeFrame.Flags
 
     public init(

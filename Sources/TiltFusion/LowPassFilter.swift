@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TiltCore
+
+/// A second-order Butterworth low-pass filter on a 3-vector, with a warm-up phase that averages.
+///
+/// During the first `timeConstant` seconds the output is the running mean of all inputs, so that the output is
+/// meaningful from the first sample on (a plain low-pass filter would start at its arbitrary initial state and need
+/// several time constants to forget it). After that it switches to a Butterworth biquad whose cut-off frequency is
+/// `√2 / (2π τ)`, started in steady state at the mean. Coefficients follow the sample interval: they are recomputed
+/// only when it changes by more than 1 %.
+@usableFromInline
+struct LowPassFilter: Sendable {
+    @usableFromInline let timeConstant: Double
+    @usableFromInline var output: Vector3 = .zero
+    @usableFromInline var count: Double = 0
+    @usableFromInline var elapsed: Double = 0
+    @usableFromInline var warm = false
+    @usableFromInline var s1: Vector3 = .zero
+    @usableFromInline var s2: Vector3 = .zero
+    @usableFromInline var b0 = 0.0
+    @usableFromInline var a1 = 0.0
+    @usableFromInline var a2 = 0.0
+    @usableFromInline var coefficientInterval = 0.0
+
+    /// - Parameter timeConstant: seconds; the filter averages over roughly this long.
+    @usableFromInline
+    init(timeConstant: Double) {
+        self.timeConstant = max(timeConstant, 1e-6)
+    }
+
+    /// Forgets every input.
+    @usableFromInline
+    mutating func reset() {
+        self = LowPassFilter(timeConstant: timeConstant)
+    }
+
+    /// Feeds one input taken `dt` seconds after the previous one and returns the new output.
+    @inlinable
+    @discardableResult
+    mutating func update(_ x: Vector3, dt: Double) -> Vector3 {
+        if !warm {
+            count += 1
+            elapsed += dt
+            output = output + (x - output) * (1 / count)
+            if elapsed >= timeConstant {
+                warm = true
+                setCoefficients(dt: dt)
+                // Steady state at the current mean: y = x = output.
+                s1 = output * (1 - b0)
+                s2 = output * (b0 - a2)
+            }
+            return output
+        }
+        if abs(dt - coefficientInterval) > 0.01 * coefficientInterval { setCoefficients(dt: dt) }
+        // Direct form II, transposed. b1 = 2 b0, b2 = b0.
+        let y = x * b0 + s1
+        s1 = x * (2 * b0) - y * a1 + s2
+        s2 = x * b0 - y * a2
+        output = y
+        return y
+    }
+
+    @inlinable
+    mutating func setCoefficients(dt: Double) {
+        let interval = max(dt, 1e-6)
+        coefficientInterval = interval
+        let cutoff = 2.0.squareRoot() / (2 * Double.pi * timeConstant)
+        // Keep the cut-off below Nyquist so that the bilinear transform stays well-defined.
+        let k = tan(Double.pi * min(cutoff * interval, 0.45))
+        let n = 1 / (1 + 2.0.squareRoot() * k + k * k)
+        b0 = k * k * n
+        a1 = 2 * (k * k - 1) * n
+        a2 = (1 - 2.0.squareRoot() * k + k * k) * n
+    }
+}

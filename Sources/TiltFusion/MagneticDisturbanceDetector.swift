@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TiltCore
+
+/// Judges whether a magnetometer reading shows the undisturbed Earth field.
+///
+/// The Earth field has, in one place, a fixed strength and a fixed dip angle (its angle below the horizon). A
+/// reading whose strength or dip departs from the reference by more than the tolerances is disturbed (a nearby
+/// magnet or iron), and its heading must not be trusted. The reference is taken from the first readings, follows
+/// slow changes while undisturbed, and is replaced when a different field has held steady for `newFieldTime`
+/// seconds while the device turned (the device moved somewhere else; a magnet that moves with the device would not
+/// keep both strength and dip steady while it turns).
+@usableFromInline
+struct MagneticDisturbanceDetector: Sendable {
+    @usableFromInline let normTolerance: Double
+    @usableFromInline let dipTolerance: Double
+    @usableFromInline let newFieldTime: Double
+    @usableFromInline let newFieldRotation: Double
+    @usableFromInline var referenceNorm = 0.0
+    @usableFromInline var referenceDip = 0.0
+    @usableFromInline var hasReference = false
+    @usableFromInline var candidateNorm = 0.0
+    @usableFromInline var candidateDip = 0.0
+    @usableFromInline var candidateTime = 0.0
+    @usableFromInline var candidateRotation = 0.0
+    /// Set for one sample when the reference was replaced by a new field.
+    @usableFromInline var acceptedNewField = false
+
+    @usableFromInline
+    init(normTolerance: Double, dipTolerance: Double, newFieldTime: Double, newFieldRotation: Double) {
+        self.normTolerance = normTolerance
+        self.dipTolerance = dipTolerance
+        self.newFieldTime = newFieldTime
+        self.newFieldRotation = newFieldRotation
+    }
+
+    /// Feeds one reading and returns whether it is disturbed.
+    /// - Parameters:
+    ///   - norm: field strength, µT.
+    ///   - dip: angle of the field below the horizontal plane (earth frame), radians.
+    ///   - rotation: how far the device turned since the previous reading, radians.
+    ///   - dt: seconds since the previous reading.
+    @inlinable
+    mutating func update(norm: Double, dip: Double, rotation: Double, dt: Double) -> Bool {
+        acceptedNewField = false
+        guard hasReference else {
+            hasReference = true
+            referenceNorm = norm
+            referenceDip = dip
+            candidateNorm = norm
+            candidateDip = dip
+            return false
+        }
+        let undisturbed =
+            abs(norm - referenceNorm) < normTolerance * referenceNorm && abs(dip - referenceDip) < dipTolerance
+        if undisturbed {
+            // Follow slow drifts of the local field (10 s).
+            let alpha = min(dt / 10, 1)
+            referenceNorm += (norm - referenceNorm) * alpha
+            referenceDip += (dip - referenceDip) * alpha
+            candidateTime = 0
+            candidateRotation = 0
+            candidateNorm = norm
+            candidateDip = dip
+            return false
+        }
+        // Disturbed: is it a steady new field?
+        if abs(norm - candidateNorm) < normTolerance * candidateNorm && abs(dip - candidateDip) < dipTolerance {
+            let alpha = min(dt / 1, 1)
+            candidateNorm += (norm - candidateNorm) * alpha
+            candidateDip += (dip - candidateDip) * alpha
+            candidateTime += dt
+            candidateRotation += rotation
+            if candidateTime >= newFieldTime && candidateRotation >= newFieldRotation {
+                referenceNorm = candidateNorm
+                referenceDip = candidateDip
+                candidateTime = 0
+                candidateRotation = 0
+                acceptedNewField = true
+                return false
+            }
+        } else {
+            candidateNorm = norm
+            candidateDip = dip
+            candidateTime = 0
+            candidateRotation = 0
+        }
+        return true
+    }
+}
