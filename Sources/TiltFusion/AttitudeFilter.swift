@@ -185,6 +185,7 @@ public struct AttitudeFilter: Sendable {
         // Inclination from the accelerometer, low-passed in the almost-inertial frame.
         var correction = Vector3.zero
         if accelNorm > 1e-9 {
+            // No gating here: the device's own accelerations average out only if every sample is taken.
             let filtered = accelFilter.update(qGyro.rotate(accel), dt: dt)
             if let up = qInclination.rotate(filtered).normalized {
                 // Shortest rotation taking `up` to earth up: axis up × z = (up.y, −up.x, 0).

@@ -41,21 +41,25 @@ struct LowPassFilter: Sendable {
     /// Feeds one input taken `dt` seconds after the previous one and returns the new output.
     @inlinable
     @discardableResult
-    mutating func update(_ x: Vector3, dt: Double) -> Vector3 {
+    mutating func update(_ x: Vector3, dt: Double, timeConstant tau: Double? = nil) -> Vector3 {
         if !warm {
             count += 1
             elapsed += dt
             output = output + (x - output) * (1 / count)
             if elapsed >= timeConstant {
                 warm = true
-                setCoefficients(dt: dt)
+                setCoefficients(dt: dt, timeConstant: tau ?? timeConstant)
                 // Steady state at the current mean: y = x = output.
                 s1 = output * (1 - b0)
                 s2 = output * (b0 - a2)
             }
             return output
         }
-        if abs(dt - coefficientInterval) > 0.01 * coefficientInterval { setCoefficients(dt: dt) }
+        if let tau {
+            setCoefficients(dt: dt, timeConstant: tau)
+        } else if abs(dt - coefficientInterval) > 0.01 * coefficientInterval {
+            setCoefficients(dt: dt, timeConstant: timeConstant)
+        }
         // Direct form II, transposed. b1 = 2 b0, b2 = b0.
         let y = x * b0 + s1
         s1 = x * (2 * b0) - y * a1 + s2
@@ -65,12 +69,15 @@ struct LowPassFilter: Sendable {
     }
 
     @inlinable
-    mutating func setCoefficients(dt: Double) {
+    mutating func setCoefficients(dt: Double, timeConstant tau: Double) {
         let interval = max(dt, 1e-6)
         coefficientInterval = interval
-        let cutoff = 2.0.squareRoot() / (2 * Double.pi * timeConstant)
+        let cutoff = 2.0.squareRoot() / (2 * Double.pi * max(tau, 1e-6))
         // Keep the cut-off below Nyquist so that the bilinear transform stays well-defined.
-        let k = tan(Double.pi * min(cutoff * interval, 0.45))
+        let x = Double.pi * min(cutoff * interval, 0.45)
+        // tan(x) by its series where x is small (the usual case: cut-off far below the sample rate).
+        let x2 = x * x
+        let k = x < 0.05 ? x * (1 + x2 * (1.0 / 3 + x2 * (2.0 / 15))) : tan(x)
         let n = 1 / (1 + 2.0.squareRoot() * k + k * k)
         b0 = k * k * n
         a1 = 2 * (k * k - 1) * n

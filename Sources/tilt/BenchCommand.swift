@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+import TiltCore
+import TiltFusion
+import TiltSensors
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tilt bench`: benchmarks of the library's parts on recorded data.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Benchmark the library on recorded data.",
+        subcommands: [FusionBench.self])
+}
+
+/// `tilt bench fusion`: fuses every log in a folder, scores it against its reference with BROAD's metric and times
+/// the filter.
+struct FusionBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fusion",
+        abstract: "Score the attitude filter on logs with a reference orientation (BROAD metric), 9D and 6D.",
+        discussion: """
+            Every .csv or .csv.gz log in the folder that has truth_w..z columns is fused twice with the default \
+            filter, with (9D) and without (6D) its magnetometer, and scored over the rows with movement = 1 and a \
+            known reference: RMSE in degrees of the total, heading and inclination error. 6D scores have the mean \
+            heading offset removed. Speed counts the filter alone (parsing excluded); build with -c release.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Folder of logs (default: ../shared/data/broad from here, then from the repository).", valueName: "DIR"))
+    var data: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only logs whose file name matches this shell pattern, e.g. '0*'.", valueName: "GLOB"))
+    var trials: String?
+
+    func run() async throws {
+        let folder = try resolveFolder()
+        let names = try logNames(in: folder)
+        var rows: [(name: String, nine: BroadScore?, six: BroadScore)] = []
+        var fusedSamples = 0
+        var fusedSeconds = 0.0
+        for (index, name) in names.enumerated() {
+            FileHandle.standardError.write(Data("[\(index + 1)/\(names.count)] \(name)\n".utf8))
+            let log: SensorLog
+            do {
+                log = try SensorLog.read(path: folder + "/" + name)
+            } catch {
+                throw ValidationError("cannot read \(folder)/\(name): \(error)")
+            }
+            guard let truth = log.truth else {
+                FileHandle.standardError.write(Data("  skipped: no truth_w..z columns\n".utf8))
+                continue
+            }
+            var estimates = [Quaternion](repeating: .identity, count: log.samples.count)
+            var nine: BroadScore?
+            if log.hasMagnetometer {
+                let seconds = Self.fuse(log.samples, useMagnetometer: true, into: &estimates)
+                fusedSeconds += seconds
+                fusedSamples += log.samples.count
+                nine = BroadScore.score(
+                    estimates: estimates, truth: truth, movement: log.movement, removeHeadingOffset: false)
+            }
+            let seconds = Self.fuse(log.samples, useMagnetometer: false, into: &estimates)
+            fusedSeconds += seconds
+            fusedSamples += log.samples.count
+            let six = BroadScore.score(
+                estimates: estimates, truth: truth, movement: log.movement, removeHeadingOffset: true)
+            rows.append((name, nine, six))
+        }
+        guard !rows.isEmpty else {
+            throw ValidationError("no log in \(folder) has a reference orientation (truth_w..z columns)")
+        }
+        print(Self.table(rows))
+        let rate = fusedSeconds > 0 ? Double(fusedSamples) / fusedSeconds : 0
+        print(String(format: "filter speed: %.2f M samples/s (%d samples, one core, parsing excluded)", rate / 1e6, fusedSamples))
+    }
+
+    /// Runs a fresh default filter over the samples; returns the seconds spent in the filter.
+    static func fuse(_ samples: [MotionSample], useMagnetometer: Bool, into estimates: inout [Quaternion]) -> Double {
+        var filter = AttitudeFilter(configuration: .init(useMagnetometer: useMagnetometer))
+        let clock = ContinuousClock()
+        let start = clock.now
+        estimates.withUnsafeMutableBufferPointer { out in
+            samples.withUnsafeBufferPointer { input in
+                for i in 0..<input.count {
+                    out[i] = filter.update(input[i]).quaternion
+                }
+            }
+        }
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    static func table(_ rows: [(name: String, nine: BroadScore?, six: BroadScore)]) -> String {
+        func cell(_ v: Double?) -> String { v.map { String(format: "%7.2f", $0) } ?? "      –" }
+        let width = max(5, rows.map(\.name.count).max() ?? 5)
+        func pad(_ s: String) -> String { s.padding(toLength: width, withPad: " ", startingAt: 0) }
+        var lines = [
+            pad("") + "   9D total  heading  inclin.   6D total  heading  inclin.   (RMSE, degrees)",
+        ]
+        for r in rows {
+            lines.append(
+                pad(r.name) + "  " + cell(r.nine?.total) + "  " + cell(r.nine?.heading) + "  "
+                    + cell(r.nine?.inclination) + "    " + cell(r.six.total) + "  " + cell(r.six.heading) + "  "
+                    + cell(r.six.inclination))
+        }
+        func mean(_ values: [Double?]) -> Double? {
+            let v = values.compactMap { $0 }.filter(\.isFinite)
+            return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count)
+        }
+        lines.append(
+            pad("mean") + "  " + cell(mean(rows.map { $0.nine?.total })) + "  "
+                + cell(mean(rows.map { $0.nine?.heading })) + "  " + cell(mean(rows.map { $0.nine?.inclination }))
+                + "    " + cell(mean(rows.map { $0.six.total })) + "  " + cell(mean(rows.map { $0.six.heading }))
+                + "  " + cell(mean(rows.map { $0.six.inclination })))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The data folder: `--data`, else `../shared/data/broad` from the working directory, else from the repository.
+    func resolveFolder() throws -> String {
+        let fm = FileManager.default
+        if let data {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: data, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--data \(data): no such folder")
+            }
+            return data
+        }
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let candidates = [
+            fm.currentDirectoryPath + "/../shared/data/broad",
+            repository.appendingPathComponent("../shared/data/broad").path,
+        ]
+        for candidate in candidates {
+            var isDirectory: ObjCBool = false
+            if fm.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+                return candidate
+            }
+        }
+        throw ValidationError(
+            "no data folder found at \(candidates.joined(separator: " or ")); pass one with --data DIR")
+    }
+
+    /// The sorted names of the logs in the folder that match `--trials`.
+    func logNames(in folder: String) throws -> [String] {
+        let all: [String]
+        do {
+            all = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw ValidationError("cannot list \(folder): \(error.localizedDescription)")
+        }
+        let names = all.filter { name in
+            guard name.hasSuffix(".csv") || name.hasSuffix(".csv.gz") else { return false }
+            guard let pattern = trials else { return true }
+            return fnmatch(pattern, name, 0) == 0
+        }.sorted()
+        guard !names.isEmpty else {
+            throw ValidationError(
+                "no .csv or .csv.gz logs in \(folder)" + (trials.map { " matching '\($0)'" } ?? "")
+                    + "; pass a folder of sensor logs with --data DIR")
+        }
+        return names
+    }
+}
