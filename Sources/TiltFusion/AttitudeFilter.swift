@@ -121,7 +121,8 @@ public struct AttitudeFilter: Sendable {
         accelFilter = LowPassFilter(timeConstant: configuration.accelTimeConstant)
         rest = RestDetector(
             gyroThreshold: configuration.restGyroThreshold, accelThreshold: configuration.restAccelThreshold,
-            minimumDuration: configuration.restMinimumDuration, filterTimeConstant: 0.5)
+            minimumDuration: configuration.restMinimumDuration, filterTimeConstant: 0.5,
+            maximumMeanRate: configuration.maxBias)
         magDetector = MagneticDisturbanceDetector(
             normTolerance: configuration.magNormTolerance, dipTolerance: configuration.magDipTolerance,
             newFieldTime: configuration.magNewFieldTime, newFieldRotation: configuration.magNewFieldRotation)
@@ -136,8 +137,8 @@ public struct AttitudeFilter: Sendable {
     ///
     /// Degenerate input never produces NaN: non-finite vectors count as missing, a zero or missing acceleration
     /// corrects nothing, a repeated or backwards timestamp integrates nothing, and across a gap longer than one
-    /// second only one nominal sample interval is integrated (the gyroscope is unknown in between); the filters
-    /// then re-anchor the attitude.
+    /// second only one nominal sample interval is integrated (the gyroscope is unknown in between) and the
+    /// accelerometer and heading averages start afresh, re-anchoring the attitude.
     @inlinable
     public mutating func update(_ sample: MotionSample) -> AttitudeEstimate {
         let gyro = sample.gyro.isFinite ? sample.gyro : .zero
@@ -159,7 +160,11 @@ public struct AttitudeFilter: Sendable {
             dt = sample.time - lastTime
             lastTime = sample.time
             if dt > 1 {
+                // The gyroscope is unknown across the gap: start the accelerometer and heading averages afresh.
                 dt = nominalInterval
+                accelFilter.reset()
+                headingCount = 0
+                headingElapsed = 0
             } else {
                 nominalInterval = nominalInterval == 0 ? dt : nominalInterval + (dt - nominalInterval) * 0.01
             }

@@ -5,13 +5,15 @@ import TiltCore
 ///
 /// Each sample is compared with a first-order low-pass of its sensor (time constant `filterTimeConstant`); the device
 /// is at rest once both deviations have stayed under their thresholds for `minimumDuration` seconds. Comparing with
-/// the local mean rather than with zero makes the test independent of the gyroscope bias and of the orientation.
+/// the local mean rather than with zero makes the test independent of the gyroscope bias and of the orientation;
+/// the mean itself must stay below `maximumMeanRate` (the largest plausible bias), so that a steady turn is motion.
 @usableFromInline
 struct RestDetector: Sendable {
     @usableFromInline let gyroThreshold: Double
     @usableFromInline let accelThreshold: Double
     @usableFromInline let minimumDuration: Double
     @usableFromInline let filterTimeConstant: Double
+    @usableFromInline let maximumMeanRate: Double
     /// Short-term mean of the gyroscope, rad/s: at rest, the bias.
     @usableFromInline var gyroMean: Vector3 = .zero
     @usableFromInline var accelMean: Vector3 = .zero
@@ -19,7 +21,11 @@ struct RestDetector: Sendable {
     @usableFromInline var started = false
 
     @usableFromInline
-    init(gyroThreshold: Double, accelThreshold: Double, minimumDuration: Double, filterTimeConstant: Double) {
+    init(
+        gyroThreshold: Double, accelThreshold: Double, minimumDuration: Double, filterTimeConstant: Double,
+        maximumMeanRate: Double
+    ) {
+        self.maximumMeanRate = maximumMeanRate
         self.gyroThreshold = gyroThreshold
         self.accelThreshold = accelThreshold
         self.minimumDuration = minimumDuration
@@ -41,8 +47,11 @@ struct RestDetector: Sendable {
         let alpha = min(dt / filterTimeConstant, 1)
         gyroMean = gyroMean + (gyro - gyroMean) * alpha
         accelMean = accelMean + (accel - accelMean) * alpha
+        // A steady turn (a turntable) also keeps the gyroscope near its mean: a mean rate larger than any
+        // plausible bias is motion.
         let still =
-            (gyro - gyroMean).squaredNorm < gyroThreshold * gyroThreshold
+            gyroMean.squaredNorm < maximumMeanRate * maximumMeanRate
+            && (gyro - gyroMean).squaredNorm < gyroThreshold * gyroThreshold
             && (accel - accelMean).squaredNorm < accelThreshold * accelThreshold
         stillTime = still ? stillTime + dt : 0
     }
