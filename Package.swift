@@ -35,7 +35,7 @@ let package = Package(
             name: "CLibIIO", path: "Sources/CLibIIO",
             providers: [.apt(["libiio-dev"])]),
         .systemLibrary(
-            name: "CSDL2", path: "Sources/CSDL2", pkgConfig: "sdl2",
+            name: "CSDL2", path: "Sources/CSDL2",
             providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(
             name: "CEGL", path: "Sources/CEGL",
@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "TiltRender",
             dependencies: [
-                "TiltCore", "TiltEffects", "TiltClient", "TiltSensors", "TiltFusion",
+                "TiltCore", "TiltEffects", "TiltClient", "TiltWire", "TiltSensors", "TiltFusion",
                 "CSDL2", "CEGL", "CPNG",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,7 +1,15 @@
-// Placeholder until the renderer lands: keeps the package loadable.
+import ArgumentParser
+
+/// `tiltfx`: the motion-reactive effect renderer.
 @main
-struct TiltFX {
-    static func main() {
-        print("tiltfx: the renderer is not built yet")
-    }
+struct TiltFX: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tiltfx",
+        abstract: "Render tilt-driven GLSL effects: headless to PNG, or in a window driven by tiltd.",
+        discussion: """
+            Presets are folders holding preset.json and GLSL files, searched in --presets DIR, then $TILT_PRESETS, \
+            then a Presets/ folder above the executable or the working directory, then /usr/share/tilt/presets.
+            Headless rendering needs no display (EGL surfaceless); without a GPU set LIBGL_ALWAYS_SOFTWARE=1.
+            """,
+        subcommands: [RenderCommand.self, RunCommand.self, PresetsCommand.self, BenchCommand.self])
 }

@@ -1,0 +1,53 @@
+/// Where an effect argument's value comes from each frame.
+public enum ArgumentBinding: Sendable, Hashable {
+    /// A fixed value from the preset file.
+    case constant([Double])
+    /// The UI tilt signal, rotation-vector x/y in radians (`vec2`).
+    case tilt
+    /// Gravity in the device frame, m/s² (`vec3`).
+    case gravity
+    /// Euler angles roll, pitch, yaw in radians (`vec3`).
+    case euler
+    /// Angular rate in rad/s (`vec3`).
+    case rotationRate
+    /// The attitude quaternion as `vec4(x, y, z, w)`.
+    case attitude
+    /// Seconds since the effect started (`float`).
+    case time
+    /// The layer's size in pixels (`vec2`).
+    case size
+    /// The pointer position in pixels, origin top-left (`vec2`).
+    case pointer
+
+    /// The binding names a preset file may use in `"bind"`.
+    public static let namedBindings: [String: ArgumentBinding] = [
+        "tilt": .tilt, "gravity": .gravity, "euler": .euler, "rotationRate": .rotationRate, "attitude": .attitude,
+        "time": .time, "size": .size, "pointer": .pointer,
+    ]
+
+    /// The type a bound value has, or `nil` for constants (which take the argument's declared type).
+    public var naturalType: ArgumentType? {
+        switch self {
+        case .constant: nil
+        case .tilt, .size, .pointer: .vec2
+        case .gravity, .euler, .rotationRate: .vec3
+        case .attitude: .vec4
+        case .time: .float
+        }
+    }
+
+    /// The GLSL expression that reads this binding's built-in uniform (constants are written as literals instead).
+    var uniformExpression: String? {
+        switch self {
+        case .constant: nil
+        case .tilt: "iTilt"
+        case .gravity: "iGravity"
+        case .euler: "iEuler"
+        case .rotationRate: "iRotationRate"
+        case .attitude: "iAttitude"
+        case .time: "iTime"
+        case .size: "iResolution.xy"
+        case .pointer: "tilt_pointer"
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// One shader effect of a preset: a GLSL function of one of the three kinds, with its arguments.
+public struct Effect: Sendable, Hashable {
+    /// The GLSL function's name.
+    public var function: String
+    /// The kind, which fixes the function's leading parameters.
+    public var kind: EffectKind
+    /// The GLSL file that defines the function (absolute path).
+    public var file: String
+    /// The arguments after the fixed parameters, in order.
+    public var arguments: [EffectArgument]
+    /// How far (in pixels, x and y) a distortion or layer effect may sample away from the position it shades.
+    public var maxSampleOffset: SIMD2<Double>
+    /// Whether the effect reads its own previous frame (`samplePrevious`), which gives it ping-pong textures.
+    public var stateful: Bool
+
+    /// Creates an effect.
+    public init(
+        function: String, kind: EffectKind, file: String, arguments: [EffectArgument] = [],
+        maxSampleOffset: SIMD2<Double> = .zero, stateful: Bool = false
+    ) {
+        self.function = function
+        self.kind = kind
+        self.file = file
+        self.arguments = arguments
+        self.maxSampleOffset = maxSampleOffset
+        self.stateful = stateful
+    }
+}

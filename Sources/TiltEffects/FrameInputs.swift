@@ -1,0 +1,60 @@
+import TiltCore
+
+/// The values of the built-in uniforms for one frame.
+public struct FrameInputs: Sendable, Hashable {
+    /// Seconds since start.
+    public var time: Double
+    /// Seconds since the previous frame.
+    public var timeDelta: Double
+    /// Frame number, from 0.
+    public var frame: Int
+    /// Output size in pixels.
+    public var size: SIMD2<Double>
+    /// UI tilt, rotation-vector x/y (radians).
+    public var tilt: SIMD2<Double>
+    /// Gravity, device frame, m/s².
+    public var gravity: SIMD3<Double>
+    /// Roll, pitch, yaw (radians).
+    public var euler: SIMD3<Double>
+    /// Angular rate (rad/s).
+    public var rotationRate: SIMD3<Double>
+    /// Attitude quaternion as (x, y, z, w).
+    public var attitude: SIMD4<Double>
+    /// Pointer position in pixels, origin top-left.
+    public var pointer: SIMD2<Double>
+    /// Whether a pointer button is down (for Shadertoy's `iMouse.zw`).
+    public var pointerDown: Bool
+
+    /// Inputs for a still frame at `tilt` (gravity follows the tilt, as if the screen were tilted from lying flat).
+    public init(
+        time: Double = 0, timeDelta: Double = 0, frame: Int = 0, size: SIMD2<Double>, tilt: SIMD2<Double> = .zero,
+        pointer: SIMD2<Double>? = nil, pointerDown: Bool = false
+    ) {
+        self.time = time
+        self.timeDelta = timeDelta
+        self.frame = frame
+        self.size = size
+        self.pointer = pointer ?? size / 2
+        self.pointerDown = pointerDown
+        let q = Quaternion(rotationVector: Vector3(tilt.x, tilt.y, 0))
+        self.tilt = tilt
+        self.attitude = SIMD4(q.x, q.y, q.z, q.w)
+        let e = q.euler
+        self.euler = SIMD3(e.roll, e.pitch, e.yaw)
+        self.rotationRate = .zero
+        // Gravity in the device frame: earth's "down" rotated into the device.
+        let g = q.conjugate.rotate(Vector3(0, 0, -9.80665))
+        self.gravity = SIMD3(g.x, g.y, g.z)
+    }
+
+    /// Replaces the motion fields with those of a frame from the daemon or a log replay.
+    public mutating func apply(_ frame: AttitudeFrame) {
+        tilt = SIMD2(frame.tilt.x, frame.tilt.y)
+        gravity = SIMD3(frame.gravity.x, frame.gravity.y, frame.gravity.z)
+        let e = frame.euler
+        euler = SIMD3(e.roll, e.pitch, e.yaw)
+        rotationRate = SIMD3(frame.rotationRate.x, frame.rotationRate.y, frame.rotationRate.z)
+        let q = frame.quaternion
+        attitude = SIMD4(q.x, q.y, q.z, q.w)
+    }
+}

@@ -1,0 +1,36 @@
+/// Splits a preset's effects into render passes.
+///
+/// A chain of colour and distortion effects compiles into one pass. Each layer effect ends the pass before it,
+/// whose output becomes a texture padded by the layer effect's `maxSampleOffset` (plus the offsets of distortions
+/// chained after it in the same pass, which move where the layer is sampled). A stateful layer effect renders into
+/// ping-pong textures; when it ends the plan, a copy pass shows its output.
+public enum PassPlanner {
+    /// Plans the passes for `preset`.
+    /// - Returns: at least one pass; the last one draws to the output.
+    public static func plan(_ preset: Preset) -> [RenderPass] {
+        plan(effects: preset.effects, shadertoy: preset.shadertoy)
+    }
+
+    /// Plans the passes for an effect list with an optional Shadertoy base.
+    public static func plan(effects: [Effect], shadertoy: String?) -> [RenderPass] {
+        var passes: [RenderPass] = [RenderPass(input: shadertoy.map { .shadertoy(file: $0) } ?? .transparent)]
+        for (index, effect) in effects.enumerated() {
+            if effect.kind.isPassBoundary {
+                passes.append(RenderPass(input: .layer(effectIndex: index), stateful: effect.stateful))
+            } else {
+                passes[passes.count - 1].chain.append(index)
+            }
+        }
+        if passes.last?.stateful == true {
+            passes.append(RenderPass(input: .copy))
+        }
+        // Each pass that reads a texture needs the previous output padded by how far it samples away.
+        for i in passes.indices.dropFirst() where passes[i].readsPreviousPass {
+            var pad = SIMD2<Double>.zero
+            if case .layer(let e) = passes[i].input { pad += effects[e].maxSampleOffset }
+            for c in passes[i].chain where effects[c].kind == .distortion { pad += effects[c].maxSampleOffset }
+            passes[i - 1].outputPadding = SIMD2(pad.x.rounded(.up), pad.y.rounded(.up))
+        }
+        return passes
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A named effect stack loaded from a preset folder: `preset.json` plus its GLSL files.
+///
+/// The preset file format (JSON, human-editable):
+/// ```json
+/// {
+///   "description": "one line shown by `tiltfx presets`",
+///   "shadertoy": "main.glsl",                       // optional: a Shadertoy `mainImage` drawing the base content
+///   "effects": [
+///     { "kind": "color", "function": "card", "file": "card.glsl",
+///       "arguments": [ { "name": "tilt", "type": "vec2", "bind": "tilt" },
+///                      { "name": "tint", "type": "color", "value": "#ffd080" } ] },
+///     { "kind": "layer", "function": "glow", "file": "glow.glsl", "maxSampleOffset": [6, 6] }
+///   ]
+/// }
+/// ```
+/// `bind` is one of `tilt`, `gravity`, `euler`, `rotationRate`, `attitude`, `time`, `size`, `pointer`; `value` is a
+/// number, an array of numbers, or a `#rrggbb[aa]` colour. Without a Shadertoy base, the first effect shades a
+/// transparent layer.
+public struct Preset: Sendable, Hashable {
+    /// The preset's name (its folder's name).
+    public var name: String
+    /// A one-line description.
+    public var description: String
+    /// The folder holding the preset (absolute).
+    public var directory: String
+    /// The preset file's path.
+    public var file: String
+    /// An optional Shadertoy source (absolute path) whose `mainImage` draws the base content.
+    public var shadertoy: String?
+    /// The effects, applied in order.
+    public var effects: [Effect]
+
+    /// Creates a preset from its parts.
+    public init(
+        name: String, description: String, directory: String, file: String, shadertoy: String? = nil,
+        effects: [Effect]
+    ) {
+        self.name = name
+        self.description = description
+        self.directory = directory
+        self.file = file
+        self.shadertoy = shadertoy
+        self.effects = effects
+    }
+
+    /// The name of the preset file inside a preset folder.
+    public static let fileName = "preset.json"
+
+    /// Every file the preset reads (preset file, Shadertoy source, effect sources), for watching.
+    public var files: [String] {
+        var seen: [String] = [file]
+        for path in [shadertoy].compactMap({ $0 }) + effects.map(\.file) where !seen.contains(path) {
+            seen.append(path)
+        }
+        return seen
+    }
+
+    /// Loads the preset in `directory`.
+    /// - Parameter directory: a folder holding `preset.json`.
+    /// - Returns: the preset, with every file path made absolute.
+    /// - Throws: `PresetError` naming the file and field at fault.
+    public static func load(directory: String) throws(PresetError) -> Preset {
+        let dir = URL(fileURLWithPath: directory).standardizedFileURL
+        let file = dir.appendingPathComponent(fileName).path
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw .unreadable(file, reason: (error as NSError).localizedDescription)
+        }
+        let raw: PresetFile
+        do {
+            raw = try JSONDecoder().decode(PresetFile.self, from: data)
+        } catch let error as DecodingError {
+            throw .invalid(file, field: Self.codingPath(of: error), reason: Self.reason(of: error))
+        } catch {
+            throw .invalid(file, field: "(file)", reason: "\(error)")
+        }
+        return try raw.resolve(name: dir.lastPathComponent, directory: dir, file: file)
+    }
+
+    private static func codingPath(of error: DecodingError) -> String {
+        let path: [any CodingKey]
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            path = c.codingPath
+        @unknown default: path = []
+        }
+        let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return text.isEmpty ? "(top level)" : String(text.drop { $0 == "." })
+    }
+
+    private static func reason(of error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(let type, _): "expected \(type)"
+        case .valueNotFound(let type, _): "missing \(type) value"
+        case .keyNotFound(let key, _): "missing key '\(key.stringValue)'"
+        case .dataCorrupted(let c): "not valid JSON (\(c.debugDescription))"
+        @unknown default: "\(error)"
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// A preset that cannot be found, read or understood; the message says what to do.
+public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Kind: Sendable, Hashable {
+        case unknownPreset(name: String, available: [String], searched: [String])
+        case unreadable(path: String, reason: String)
+        case invalid(path: String, field: String, reason: String)
+    }
+
+    private let kind: Kind
+
+    /// No preset of that name exists in any searched folder.
+    public static func unknownPreset(_ name: String, available: [String], searched: [String]) -> PresetError {
+        PresetError(kind: .unknownPreset(name: name, available: available, searched: searched))
+    }
+
+    /// A preset or shader file could not be read.
+    public static func unreadable(_ path: String, reason: String) -> PresetError {
+        PresetError(kind: .unreadable(path: path, reason: reason))
+    }
+
+    /// A preset file holds a value that makes no sense.
+    public static func invalid(_ path: String, field: String, reason: String) -> PresetError {
+        PresetError(kind: .invalid(path: path, field: field, reason: reason))
+    }
+
+    /// The names of the presets that do exist, for an unknown preset; empty otherwise.
+    public var availablePresets: [String] {
+        if case .unknownPreset(_, let available, _) = kind { return available }
+        return []
+    }
+
+    public var description: String {
+        switch kind {
+        case .unknownPreset(let name, let available, let searched):
+            let list = available.isEmpty ? "none found" : available.joined(separator: ", ")
+            return "unknown preset '\(name)'. Available presets: \(list). "
+                + "(Searched: \(searched.joined(separator: ", ")); add a folder with --presets DIR or TILT_PRESETS.)"
+        case .unreadable(let path, let reason):
+            return "\(path): cannot read: \(reason). Check that the file exists and is readable."
+        case .invalid(let path, let field, let reason):
+            return "\(path): \(field): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// The on-disk shape of `preset.json`, decoded as written and then checked by `resolve`.
+struct PresetFile: Decodable {
+    /// One argument as written.
+    struct Argument: Decodable {
+        var name: String?
+        var type: String
+        var bind: String?
+        var value: Value?
+    }
+
+    /// A constant: a number, an array of numbers, or a `#rrggbb[aa]` colour.
+    enum Value: Decodable {
+        case numbers([Double])
+        case hex(String)
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let n = try? c.decode(Double.self) {
+                self = .numbers([n])
+            } else if let a = try? c.decode([Double].self) {
+                self = .numbers(a)
+            } else {
+                self = .hex(try c.decode(String.self))
+            }
+        }
+    }
+
+    /// One effect as written.
+    struct EffectEntry: Decodable {
+        var kind: String
+        var function: String
+        var file: String
+        var arguments: [Argument]?
+        var maxSampleOffset: [Double]?
+        var stateful: Bool?
+    }
+
+    var description: String?
+    var shadertoy: String?
+    var effects: [EffectEntry]?
+
+    /// Checks the decoded values and builds the preset.
+    func resolve(name: String, directory: URL, file: String) throws(PresetError) -> Preset {
+        func path(_ relative: String, field: String) throws(PresetError) -> String {
+            let p = URL(fileURLWithPath: relative, relativeTo: directory).standardizedFileURL.path
+            guard FileManager.default.isReadableFile(atPath: p) else {
+                throw .invalid(file, field: field, reason: "shader file '\(relative)' not found at \(p); create it or fix the name")
+            }
+            return p
+        }
+        var effects: [Effect] = []
+        for (i, entry) in (self.effects ?? []).enumerated() {
+            let field = "effects[\(i)]"
+            guard let kind = EffectKind(rawValue: entry.kind) else {
+                throw .invalid(file, field: "\(field).kind", reason: "'\(entry.kind)' is not one of color, distortion, layer")
+            }
+            guard Self.isIdentifier(entry.function) else {
+                throw .invalid(file, field: "\(field).function", reason: "'\(entry.function)' is not a GLSL identifier")
+            }
+            var arguments: [EffectArgument] = []
+            for (j, arg) in (entry.arguments ?? []).enumerated() {
+                arguments.append(try Self.argument(arg, field: "\(field).arguments[\(j)]", file: file))
+            }
+            var offset = SIMD2<Double>.zero
+            if let o = entry.maxSampleOffset {
+                guard o.count == 2 || o.count == 1, o.allSatisfy({ $0 >= 0 && $0.isFinite }) else {
+                    throw .invalid(file, field: "\(field).maxSampleOffset", reason: "give [x, y] in pixels, both ≥ 0")
+                }
+                offset = SIMD2(o[0], o.count == 2 ? o[1] : o[0])
+            }
+            let stateful = entry.stateful ?? false
+            if stateful && kind != .layer {
+                throw .invalid(file, field: "\(field).stateful", reason: "only layer effects can be stateful")
+            }
+            effects.append(
+                Effect(
+                    function: entry.function, kind: kind, file: try path(entry.file, field: "\(field).file"),
+                    arguments: arguments, maxSampleOffset: offset, stateful: stateful))
+        }
+        let toy = try shadertoy.map { (s: String) throws(PresetError) -> String in try path(s, field: "shadertoy") }
+        if toy == nil && effects.isEmpty {
+            throw .invalid(file, field: "effects", reason: "a preset needs at least one effect or a \"shadertoy\" file")
+        }
+        return Preset(
+            name: name, description: description ?? "", directory: directory.path, file: file, shadertoy: toy,
+            effects: effects)
+    }
+
+    private static func argument(_ arg: Argument, field: String, file: String) throws(PresetError) -> EffectArgument {
+        guard let type = ArgumentType(presetName: arg.type) else {
+            throw .invalid(file, field: "\(field).type", reason: "'\(arg.type)' is not float, vec2, vec3, vec4, color or float[N]")
+        }
+        let name = arg.name ?? arg.bind ?? "arg"
+        switch (arg.bind, arg.value) {
+        case (let bind?, nil):
+            guard let binding = ArgumentBinding.namedBindings[bind] else {
+                let names = ArgumentBinding.namedBindings.keys.sorted().joined(separator: ", ")
+                throw .invalid(file, field: "\(field).bind", reason: "'\(bind)' is not one of \(names)")
+            }
+            if let natural = binding.naturalType, natural.componentCount != type.componentCount {
+                throw .invalid(file, field: "\(field).type", reason: "'\(bind)' is a \(natural.glslName), not a \(type.glslName)")
+            }
+            return EffectArgument(name: name, type: type, binding: binding)
+        case (nil, let value?):
+            var numbers: [Double]
+            switch value {
+            case .numbers(let n): numbers = n
+            case .hex(let h):
+                guard let c = Self.hexColor(h) else {
+                    throw .invalid(file, field: "\(field).value", reason: "'\(h)' is not a #rrggbb or #rrggbbaa colour")
+                }
+                numbers = c
+            }
+            if type == .color && numbers.count == 3 { numbers.append(1) }
+            guard numbers.count == type.componentCount else {
+                throw .invalid(file, field: "\(field).value", reason: "a \(arg.type) needs \(type.componentCount) numbers, got \(numbers.count)")
+            }
+            return EffectArgument(name: name, type: type, binding: .constant(numbers))
+        default:
+            throw .invalid(file, field: field, reason: "give exactly one of \"bind\" or \"value\"")
+        }
+    }
+
+    static func hexColor(_ text: String) -> [Double]? {
+        guard text.hasPrefix("#"), text.count == 7 || text.count == 9, let v = UInt32(text.dropFirst(), radix: 16) else {
+            return nil
+        }
+        let bytes = text.count == 7 ? [v >> 16, v >> 8, v] : [v >> 24, v >> 16, v >> 8, v]
+        return bytes.map { Double($0 & 0xff) / 255 }
+    }
+
+    static func isIdentifier(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else {
+            return false
+        }
+        return s.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) }
+    }
+}

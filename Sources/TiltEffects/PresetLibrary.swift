@@ -1,0 +1,87 @@
+import Foundation
+
+/// Finds presets: `--presets DIR`, then `$TILT_PRESETS`, then a `Presets/` folder found by walking up from the
+/// executable and from the working directory, then `/usr/share/tilt/presets`.
+public struct PresetLibrary: Sendable {
+    /// The folders searched, in order; the first holding a preset of a given name wins.
+    public var searchPaths: [String]
+
+    /// Creates a library over explicit folders.
+    public init(searchPaths: [String]) {
+        self.searchPaths = searchPaths
+    }
+
+    /// The standard search order.
+    /// - Parameters:
+    ///   - explicit: a folder given on the command line, searched first.
+    ///   - environment: the process environment (for `TILT_PRESETS`).
+    ///   - executablePath: the running program's path, to find the repository's `Presets/`.
+    ///   - workingDirectory: the current folder, also walked up.
+    public static func standard(
+        explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+        executablePath: String = CommandLine.arguments.first ?? "",
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> PresetLibrary {
+        var paths: [String] = []
+        if let explicit, !explicit.isEmpty { paths.append(explicit) }
+        if let env = environment["TILT_PRESETS"], !env.isEmpty {
+            paths += env.split(separator: ":").map(String.init)
+        }
+        let exe = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        for start in [exe, URL(fileURLWithPath: workingDirectory)] {
+            if let found = walkUp(from: start), !paths.contains(found) { paths.append(found) }
+        }
+        paths.append("/usr/share/tilt/presets")
+        return PresetLibrary(searchPaths: paths)
+    }
+
+    private static func walkUp(from start: URL) -> String? {
+        var dir = start.standardizedFileURL
+        while true {
+            let candidate = dir.appendingPathComponent("Presets")
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), isDir.boolValue {
+                return candidate.path
+            }
+            let parent = dir.deletingLastPathComponent()
+            if parent.path == dir.path { return nil }
+            dir = parent
+        }
+    }
+
+    /// Every preset name found, sorted, each mapped to its folder (first search path wins).
+    public func presetDirectories() -> [(name: String, directory: String)] {
+        var found: [String: String] = [:]
+        for root in searchPaths {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+            for name in entries where found[name] == nil {
+                let dir = (root as NSString).appendingPathComponent(name)
+                if FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent(Preset.fileName)) {
+                    found[name] = dir
+                }
+            }
+        }
+        return found.sorted { $0.key < $1.key }.map { (name: $0.key, directory: $0.value) }
+    }
+
+    /// The names of all presets found.
+    public var names: [String] { presetDirectories().map(\.name) }
+
+    /// The folder of the preset `name`, or a path given directly (a folder holding `preset.json`).
+    /// - Throws: `PresetError.unknownPreset` listing the presets that exist.
+    public func directory(of name: String) throws(PresetError) -> String {
+        if name.contains("/"),
+            FileManager.default.fileExists(atPath: (name as NSString).appendingPathComponent(Preset.fileName))
+        {
+            return name
+        }
+        if let hit = presetDirectories().first(where: { $0.name == name }) { return hit.directory }
+        throw .unknownPreset(name, available: names, searched: searchPaths)
+    }
+
+    /// Loads the preset `name`.
+    /// - Throws: `PresetError` for an unknown name or a broken preset file.
+    public func load(_ name: String) throws(PresetError) -> Preset {
+        try Preset.load(directory: try directory(of: name))
+    }
+}

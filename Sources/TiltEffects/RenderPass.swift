@@ -1,0 +1,40 @@
+/// One full-screen draw: a base stage followed by a chain of colour and distortion effects.
+public struct RenderPass: Sendable, Hashable {
+    /// What the pass starts from.
+    public enum Input: Sendable, Hashable {
+        /// A transparent layer: the first effect draws the content.
+        case transparent
+        /// A Shadertoy `mainImage` draws the content.
+        case shadertoy(file: String)
+        /// The layer effect `effects[index]` of the preset, reading the previous pass's texture.
+        case layer(effectIndex: Int)
+        /// A plain copy of the previous pass's texture (used to show a stateful pass's ping-pong output).
+        case copy
+    }
+
+    /// What the pass starts from.
+    public var input: Input
+    /// Indices into the preset's `effects` of the colour and distortion effects chained after the input, in order.
+    public var chain: [Int]
+    /// Extra pixels (x, y) around the canvas that this pass's output texture holds, because the next pass's layer
+    /// effect (and the distortions chained after it) may sample that far outside. Zero for the last pass.
+    public var outputPadding: SIMD2<Double>
+    /// Whether the pass reads its own previous frame, so it renders into one of two ping-pong textures.
+    public var stateful: Bool
+
+    /// Creates a pass.
+    public init(input: Input, chain: [Int] = [], outputPadding: SIMD2<Double> = .zero, stateful: Bool = false) {
+        self.input = input
+        self.chain = chain
+        self.outputPadding = outputPadding
+        self.stateful = stateful
+    }
+
+    /// Whether the pass samples the previous pass's output texture.
+    public var readsPreviousPass: Bool {
+        switch input {
+        case .layer, .copy: true
+        case .transparent, .shadertoy: false
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import TiltEffects
+
+/// Headless frames-per-second for presets at given sizes.
+public struct Benchmark: Sendable {
+    /// One measurement.
+    public struct Result: Sendable, CustomStringConvertible {
+        /// The preset.
+        public var preset: String
+        /// Width.
+        public var width: Int
+        /// Height.
+        public var height: Int
+        /// Frames drawn.
+        public var frames: Int
+        /// Seconds taken.
+        public var seconds: Double
+        /// Frames per second.
+        public var fps: Double { Double(frames) / max(seconds, 1e-9) }
+
+        public var description: String {
+            let name = preset.padding(toLength: 18, withPad: " ", startingAt: 0)
+            let size = "\(width)x\(height)".padding(toLength: 10, withPad: " ", startingAt: 0)
+            return "\(name) \(size) \(String(format: "%8.1f", fps)) fps  (\(frames) frames in \(String(format: "%.2f", seconds)) s)"
+        }
+    }
+
+    /// Renders `preset` at `width`×`height` for about `seconds` (after one warm-up frame), waiting for each frame.
+    public static func measure(preset: Preset, width: Int, height: Int, seconds: Double) throws -> Result {
+        let renderer = try OffscreenRenderer(preset: preset, width: width, height: height)
+        var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
+        try renderer.drawAndWait(inputs)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var frames = 0
+        var elapsed = 0.0
+        repeat {
+            let t = Double(frames) / 60
+            inputs.time = t
+            inputs.frame = frames
+            inputs.tilt = SIMD2(0.3 * sin(t), 0.3 * cos(t * 0.7))
+            try renderer.drawAndWait(inputs)
+            frames += 1
+            let d = start.duration(to: clock.now)
+            elapsed = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        } while elapsed < seconds
+        return Result(preset: preset.name, width: width, height: height, frames: frames, seconds: elapsed)
+    }
+
+    /// GL renderer name, from a throwaway context.
+    public static func rendererName() throws -> String {
+        try HeadlessContext().rendererName
+    }
+}

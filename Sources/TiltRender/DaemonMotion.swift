@@ -1,0 +1,69 @@
+import Synchronization
+import TiltClient
+import TiltCore
+import TiltWire
+
+/// The latest attitude frame from `tiltd`, kept by a background task so a render loop can read it without waiting.
+public final class DaemonMotion: Sendable {
+    /// What is known about the daemon.
+    public struct Snapshot: Sendable {
+        /// The newest frame, if any arrived.
+        public var frame: AttitudeFrame?
+        /// Whether the connection is up.
+        public var connected: Bool
+        /// Why the last connection ended or failed.
+        public var lastProblem: String?
+        /// The newest power state.
+        public var power: PowerState?
+    }
+
+    /// The shared state, in a class so the background task can hold it without holding `self`.
+    private final class Shared: Sendable {
+        let mutex = Mutex(Snapshot(frame: nil, connected: false, lastProblem: nil, power: nil))
+    }
+
+    private let shared = Shared()
+    private let subscriber: TiltSubscriber
+    private let task: Task<Void, Never>
+
+    /// The socket path in use.
+    public var socketPath: String { subscriber.socketPath }
+
+    /// Subscribes at `rate` Hz to the daemon at `socketPath` (nil: `$TILTD_SOCKET` or the default).
+    public init(socketPath: String?, rate: Double) {
+        let subscriber = TiltSubscriber(socketPath: socketPath, rate: rate)
+        self.subscriber = subscriber
+        let shared = self.shared
+        task = Task.detached {
+            for await event in subscriber.events() {
+                shared.mutex.withLock { s in
+                    switch event {
+                    case .connected(let hello):
+                        s.connected = true
+                        s.power = hello.power.state
+                    case .frame(let frame): s.frame = frame
+                    case .power(let power): s.power = power
+                    case .disconnected(let reason):
+                        s.connected = false
+                        s.lastProblem = reason
+                    default: break
+                    }
+                }
+            }
+        }
+    }
+
+    /// The current state.
+    public var snapshot: Snapshot { shared.mutex.withLock { $0 } }
+
+    /// Changes the frame rate asked of the daemon.
+    public func setRate(_ rate: Double) { subscriber.setRate(rate) }
+
+    /// Stops the subscription.
+    public func close() {
+        subscriber.close()
+        task.cancel()
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,61 @@
+import CEGL
+import TiltEffects
+
+/// Renders a preset with no display: an EGL surfaceless context and a framebuffer object, read back as pixels.
+///
+/// Not thread-safe: a GL context is current on the thread that made it, so create and use this on one thread.
+public final class OffscreenRenderer {
+    private let context: HeadlessContext
+    /// The effect renderer currently in use (the last preset that compiled).
+    public private(set) var effects: EffectRenderer
+    private var output: RenderTarget
+    /// Output width in pixels.
+    public let width: Int
+    /// Output height in pixels.
+    public let height: Int
+
+    /// Creates a headless context and compiles `preset`.
+    /// - Throws: `RenderError` (no GL, compile error with file:line) or `PresetError`.
+    public init(preset: Preset, width: Int, height: Int) throws {
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+            throw RenderError.argument("size \(width)x\(height) is out of range; give WxH between 1x1 and 16384x16384")
+        }
+        context = try HeadlessContext()
+        self.width = width
+        self.height = height
+        output = try RenderTarget(width: width, height: height)
+        effects = try EffectRenderer(preset: preset)
+    }
+
+    /// The GL renderer in use, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.
+    public var rendererName: String { context.rendererName }
+
+    /// Recompiles `preset`; on failure the previous shaders stay in use and the error is thrown.
+    public func reload(_ preset: Preset) throws {
+        effects = try EffectRenderer(preset: preset)
+    }
+
+    /// Renders one frame and returns straight-alpha RGBA8 pixels, top row first.
+    public func render(_ inputs: FrameInputs) throws(RenderError) -> [UInt8] {
+        try draw(inputs)
+        return output.readPixels()
+    }
+
+    /// Renders one frame and waits for the GPU to finish (for benchmarks; no read-back).
+    public func drawAndWait(_ inputs: FrameInputs) throws(RenderError) {
+        try draw(inputs)
+        glFinish()
+    }
+
+    private func draw(_ inputs: FrameInputs) throws(RenderError) {
+        var inputs = inputs
+        inputs.size = SIMD2(Double(width), Double(height))
+        try effects.render(inputs, framebuffer: output.framebuffer, width: width, height: height)
+    }
+
+    /// Renders one frame and writes it to `path` as PNG.
+    public func renderPNG(_ inputs: FrameInputs, to path: String) throws(RenderError) {
+        let pixels = try render(inputs)
+        try PNGFile.write(rgba: pixels, width: width, height: height, to: path)
+    }
+}

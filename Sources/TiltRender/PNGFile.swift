@@ -1,0 +1,85 @@
+import CPNG
+import Foundation
+import Glibc
+
+/// PNG encoding and decoding through libpng's simplified API (no `setjmp`), with file errors that say what to do.
+public enum PNGFile {
+    /// Encodes straight-alpha RGBA8 pixels, top row first.
+    /// - Throws: `RenderError.write` when libpng refuses the image.
+    public static func encode(rgba: [UInt8], width: Int, height: Int) throws(RenderError) -> [UInt8] {
+        var image = png_image()
+        image.version = tilt_png_image_version
+        image.width = png_uint_32(width)
+        image.height = png_uint_32(height)
+        image.format = tilt_png_format_rgba
+        var size: Int = 0
+        let probe = rgba.withUnsafeBytes { png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, 0, nil) }
+        guard probe != 0, size > 0 else { throw .write("(memory)", reason: message(image)) }
+        var out = [UInt8](repeating: 0, count: size)
+        let ok = rgba.withUnsafeBytes { pixels in
+            out.withUnsafeMutableBytes { png_image_write_to_memory(&image, $0.baseAddress, &size, 0, pixels.baseAddress, 0, nil) }
+        }
+        guard ok != 0 else { throw .write("(memory)", reason: message(image)) }
+        return Array(out.prefix(size))
+    }
+
+    /// Writes pixels to `path` as PNG.
+    /// - Throws: `RenderError.write` saying whether the folder is missing, the disk is full or access is denied.
+    public static func write(rgba: [UInt8], width: Int, height: Int, to path: String) throws(RenderError) {
+        let bytes = try encode(rgba: rgba, width: width, height: height)
+        try writeFile(bytes, to: path)
+    }
+
+    /// Writes `bytes` to `path`, replacing it, with an actionable message on failure.
+    public static func writeFile(_ bytes: [UInt8], to path: String) throws(RenderError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .write(path, reason: explain(errno, path: path)) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let e = errno
+                close(fd)
+                throw .write(path, reason: explain(e, path: path))
+            }
+            written += n
+        }
+        if close(fd) != 0 { throw .write(path, reason: explain(errno, path: path)) }
+    }
+
+    /// Decodes a PNG file into straight-alpha RGBA8, top row first.
+    public static func read(path: String) throws(RenderError) -> (rgba: [UInt8], width: Int, height: Int) {
+        var image = png_image()
+        image.version = tilt_png_image_version
+        guard png_image_begin_read_from_file(&image, path) != 0 else {
+            throw .read(path, reason: message(image))
+        }
+        image.format = tilt_png_format_rgba
+        let width = Int(image.width)
+        let height = Int(image.height)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let ok = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
+        guard ok != 0 else { throw .read(path, reason: message(image)) }
+        return (pixels, width, height)
+    }
+
+    private static func message(_ image: png_image) -> String {
+        var m = image.message
+        return withUnsafeBytes(of: &m) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    private static func explain(_ code: Int32, path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let text = String(cString: strerror(code))
+        switch code {
+        case ENOENT: return "\(text): the folder '\(folder.isEmpty ? "." : folder)' does not exist; create it (mkdir -p) or choose another --out"
+        case ENOSPC: return "\(text): the disk is full; free some space or write elsewhere"
+        case EACCES, EPERM, EROFS: return "\(text): no permission to write there; choose a writable --out"
+        case EISDIR: return "\(text): --out names a folder; give a file name ending in .png"
+        default: return "\(text) (errno \(code))"
+        }
+    }
+}

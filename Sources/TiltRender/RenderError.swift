@@ -1,0 +1,51 @@
+/// A rendering failure, with a message that says what went wrong and what to do.
+public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Kind: Sendable, Hashable {
+        case noGL(String)
+        case compile(stage: String, log: String)
+        case write(path: String, reason: String)
+        case read(path: String, reason: String)
+        case window(String)
+        case argument(String)
+    }
+
+    private let kind: Kind
+
+    /// No OpenGL context could be made (EGL or SDL failure).
+    public static func noGL(_ detail: String) -> RenderError { RenderError(kind: .noGL(detail)) }
+    /// A shader failed to compile or link; `log` already names files and lines.
+    public static func compile(stage: String, log: String) -> RenderError {
+        RenderError(kind: .compile(stage: stage, log: log))
+    }
+    /// An output file could not be written.
+    public static func write(_ path: String, reason: String) -> RenderError {
+        RenderError(kind: .write(path: path, reason: reason))
+    }
+    /// An input file (image, log) could not be read.
+    public static func read(_ path: String, reason: String) -> RenderError {
+        RenderError(kind: .read(path: path, reason: reason))
+    }
+    /// The window could not be opened or driven.
+    public static func window(_ detail: String) -> RenderError { RenderError(kind: .window(detail)) }
+    /// A bad request (size, frame count).
+    public static func argument(_ detail: String) -> RenderError { RenderError(kind: .argument(detail)) }
+
+    /// Whether this is a shader compile or link error.
+    public var isCompileError: Bool {
+        if case .compile = kind { return true }
+        return false
+    }
+
+    public var description: String {
+        switch kind {
+        case .noGL(let d):
+            return "cannot create an OpenGL ES 3 context: \(d). Install Mesa (scripts/bootstrap: libegl-mesa0 "
+                + "libgl1-mesa-dri) and, without a GPU, set LIBGL_ALWAYS_SOFTWARE=1."
+        case .compile(let stage, let log): return "shader \(stage) failed:\n\(log)"
+        case .write(let path, let reason): return "cannot write \(path): \(reason)"
+        case .read(let path, let reason): return "cannot read \(path): \(reason)"
+        case .window(let d): return "cannot open a window: \(d). Without a display, use `tiltfx render` (headless)."
+        case .argument(let d): return d
+        }
+    }
+}

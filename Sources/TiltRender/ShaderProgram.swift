@@ -1,0 +1,68 @@
+import CEGL
+import TiltEffects
+
+/// A linked GL program for one render pass, with its uniform locations.
+final class ShaderProgram {
+    let id: GLuint
+    private var locations: [String: GLint] = [:]
+
+    /// Compiles and links `shader`.
+    /// - Throws: `RenderError.compile` with the log rewritten to name the preset's files and lines.
+    init(_ shader: GeneratedShader) throws(RenderError) {
+        let vs = try Self.compile(GLenum(GL_VERTEX_SHADER), shader.vertexSource, map: ShaderSourceMap(files: ["<vertex>"]))
+        defer { glDeleteShader(vs) }
+        let fs = try Self.compile(GLenum(GL_FRAGMENT_SHADER), shader.fragmentSource, map: shader.sourceMap)
+        defer { glDeleteShader(fs) }
+        let program = glCreateProgram()
+        glAttachShader(program, vs)
+        glAttachShader(program, fs)
+        glLinkProgram(program)
+        var ok: GLint = 0
+        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
+        if ok == 0 {
+            let log = Self.log(program, getLength: glGetProgramiv, getLog: glGetProgramInfoLog)
+            glDeleteProgram(program)
+            throw .compile(stage: "link", log: shader.sourceMap.rewrite(log: log))
+        }
+        id = program
+    }
+
+    deinit { glDeleteProgram(id) }
+
+    /// The location of `name`, cached; -1 when the shader does not use it.
+    func location(_ name: String) -> GLint {
+        if let l = locations[name] { return l }
+        let l = glGetUniformLocation(id, name)
+        locations[name] = l
+        return l
+    }
+
+    private static func compile(_ type: GLenum, _ source: String, map: ShaderSourceMap) throws(RenderError) -> GLuint {
+        let shader = glCreateShader(type)
+        source.withCString { p in
+            var ptr: UnsafePointer<GLchar>? = p
+            glShaderSource(shader, 1, &ptr, nil)
+        }
+        glCompileShader(shader)
+        var ok: GLint = 0
+        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &ok)
+        if ok == 0 {
+            let log = Self.log(shader, getLength: glGetShaderiv, getLog: glGetShaderInfoLog)
+            glDeleteShader(shader)
+            throw .compile(stage: "compile", log: map.rewrite(log: log))
+        }
+        return shader
+    }
+
+    private static func log(
+        _ object: GLuint, getLength: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+        getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void
+    ) -> String {
+        var length: GLint = 0
+        getLength(object, GLenum(GL_INFO_LOG_LENGTH), &length)
+        guard length > 0 else { return "(no log)" }
+        var buffer = [GLchar](repeating: 0, count: Int(length) + 1)
+        getLog(object, GLsizei(length), nil, &buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import TiltEffects
+import TiltRender
+
+/// `tiltfx bench`: headless frames per second per preset.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Measure headless frames per second of each preset (EGL, no display).")
+
+    @OptionGroup var presets: PresetOptions
+
+    @Option(name: .customLong("size"), help: "A size to measure, WxH (repeatable).")
+    var sizes: [PixelSize] = [PixelSize(width: 1280, height: 720), PixelSize(width: 1920, height: 1080)]
+
+    @Option(help: "Seconds per preset and size.")
+    var seconds: Double = 2
+
+    @Option(name: .customLong("preset"), help: "Only these presets (repeatable); default all.")
+    var only: [String] = []
+
+    func run() throws {
+        let library = presets.library
+        let names = only.isEmpty ? library.names : only
+        print("renderer: \(try Benchmark.rendererName())")
+        for name in names {
+            let preset = try library.load(name)
+            for size in sizes {
+                print(try Benchmark.measure(preset: preset, width: size.width, height: size.height, seconds: seconds))
+            }
+        }
+    }
+}

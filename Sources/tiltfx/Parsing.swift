@@ -1,0 +1,35 @@
+import ArgumentParser
+
+/// A `WxH` size.
+struct PixelSize: ExpressibleByArgument, Sendable {
+    var width: Int
+    var height: Int
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        self.init(width: w, height: h)
+    }
+
+    static var defaultValueDescription: String { "WxH" }
+}
+
+/// An `X,Y` tilt in radians.
+struct TiltPair: ExpressibleByArgument, Sendable {
+    var x: Double
+    var y: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",")
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
+            return nil
+        }
+        self.x = x
+        self.y = y
+    }
+}

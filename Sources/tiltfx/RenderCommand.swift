@@ -1,0 +1,73 @@
+import ArgumentParser
+import Logging
+import TiltEffects
+import TiltRender
+
+/// `tiltfx render`: headless rendering to PNG (one frame, a frame sequence, or a watched frame).
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a preset headless (no display needed) to PNG.",
+        discussion: """
+            One frame:       tiltfx render --preset holo-card --tilt 0.2,-0.1 --size 800x1100 --out card.png
+            A sequence:      tiltfx render --preset foil --frames 120 --fps 30 --replay LOG.csv.gz --out frames/
+                             (without --replay the frames follow the running tiltd in real time)
+            Edit and see:    tiltfx render --preset holo-card --out card.png --watch
+            The same arguments always give the same pixels. Tilt is the rotation-vector x,y in radians.
+            """)
+
+    @OptionGroup var presets: PresetOptions
+
+    @Option(help: "The preset's name (see `tiltfx presets`) or a path to a preset folder.")
+    var preset: String
+
+    @Option(help: "Tilt as X,Y radians (rotation about the screen's x and y axes).")
+    var tilt: TiltPair?
+
+    @Option(help: "Effect time in seconds (one frame only).")
+    var time: Double = 0
+
+    @Option(help: "Output size, WxH pixels.")
+    var size: PixelSize = PixelSize(width: 1280, height: 720)
+
+    @Option(help: "The PNG file to write, or with --frames the folder for frame-00000.png, frame-00001.png, …")
+    var out: String
+
+    @Option(help: "Render this many frames into the --out folder.")
+    var frames: Int?
+
+    @Option(help: "Frames per second of the sequence.")
+    var fps: Double = 30
+
+    @Option(help: "A sensor log (.csv or .csv.gz) that drives the tilt of the sequence; without it, tiltd does.")
+    var replay: String?
+
+    @Option(help: "The tiltd socket (default: $TILTD_SOCKET or $XDG_RUNTIME_DIR/tiltd.sock).")
+    var socket: String?
+
+    @Flag(help: "Keep running: re-render --out whenever the preset's files change (Ctrl-C stops).")
+    var watch = false
+
+    func validate() throws {
+        if frames != nil && watch { throw ValidationError("--watch renders one frame; drop --frames") }
+        if frames == nil && (replay != nil) { throw ValidationError("--replay drives a sequence; add --frames N") }
+        if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
+        if fps <= 0 || !fps.isFinite { throw ValidationError("--fps must be positive") }
+    }
+
+    func run() throws {
+        let logger = Logger(label: "tiltfx")
+        let loaded = try presets.library.load(preset)
+        if let frames {
+            let job = FrameSequenceJob(
+                preset: loaded, width: size.width, height: size.height, frames: frames, fps: fps, directory: out,
+                motion: replay.map { .replay(path: $0) } ?? .daemon(socketPath: socket))
+            try job.run(logger: logger)
+            return
+        }
+        let job = StillRenderJob(
+            preset: loaded, width: size.width, height: size.height,
+            tilt: SIMD2(tilt?.x ?? 0, tilt?.y ?? 0), time: time, output: out)
+        if watch { try job.watch(logger: logger) } else { try job.run() }
+    }
+}
