@@ -104,7 +104,9 @@ public struct AttitudeFilter: Sendable {
 
     @usableFromInline var qGyro: Quaternion = .identity
     @usableFromInline var qInclination: Quaternion = .identity
-    @usableFromInline var heading = 0.0
+    /// The heading offset about earth up, as the quaternion `(headingW, 0, 0, headingZ)`.
+    @usableFromInline var headingW = 1.0
+    @usableFromInline var headingZ = 0.0
     @usableFromInline var headingCount = 0.0
     @usableFromInline var headingElapsed = 0.0
     @usableFromInline var accelFilter: LowPassFilter
@@ -185,19 +187,28 @@ public struct AttitudeFilter: Sendable {
         // Gyroscope strapdown integration.
         let rate = gyro - bias
         let step = Self.exponential(rate * dt)
-        qGyro = (qGyro * step).normalized
+        qGyro = Self.nearUnit(qGyro * step)
 
         // Inclination from the accelerometer, low-passed in the almost-inertial frame.
         var correction = Vector3.zero
         if accelNorm > 1e-9 {
             // No gating here: the device's own accelerations average out only if every sample is taken.
             let filtered = accelFilter.update(qGyro.rotate(accel), dt: dt)
-            if let up = qInclination.rotate(filtered).normalized {
-                // Shortest rotation taking `up` to earth up: axis up × z = (up.y, −up.x, 0).
-                var c = Quaternion(w: 1 + up.z, x: up.y, y: -up.x, z: 0)
-                if c.w < 1e-9 { c = Quaternion(w: 0, x: 1, y: 0, z: 0) }
-                c = c.normalized
-                qInclination = (c * qInclination).normalized
+            let v = qInclination.rotate(filtered)
+            let n2 = v.squaredNorm
+            if n2 > 1e-18, n2.isFinite {
+                let up = v * (1 / n2.squareRoot())
+                // Shortest rotation taking `up` to earth up: axis up × z = (up.y, −up.x, 0), angle acos(up.z).
+                var c: Quaternion
+                if up.z > 0.9999 {
+                    // Under 0.8°, the usual case: half the sine is the sine of the half angle to 1e-8.
+                    c = Quaternion(w: 1, x: up.y / 2, y: -up.x / 2, z: 0)
+                } else if up.z > -1 + 1e-9 {
+                    c = Self.unit(Quaternion(w: 1 + up.z, x: up.y, y: -up.x, z: 0))
+                } else {
+                    c = Quaternion(w: 0, x: 1, y: 0, z: 0)
+                }
+                qInclination = Self.nearUnit(c * qInclination)
                 // Small-angle rotation vector of the correction (earth frame).
                 correction = Vector3(c.x, c.y, 0) * 2
             }
@@ -205,27 +216,32 @@ public struct AttitudeFilter: Sendable {
 
         // Heading from the magnetometer.
         var magDisturbed = false
+        let q6 = qInclination * qGyro
         if let m = mag {
-            let q6 = qInclination * qGyro
             let e = q6.rotate(m)
-            let norm = e.norm
-            let dip = asin(max(-1, min(1, -e.z / norm)))
+            let horizontal = e.x * e.x + e.y * e.y
+            let norm = (horizontal + e.z * e.z).squareRoot()
+            let dip = (cos: horizontal.squareRoot() / norm, sin: -e.z / norm)
             let turned = (rate * dt).norm
             magDisturbed = magDetector.update(norm: norm, dip: dip, rotation: turned, dt: dt)
-            if magDetector.acceptedNewField { headingCount = 0; headingElapsed = 0 }
-            let horizontal = e.x * e.x + e.y * e.y
+            if magDetector.acceptedNewField {
+                headingCount = 0
+                headingElapsed = 0
+            }
             if !magDisturbed, horizontal > 1e-12 * norm * norm {
-                let target = atan2(e.x, e.y)
-                let error = Self.wrap(target - heading)
+                // Residual heading: the angle that still turns the horizontal field, after the current heading, to
+                // north.
+                let cosH = headingW * headingW - headingZ * headingZ
+                let sinH = 2 * headingW * headingZ
+                let error = Self.angle(cosH * e.x - sinH * e.y, sinH * e.x + cosH * e.y)
                 if headingElapsed < configuration.magTimeConstant {
                     // Warm-up: the running mean of the heading, so the first readings count fully.
                     headingCount += 1
                     headingElapsed += dt
-                    let gain = max(1 / headingCount, dt / configuration.magTimeConstant)
-                    heading = Self.wrap(heading + error * gain)
+                    turnHeading(by: error * max(1 / headingCount, dt / configuration.magTimeConstant))
                 } else {
                     let delta = error * min(dt / configuration.magTimeConstant, 1)
-                    heading = Self.wrap(heading + delta)
+                    turnHeading(by: delta)
                     correction = Vector3(correction.x, correction.y, delta)
                 }
             }
@@ -233,7 +249,6 @@ public struct AttitudeFilter: Sendable {
 
         // Bias in motion: the corrections are what the bias left over; feed them back slowly.
         if !resting, elapsed > configuration.accelTimeConstant {
-            let q6 = qInclination * qGyro
             let deviceCorrection = q6.inverseRotate(correction)
             bias = clampBias(bias - deviceCorrection * (1 / configuration.motionBiasTimeConstant))
         }
@@ -255,13 +270,65 @@ public struct AttitudeFilter: Sendable {
         if let m = mag {
             let e = qInclination.rotate(m)
             let norm = e.norm
-            _ = magDetector.update(norm: norm, dip: asin(max(-1, min(1, -e.z / norm))), rotation: 0, dt: 0)
+            let dip = (cos: (e.x * e.x + e.y * e.y).squareRoot() / norm, sin: -e.z / norm)
+            _ = magDetector.update(norm: norm, dip: dip, rotation: 0, dt: 0)
             if e.x * e.x + e.y * e.y > 0 {
-                heading = atan2(e.x, e.y)
+                turnHeading(by: atan2(e.x, e.y))
                 headingCount = 1
             }
         }
-        attitude = (Quaternion(w: cos(heading / 2), x: 0, y: 0, z: sin(heading / 2)) * qInclination).normalized
+        attitude = (Quaternion(w: headingW, x: 0, y: 0, z: headingZ) * qInclination).normalized
+    }
+
+    /// `q` scaled to unit length (one division); the identity if that is impossible.
+    @inlinable
+    static func unit(_ q: Quaternion) -> Quaternion {
+        let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
+        guard n2 > 1e-300, n2.isFinite else { return .identity }
+        let s = 1 / n2.squareRoot()
+        return Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
+    }
+
+    /// `q`, whose length is already close to one, brought closer by one Newton step for 1/√n² (no division, no
+    /// square root); the identity for a non-finite input.
+    @inlinable
+    static func nearUnit(_ q: Quaternion) -> Quaternion {
+        let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
+        guard abs(n2 - 1) < 0.01 else { return unit(q) }
+        let s = 1.5 - 0.5 * n2
+        return Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
+    }
+
+    /// `atan2(y, x)`, by its series where the angle is small (the usual case for a correction).
+    @inlinable
+    static func angle(_ y: Double, _ x: Double) -> Double {
+        if x > 0, abs(y) < 0.1 * x {
+            let r = y / x
+            let r2 = r * r
+            return r * (1 - r2 * (1.0 / 3 - r2 * (1.0 / 5 - r2 / 7)))
+        }
+        return atan2(y, x)
+    }
+
+    /// Turns the heading offset by `angle` radians about earth up.
+    @inlinable
+    mutating func turnHeading(by angle: Double) {
+        let h = angle / 2
+        let c: Double
+        let s: Double
+        if abs(h) < 0.05 {
+            let h2 = h * h
+            c = 1 - h2 / 2 + h2 * h2 / 24
+            s = h * (1 - h2 / 6 + h2 * h2 / 120)
+        } else {
+            c = cos(h)
+            s = sin(h)
+        }
+        let w = headingW * c - headingZ * s
+        let z = headingZ * c + headingW * s
+        let n = 1 / (w * w + z * z).squareRoot()
+        headingW = w * n
+        headingZ = z * n
     }
 
     @inlinable
@@ -285,22 +352,13 @@ public struct AttitudeFilter: Sendable {
         return Quaternion(w: cos(a / 2), x: v.x * s, y: v.y * s, z: v.z * s)
     }
 
-    /// Wraps an angle into (−π, π].
-    @inlinable
-    static func wrap(_ a: Double) -> Double {
-        if a > .pi { return a - 2 * .pi }
-        if a <= -.pi { return a + 2 * .pi }
-        return a
-    }
-
     @inlinable
     mutating func estimate(gyro: Vector3, accel: Vector3, accelNorm: Double, magDisturbed: Bool)
         -> AttitudeEstimate
     {
         if started {
-            let h = heading / 2
-            let qh = Quaternion(w: cos(h), x: 0, y: 0, z: sin(h))
-            attitude = (qh * qInclination * qGyro).normalized
+            let qh = Quaternion(w: headingW, x: 0, y: 0, z: headingZ)
+            attitude = Self.nearUnit(qh * qInclination * qGyro)
         }
         let gravity = quaternion.inverseRotate(Vector3(0, 0, -standardGravity))
         let accelDisturbed = accelNorm < 1e-9 || abs(accelNorm - standardGravity) > 0.1 * standardGravity

@@ -20,10 +20,12 @@ struct MagneticDisturbanceDetector: Sendable {
     @usableFromInline let newFieldTime: Double
     @usableFromInline let newFieldRotation: Double
     @usableFromInline var referenceNorm = 0.0
-    @usableFromInline var referenceDip = 0.0
+    /// The reference dip as a unit vector (cos, sin) in the vertical plane of the field.
+    @usableFromInline var referenceDip = (cos: 1.0, sin: 0.0)
+    @usableFromInline let cosDipTolerance: Double
     @usableFromInline var hasReference = false
     @usableFromInline var candidateNorm = 0.0
-    @usableFromInline var candidateDip = 0.0
+    @usableFromInline var candidateDip = (cos: 1.0, sin: 0.0)
     @usableFromInline var candidateTime = 0.0
     @usableFromInline var candidateRotation = 0.0
     /// Set for one sample when the reference was replaced by a new field.
@@ -33,6 +35,7 @@ struct MagneticDisturbanceDetector: Sendable {
     init(normTolerance: Double, dipTolerance: Double, newFieldTime: Double, newFieldRotation: Double) {
         self.normTolerance = normTolerance
         self.dipTolerance = dipTolerance
+        cosDipTolerance = cos(dipTolerance)
         self.newFieldTime = newFieldTime
         self.newFieldRotation = newFieldRotation
     }
@@ -40,11 +43,12 @@ struct MagneticDisturbanceDetector: Sendable {
     /// Feeds one reading and returns whether it is disturbed.
     /// - Parameters:
     ///   - norm: field strength, µT.
-    ///   - dip: angle of the field below the horizontal plane (earth frame), radians.
+    ///   - dip: the angle of the field below the horizontal plane (earth frame), as its cosine (horizontal
+    ///     strength over strength, never negative) and sine (downward strength over strength).
     ///   - rotation: how far the device turned since the previous reading, radians.
     ///   - dt: seconds since the previous reading.
     @inlinable
-    mutating func update(norm: Double, dip: Double, rotation: Double, dt: Double) -> Bool {
+    mutating func update(norm: Double, dip: (cos: Double, sin: Double), rotation: Double, dt: Double) -> Bool {
         acceptedNewField = false
         guard hasReference else {
             hasReference = true
@@ -55,12 +59,12 @@ struct MagneticDisturbanceDetector: Sendable {
             return false
         }
         let undisturbed =
-            abs(norm - referenceNorm) < normTolerance * referenceNorm && abs(dip - referenceDip) < dipTolerance
+            abs(norm - referenceNorm) < normTolerance * referenceNorm && Self.within(dip, referenceDip, cosDipTolerance)
         if undisturbed {
             // Follow slow drifts of the local field (10 s).
             let alpha = min(dt / 10, 1)
             referenceNorm += (norm - referenceNorm) * alpha
-            referenceDip += (dip - referenceDip) * alpha
+            referenceDip = Self.blend(referenceDip, dip, alpha)
             candidateTime = 0
             candidateRotation = 0
             candidateNorm = norm
@@ -68,10 +72,10 @@ struct MagneticDisturbanceDetector: Sendable {
             return false
         }
         // Disturbed: is it a steady new field?
-        if abs(norm - candidateNorm) < normTolerance * candidateNorm && abs(dip - candidateDip) < dipTolerance {
+        if abs(norm - candidateNorm) < normTolerance * candidateNorm && Self.within(dip, candidateDip, cosDipTolerance) {
             let alpha = min(dt / 1, 1)
             candidateNorm += (norm - candidateNorm) * alpha
-            candidateDip += (dip - candidateDip) * alpha
+            candidateDip = Self.blend(candidateDip, dip, alpha)
             candidateTime += dt
             candidateRotation += rotation
             if candidateTime >= newFieldTime && candidateRotation >= newFieldRotation {
@@ -89,5 +93,24 @@ struct MagneticDisturbanceDetector: Sendable {
             candidateRotation = 0
         }
         return true
+    }
+
+    /// Whether two angles, given as (cos, sin), differ by less than the angle whose cosine is `cosTolerance`.
+    @inlinable
+    static func within(_ a: (cos: Double, sin: Double), _ b: (cos: Double, sin: Double), _ cosTolerance: Double)
+        -> Bool
+    {
+        a.cos * b.cos + a.sin * b.sin > cosTolerance
+    }
+
+    /// Moves angle `a` a fraction `alpha` of the way towards `b`, both as (cos, sin).
+    @inlinable
+    static func blend(_ a: (cos: Double, sin: Double), _ b: (cos: Double, sin: Double), _ alpha: Double)
+        -> (cos: Double, sin: Double)
+    {
+        let c = a.cos + (b.cos - a.cos) * alpha
+        let s = a.sin + (b.sin - a.sin) * alpha
+        let n = (c * c + s * s).squareRoot()
+        return n > 0 ? (c / n, s / n) : a
     }
 }
