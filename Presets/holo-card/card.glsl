@@ -1,0 +1,179 @@
+// holo-card: a procedural trading card with a holographic foil layer.
+// Layout in card space: uv in [0,1]², u to the right, v down; the card is 63:88 like a real one.
+
+const float hcAspect = 63.0 / 88.0;
+
+/// The card's rectangle in pixels: centre and half size, fitted into the layer with a margin.
+vec4 hcCardRect(vec2 size) {
+    float h = min(size.y * 0.92, size.x * 0.92 / hcAspect);
+    return vec4(size * 0.5, vec2(h * hcAspect, h) * 0.5);
+}
+
+float hcBox(vec2 p, vec2 halfSize, float r) {
+    vec2 q = abs(p) - halfSize + r;
+    return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - r;
+}
+
+float hcHash(vec2 p) {
+    p = fract(p * vec2(123.34, 456.21));
+    p += dot(p, p + 45.32);
+    return fract(p.x * p.y);
+}
+
+float hcNoise(vec2 p) {
+    vec2 i = floor(p);
+    vec2 f = fract(p);
+    f = f * f * (3.0 - 2.0 * f);
+    return mix(mix(hcHash(i), hcHash(i + vec2(1, 0)), f.x), mix(hcHash(i + vec2(0, 1)), hcHash(i + vec2(1, 1)), f.x), f.y);
+}
+
+/// uv of a position on the card, and the signed distance to the card's edge in uv units of the height.
+vec3 hcCardUV(vec2 position, vec2 size) {
+    vec4 r = hcCardRect(size);
+    vec2 local = position - r.xy;
+    float d = hcBox(local, r.zw, r.w * 0.06) / (2.0 * r.w);
+    return vec3(local / (2.0 * r.zw) + 0.5, d);
+}
+
+/// Rows of rounded blocks that read as printed text.
+float hcText(vec2 uv, vec2 origin, vec2 extent, float rows, float seed) {
+    vec2 q = (uv - origin) / extent;
+    if (q.x < 0.0 || q.x > 1.0 || q.y < 0.0 || q.y > 1.0) return 0.0;
+    float row = floor(q.y * rows);
+    float fy = fract(q.y * rows);
+    float lineEnd = 0.55 + 0.45 * hcHash(vec2(row, seed));
+    float x = q.x * 14.0;
+    float word = floor(x + 0.5 * hcHash(vec2(row * 7.0, floor(x) + seed)));
+    float gap = step(0.82, fract(x + 0.5 * hcHash(vec2(row * 7.0, word + seed))));
+    float ink = step(0.3, fy) * step(fy, 0.75) * (1.0 - gap) * step(q.x, lineEnd);
+    return ink;
+}
+
+/// The art window: a dusk sky, a sun with rays, a winged emblem and mountains; shifts with tilt (parallax).
+vec3 hcArt(vec2 a, vec2 tilt) {
+    vec2 sky = a + vec2(-tilt.y, -tilt.x) * 0.03;
+    vec3 col = mix(vec3(0.98, 0.55, 0.32), vec3(0.20, 0.10, 0.42), smoothstep(0.0, 0.95, sky.y));
+    col = mix(col, vec3(0.05, 0.03, 0.20), smoothstep(0.5, 0.0, sky.y) * 0.55);
+    vec2 sun = sky - vec2(0.5, 0.52);
+    float r = length(sun * vec2(1.0, 0.9));
+    float ang = atan(sun.y, sun.x);
+    float rays = pow(0.5 + 0.5 * cos(ang * 16.0), 6.0) * smoothstep(0.55, 0.15, r);
+    col += vec3(1.0, 0.8, 0.45) * rays * 0.35;
+    col = mix(col, vec3(1.0, 0.86, 0.55), smoothstep(0.19, 0.175, r));
+    // winged emblem, nearer than the sun
+    vec2 e = a + vec2(-tilt.y, -tilt.x) * 0.09 - vec2(0.5, 0.5);
+    float wing = abs(e.x) * 1.4 - 0.08 + 0.25 * e.y - 0.35 * e.x * e.x * 6.0;
+    float feathers = 0.02 * sin(abs(e.x) * 60.0);
+    float wings = smoothstep(0.01, 0.0, abs(e.y + 0.05 - wing * 0.5 + feathers) - 0.06 * (1.0 - abs(e.x) * 2.0)) * step(abs(e.x), 0.42);
+    float body = smoothstep(0.012, 0.0, length(e * vec2(2.8, 1.0) - vec2(0.0, 0.02)) - 0.13);
+    float head = smoothstep(0.01, 0.0, length(e - vec2(0.0, -0.16)) - 0.045);
+    float emblem = max(max(wings, body), head);
+    col = mix(col, mix(vec3(0.85, 0.18, 0.12), vec3(1.0, 0.72, 0.25), smoothstep(0.2, -0.2, e.y)), emblem);
+    // mountains, nearest
+    vec2 m = a + vec2(-tilt.y, -tilt.x) * 0.14;
+    float ridge = 0.78 - 0.12 * abs(sin(m.x * 5.0 + 1.3)) - 0.05 * hcNoise(vec2(m.x * 18.0, 2.0));
+    col = mix(col, vec3(0.10, 0.06, 0.22) + 0.08 * m.y, smoothstep(ridge, ridge + 0.01, m.y));
+    float ridge2 = 0.86 - 0.06 * abs(sin(m.x * 9.0 + 4.0));
+    col = mix(col, vec3(0.05, 0.03, 0.12), smoothstep(ridge2, ridge2 + 0.01, m.y));
+    return col;
+}
+
+/// Base content: the printed card (frame, name bar, art window, text box, energy symbols) on a dark table.
+vec4 cardArt(vec2 position, vec4 color, vec2 size, vec2 tilt) {
+    vec3 c = hcCardUV(position, size);
+    vec2 uv = c.xy;
+    vec3 table = vec3(0.045, 0.04, 0.06) * (1.1 - 0.5 * length(position / size - 0.5));
+    float inside = smoothstep(0.002, -0.002, c.z);
+    // frame: brushed silver-gold
+    vec3 col = mix(vec3(0.78, 0.70, 0.48), vec3(0.95, 0.88, 0.62), hcNoise(vec2(uv.x * 3.0, uv.y * 200.0)));
+    float panel = step(0.045, uv.x) * step(uv.x, 0.955) * step(0.032, uv.y) * step(uv.y, 0.968);
+    vec3 inner = mix(vec3(0.16, 0.12, 0.36), vec3(0.30, 0.14, 0.40), uv.y);
+    col = mix(col, inner, panel);
+    // name bar
+    float bar = step(0.06, uv.x) * step(uv.x, 0.94) * step(0.045, uv.y) * step(uv.y, 0.105);
+    col = mix(col, vec3(0.93, 0.90, 0.82), bar);
+    col = mix(col, vec3(0.12, 0.10, 0.14), hcText(uv, vec2(0.09, 0.05), vec2(0.42, 0.05), 1.0, 3.0) * bar);
+    float hp = smoothstep(0.014, 0.010, length((uv - vec2(0.88, 0.075)) * vec2(1.0, 1.4)));
+    col = mix(col, vec3(0.85, 0.2, 0.15), hp * bar);
+    // art window with a gold rim
+    vec2 artMin = vec2(0.08, 0.125);
+    vec2 artMax = vec2(0.92, 0.56);
+    float rim = step(artMin.x - 0.012, uv.x) * step(uv.x, artMax.x + 0.012) * step(artMin.y - 0.012, uv.y) * step(uv.y, artMax.y + 0.012);
+    col = mix(col, vec3(0.92, 0.78, 0.40), rim);
+    float art = step(artMin.x, uv.x) * step(uv.x, artMax.x) * step(artMin.y, uv.y) * step(uv.y, artMax.y);
+    col = mix(col, hcArt((uv - artMin) / (artMax - artMin), tilt), art);
+    // text box
+    float box = step(0.08, uv.x) * step(uv.x, 0.92) * step(0.6, uv.y) * step(uv.y, 0.9);
+    col = mix(col, vec3(0.90, 0.87, 0.80), box);
+    col = mix(col, vec3(0.25, 0.22, 0.28), hcText(uv, vec2(0.11, 0.62), vec2(0.78, 0.26), 6.0, 11.0) * box);
+    // energy symbols
+    for (int i = 0; i < 3; i++) {
+        float s = smoothstep(0.022, 0.018, length((uv - vec2(0.12 + 0.06 * float(i), 0.935)) * vec2(1.0, 1.4)));
+        col = mix(col, vec3(0.95, 0.55 - 0.15 * float(i), 0.2 + 0.3 * float(i)), s);
+    }
+    return vec4(mix(table, col, inside), 1.0);
+}
+
+/// Where the foil shows: strong on the frame and the art window, faint on the printed panels.
+float hcFoilMask(vec2 uv) {
+    float panel = step(0.045, uv.x) * step(uv.x, 0.955) * step(0.032, uv.y) * step(uv.y, 0.968);
+    float art = step(0.08, uv.x) * step(uv.x, 0.92) * step(0.125, uv.y) * step(uv.y, 0.56);
+    float text = step(0.08, uv.x) * step(uv.x, 0.92) * step(0.6, uv.y) * step(uv.y, 0.9);
+    return mix(1.0, 0.35, panel) * (1.0 - 0.25 * text) + 0.65 * art;
+}
+
+/// Rainbow foil: diagonal spectral bands whose phase slides with the tilt, over a fine diffraction texture.
+vec4 holoFoil(vec2 position, vec4 color, vec2 size, vec2 tilt, float strength) {
+    vec3 c = hcCardUV(position, size);
+    vec2 uv = c.xy;
+    float inside = smoothstep(0.002, -0.002, c.z);
+    float phase = dot(uv, vec2(0.9, 1.6)) * 1.6 + tilt.y * 2.2 - tilt.x * 1.7
+        + 0.12 * hcNoise(uv * 9.0);
+    vec3 rainbow = 0.5 + 0.5 * cos(6.28318 * (phase + vec3(0.0, 0.33, 0.67)));
+    // Bands: the foil lights up where the grating sends light to the eye; that moves with the tilt too.
+    float bands = pow(0.5 + 0.5 * sin(6.28318 * (dot(uv, vec2(-0.7, 1.2)) * 2.2 + tilt.x * 3.0 + tilt.y * 2.4)), 2.0);
+    float grating = 0.75 + 0.25 * sin((uv.x + uv.y) * 420.0);
+    float amount = strength * hcFoilMask(uv) * (0.25 + 0.75 * bands) * grating * inside;
+    vec3 screen = 1.0 - (1.0 - color.rgb) * (1.0 - rainbow * amount * 0.75);
+    return vec4(mix(color.rgb, screen, inside), color.a);
+}
+
+/// Glare where the card reflects the light (at the viewer), and sparkles that flash on at particular tilts.
+vec4 glareAndSparkle(vec2 position, vec4 color, vec2 size, vec2 tilt, float time, vec4 light) {
+    vec3 c = hcCardUV(position, size);
+    vec2 uv = c.xy;
+    float inside = smoothstep(0.002, -0.002, c.z);
+    vec2 hot = vec2(0.5) + vec2(-tilt.y, -tilt.x) * vec2(1.3, 1.0);
+    vec2 d = (uv - hot) * vec2(hcAspect, 1.0);
+    float glare = 0.4 * exp(-dot(d, d) / (2.0 * 0.16 * 0.16)) + 0.35 * exp(-dot(d, d) / (2.0 * 0.045 * 0.045));
+    // sparkle: one candidate star per cell, lit when the tilt turns its facet toward the eye
+    vec2 grid = uv * vec2(26.0, 36.0);
+    vec2 cell = floor(grid);
+    float h1 = hcHash(cell);
+    float h2 = hcHash(cell + 17.0);
+    vec2 star = grid - cell - (0.25 + 0.5 * vec2(h1, h2));
+    vec2 facet = vec2(h1, h2) * 2.0 - 1.0;
+    float facing = pow(max(0.0, cos(dot(facet, tilt) * 9.0 + h1 * 6.28318 + 0.3 * sin(time * 2.0 + h2 * 6.28))), 24.0);
+    float shape = exp(-abs(star.x) * 18.0) * exp(-abs(star.y) * 4.5) + exp(-abs(star.y) * 18.0) * exp(-abs(star.x) * 4.5);
+    float sparkle = facing * shape * step(0.45, h2) * hcFoilMask(uv) * (0.4 + glare * 2.0);
+    vec3 add = light.rgb * (glare * (0.6 + 0.4 * hcFoilMask(uv)) + sparkle * 1.4);
+    return vec4(color.rgb + add * inside, color.a);
+}
+
+/// The card turns in 3D with the tilt: each pixel looks up the card point that projects onto it.
+vec2 cardTilt(vec2 position, vec2 size, vec2 tilt) {
+    float m = min(size.x, size.y);
+    vec2 s = (position - size * 0.5) / m;
+    vec3 screen = vec3(s.x, -s.y, 0.0);
+    vec3 eye = vec3(0.0, 0.0, 2.6);
+    float ax = tilt.x * 0.55;
+    float ay = tilt.y * 0.55;
+    mat3 rx = mat3(1.0, 0.0, 0.0, 0.0, cos(ax), sin(ax), 0.0, -sin(ax), cos(ax));
+    mat3 ry = mat3(cos(ay), 0.0, -sin(ay), 0.0, 1.0, 0.0, sin(ay), 0.0, cos(ay));
+    mat3 r = ry * rx;
+    vec3 n = r * vec3(0.0, 0.0, 1.0);
+    vec3 dir = screen - eye;
+    float t = -dot(n, eye) / dot(n, dir);
+    vec3 p = transpose(r) * (eye + t * dir);
+    return vec2(p.x, -p.y) * m + size * 0.5;
+}
