@@ -117,8 +117,9 @@ let package = Package(
             dependencies: ["TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TiltEffectsTests", dependencies: ["TiltEffects"], swiftSettings: swiftSettings),
+            name: "TiltEffectsTests", dependencies: ["TiltEffects", "TiltCore"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "TiltRenderTests", dependencies: ["TiltRender", "TiltTestKit"], swiftSettings: swiftSettings),
+            name: "TiltRenderTests", dependencies: ["TiltRender", "TiltEffects", "TiltCore", "TiltTestKit"],
+            exclude: ["Golden"], swiftSettings: swiftSettings),
     ]
 )

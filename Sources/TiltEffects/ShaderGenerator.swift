@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Every pass shares one prelude of built-in uniforms (Shadertoy's `iTime`, `iResolution`, `iMouse`, `iFrame`, plus
 /// `iTilt`, `iGravity`, `iAttitude`, `iEuler`, `iRotationRate`, `tilt_pointer`), the `Layer` type with
-/// `sampleLayer`/`samplePrevious`, then each preset file the pass uses after a `#line 1 N` directive, then glue
-/// code that chains the effects. Source-string number N maps back to the file through `ShaderSourceMap`.
+/// `sampleLayer`/`samplePrevious`, then each preset file the pass uses after a `#line N*100000+1 N` directive, then
+/// glue code that chains the effects. File N maps back through `ShaderSourceMap`, by the source-string number or, for
+/// compilers that report only line numbers (Mesa prints source 0), by the line number's block.
 public enum ShaderGenerator {
     /// The vertex shader shared by every pass: one triangle that covers the viewport.
     public static let vertexSource = """
@@ -78,7 +79,8 @@ public enum ShaderGenerator {
                 throw .unreadable(path, reason: (error as NSError).localizedDescription)
             }
             files.append(path)
-            append("#line 1 \(files.count - 1)\n")
+            let number = files.count - 1
+            append("#line \(number * ShaderSourceMap.lineBlock + 1) \(number)\n")
             append(body.hasSuffix("\n") ? body : body + "\n")
         }
         func append(_ s: String) {

@@ -10,6 +10,10 @@ public struct ShaderSourceMap: Sendable, Hashable {
     /// For glue lines that call an effect: the line of the generated source and the effect's function name.
     public var callSites: [Int: String]
 
+    /// Each included file's lines are numbered from `n * lineBlock + 1`, so a message that carries only a line number
+    /// still names the file.
+    public static let lineBlock = 100_000
+
     /// Creates a map.
     public init(files: [String], presetFile: String? = nil, callSites: [Int: String] = [:]) {
         self.files = files
@@ -57,7 +61,7 @@ public struct ShaderSourceMap: Sendable, Hashable {
         if s.hasPrefix("ERROR: ") { s = s.dropFirst(7) } else if s.hasPrefix("WARNING: ") { s = s.dropFirst(9) }
         // source number
         let digits1 = s.prefix { $0.isNumber }
-        guard let source = Int(digits1) else { return nil }
+        guard let reportedSource = Int(digits1) else { return nil }
         s = s.dropFirst(digits1.count)
         var lineNumber = 0
         var column = 0
@@ -84,6 +88,11 @@ public struct ShaderSourceMap: Sendable, Hashable {
         }
         s = s.drop { $0 == ":" || $0 == " " }
         let message = String(s)
+        var source = reportedSource
+        if lineNumber > Self.lineBlock {
+            source = lineNumber / Self.lineBlock
+            lineNumber %= Self.lineBlock
+        }
         if source == 0 {
             if let function = callSites[lineNumber], let presetFile {
                 return Diagnostic(

@@ -2,6 +2,9 @@ import CEGL
 
 /// An OpenGL ES 3.0 context through EGL with no display at all (Mesa's surfaceless platform): rendering goes to
 /// framebuffer objects only.
+///
+/// EGL hands out one display per platform and process, and `eglTerminate` would end every context on it, so the
+/// display is initialised once and never terminated; each `HeadlessContext` only creates and destroys its context.
 public final class HeadlessContext {
     private let display: EGLDisplay
     private let context: EGLContext
@@ -14,11 +17,11 @@ public final class HeadlessContext {
         }
         var major: EGLint = 0
         var minor: EGLint = 0
+        // Initialising an initialised display is a no-op, so concurrent contexts in one process are fine.
         guard eglInitialize(display, &major, &minor) == EGL_TRUE else {
             throw .noGL("eglInitialize failed with 0x\(String(eglGetError(), radix: 16))")
         }
         guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else {
-            eglTerminate(display)
             throw .noGL("eglBindAPI(EGL_OPENGL_ES_API) failed")
         }
         let configAttributes: [EGLint] = [
@@ -33,12 +36,10 @@ public final class HeadlessContext {
         let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
         guard let context = eglCreateContext(display, config, nil, contextAttributes) else {
             let e = eglGetError()
-            eglTerminate(display)
             throw .noGL("eglCreateContext(ES 3.0) failed with 0x\(String(e, radix: 16))")
         }
         guard eglMakeCurrent(display, nil, nil, context) == EGL_TRUE else {
             eglDestroyContext(display, context)
-            eglTerminate(display)
             throw .noGL("eglMakeCurrent without a surface failed (needs EGL_KHR_surfaceless_context)")
         }
         self.display = display
@@ -51,6 +52,5 @@ public final class HeadlessContext {
     deinit {
         eglMakeCurrent(display, nil, nil, nil)
         eglDestroyContext(display, context)
-        eglTerminate(display)
     }
 }

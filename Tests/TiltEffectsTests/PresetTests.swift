@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import TiltEffects
+
+/// Preset files: parsing, actionable errors, and the search for preset folders.
+@Suite struct PresetTests {
+    static let repositoryPresets = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Presets").path
+
+    func temporaryPreset(_ json: String, files: [String: String] = ["a.glsl": "// a\n"]) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tilt-preset-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try json.write(to: dir.appendingPathComponent("preset.json"), atomically: true, encoding: .utf8)
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return dir.path
+    }
+
+    @Test func everyRepositoryPresetLoads() throws {
+        let library = PresetLibrary(searchPaths: [Self.repositoryPresets])
+        let names = library.names
+        for expected in ["tilt-specular", "holo-card", "foil", "parallax", "shadertoy-plasma"] {
+            #expect(names.contains(expected))
+        }
+        for name in names {
+            let preset = try library.load(name)
+            #expect(!preset.description.isEmpty, "\(name) needs a one-line description")
+            #expect(!PassPlanner.plan(preset).isEmpty)
+        }
+    }
+
+    @Test func unknownPresetListsTheAvailableOnes() {
+        let library = PresetLibrary(searchPaths: [Self.repositoryPresets])
+        #expect {
+            _ = try library.load("no-such-preset")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("unknown preset 'no-such-preset'") && text.contains("holo-card")
+                && text.contains("tilt-specular")
+        }
+    }
+
+    @Test func argumentsParseBindingsAndConstants() throws {
+        let dir = try temporaryPreset(
+            """
+            { "description": "d", "effects": [ { "kind": "color", "function": "f", "file": "a.glsl", "arguments": [
+              { "name": "t", "type": "vec2", "bind": "tilt" }, { "name": "c", "type": "color", "value": "#ff8000" },
+              { "name": "k", "type": "float[3]", "value": [1, 2, 3] } ] } ] }
+            """)
+        let preset = try Preset.load(directory: dir)
+        let args = preset.effects[0].arguments
+        #expect(args[0].binding == .tilt)
+        #expect(args[1].binding == .constant([1, 128.0 / 255, 0, 1]))
+        #expect(args[2].type == .floatArray(count: 3))
+    }
+
+    @Test(arguments: [
+        (#"{"effects":[{"kind":"shiny","function":"f","file":"a.glsl"}]}"#, "effects[0].kind"),
+        (#"{"effects":[{"kind":"color","function":"f","file":"a.glsl","arguments":[{"type":"vec3","bind":"tilt"}]}]}"#,
+         "effects[0].arguments[0].type: 'tilt' is a vec2"),
+        (#"{"effects":[{"kind":"color","function":"f","file":"a.glsl","arguments":[{"type":"vec2","bind":"wobble"}]}]}"#,
+         "effects[0].arguments[0].bind"),
+        (#"{"effects":[{"kind":"color","function":"f","file":"missing.glsl"}]}"#, "'missing.glsl' not found"),
+        (#"{"effects":[{"kind":"color","file":"a.glsl"}]}"#, "missing key 'function'"),
+        (#"{"effects":[]}"#, "at least one effect"),
+    ])
+    func badPresetFilesNameTheField(json: String, expected: String) throws {
+        let dir = try temporaryPreset(json)
+        #expect {
+            _ = try Preset.load(directory: dir)
+        } throws: { error in
+            "\(error)".contains(expected) && "\(error)".contains("preset.json")
+        }
+    }
+
+    @Test func searchOrderPutsExplicitFolderAndEnvironmentFirst() {
+        let library = PresetLibrary.standard(
+            explicit: "/opt/mine", environment: ["TILT_PRESETS": "/a:/b"], executablePath: "/nonexistent/bin/tiltfx",
+            workingDirectory: "/")
+        #expect(Array(library.searchPaths.prefix(3)) == ["/opt/mine", "/a", "/b"])
+        #expect(library.searchPaths.last == "/usr/share/tilt/presets")
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import TiltEffects
+import TiltRender
+
+/// Hot reload: inotify sees an edit at once; a broken edit keeps the last good shader.
+@Suite(.serialized) struct HotReloadTests {
+    @Test func editIsSeenAndRecompiledQuicklyAndABrokenEditKeepsTheLastGoodShader() throws {
+        _ = GLTestEnvironment.configured
+        let copy = try GLTestEnvironment.copyPreset("tilt-specular")
+        let shader = copy.directory + "/specular.glsl"
+        let original = try String(contentsOfFile: shader, encoding: .utf8)
+        let renderer = try OffscreenRenderer(preset: try Preset.load(directory: copy.directory), width: 32, height: 32)
+        let inputs = FrameInputs(size: [32, 32])
+        let before = try renderer.render(inputs)
+        let watcher = try FileWatcher(files: try Preset.load(directory: copy.directory).files)
+
+        // A good edit: a brighter base colour.
+        let edited = original.replacingOccurrences(of: "vec3(0.03, 0.03, 0.04)", with: "vec3(0.5, 0.03, 0.04)")
+        try edited.write(toFile: shader, atomically: false, encoding: .utf8)
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(watcher.waitForChange(timeoutMilliseconds: 1000))
+        try renderer.reload(try Preset.load(directory: copy.directory))
+        let elapsed = start.duration(to: clock.now)
+        // The target is 100 ms; allow slack for a loaded test machine, and print the figure.
+        print("hot reload: change seen and recompiled in \(elapsed)")
+        #expect(elapsed < .milliseconds(500))
+        let after = try renderer.render(inputs)
+        #expect(after != before)
+
+        // A broken edit: reload throws with file:line, rendering continues with the last good shader.
+        try (edited + "\nvoid broken( {\n").write(toFile: shader, atomically: true, encoding: .utf8)
+        #expect(watcher.waitForChange(timeoutMilliseconds: 1000))
+        #expect {
+            try renderer.reload(try Preset.load(directory: copy.directory))
+        } throws: { error in
+            "\(error)".contains(shader + ":")
+        }
+        #expect(try renderer.render(inputs) == after)
+    }
+}
