@@ -46,7 +46,7 @@ struct FusionBench: AsyncParsableCommand {
             do {
                 log = try SensorLog.read(path: folder + "/" + name)
             } catch {
-                throw ValidationError("cannot read \(folder)/\(name): \(error)")
+                throw BenchError("cannot read \(folder)/\(name): \(error)")
             }
             guard let truth = log.truth else {
                 FileHandle.standardError.write(Data("  skipped: no truth_w..z columns\n".utf8))
@@ -69,7 +69,7 @@ struct FusionBench: AsyncParsableCommand {
             rows.append((name, nine, six))
         }
         guard !rows.isEmpty else {
-            throw ValidationError("no log in \(folder) has a reference orientation (truth_w..z columns)")
+            throw BenchError("no log in \(folder) has a reference orientation (truth_w..z columns)")
         }
         print(Self.table(rows))
         let rate = fusedSeconds > 0 ? Double(fusedSamples) / fusedSeconds : 0
@@ -139,7 +139,7 @@ struct FusionBench: AsyncParsableCommand {
                 return candidate
             }
         }
-        throw ValidationError(
+        throw BenchError(
             "no data folder found at \(candidates.joined(separator: " or ")); pass one with --data DIR")
     }
 
@@ -149,7 +149,7 @@ struct FusionBench: AsyncParsableCommand {
         do {
             all = try FileManager.default.contentsOfDirectory(atPath: folder)
         } catch {
-            throw ValidationError("cannot list \(folder): \(error.localizedDescription)")
+            throw BenchError("cannot list \(folder): \(error.localizedDescription)")
         }
         let names = all.filter { name in
             guard name.hasSuffix(".csv") || name.hasSuffix(".csv.gz") else { return false }
@@ -157,10 +157,18 @@ struct FusionBench: AsyncParsableCommand {
             return fnmatch(pattern, name, 0) == 0
         }.sorted()
         guard !names.isEmpty else {
-            throw ValidationError(
+            throw BenchError(
                 "no .csv or .csv.gz logs in \(folder)" + (trials.map { " matching '\($0)'" } ?? "")
                     + "; pass a folder of sensor logs with --data DIR")
         }
         return names
     }
+}
+
+/// A benchmark failure that is not a usage mistake: printed as `Error: …` without the usage text.
+struct BenchError: Error, CustomStringConvertible {
+    /// What went wrong, where, and what to do.
+    let description: String
+
+    init(_ description: String) { self.description = description }
 }
