@@ -59,16 +59,19 @@ vec3 hcArt(vec2 a, vec2 tilt) {
     float ang = atan(sun.y, sun.x);
     float rays = pow(0.5 + 0.5 * cos(ang * 16.0), 6.0) * smoothstep(0.55, 0.15, r);
     col += vec3(1.0, 0.8, 0.45) * rays * 0.35;
-    col = mix(col, vec3(1.0, 0.86, 0.55), smoothstep(0.19, 0.175, r));
-    // winged emblem, nearer than the sun
-    vec2 e = a + vec2(-tilt.y, -tilt.x) * 0.09 - vec2(0.5, 0.5);
-    float wing = abs(e.x) * 1.4 - 0.08 + 0.25 * e.y - 0.35 * e.x * e.x * 6.0;
-    float feathers = 0.02 * sin(abs(e.x) * 60.0);
-    float wings = smoothstep(0.01, 0.0, abs(e.y + 0.05 - wing * 0.5 + feathers) - 0.06 * (1.0 - abs(e.x) * 2.0)) * step(abs(e.x), 0.42);
-    float body = smoothstep(0.012, 0.0, length(e * vec2(2.8, 1.0) - vec2(0.0, 0.02)) - 0.13);
-    float head = smoothstep(0.01, 0.0, length(e - vec2(0.0, -0.16)) - 0.045);
-    float emblem = max(max(wings, body), head);
-    col = mix(col, mix(vec3(0.85, 0.18, 0.12), vec3(1.0, 0.72, 0.25), smoothstep(0.2, -0.2, e.y)), emblem);
+    col = mix(col, vec3(1.0, 0.86, 0.55), smoothstep(0.25, 0.235, r) * 0.5);
+    // a five-pointed star emblem, nearer than the sun
+    vec2 e = a + vec2(-tilt.y, -tilt.x) * 0.09 - vec2(0.5, 0.47);
+    e.x *= 1.38;
+    float er = length(e);
+    float ea = atan(e.x, -e.y);
+    float points = pow(0.5 + 0.5 * cos(5.0 * ea), 1.6);
+    float edge = mix(0.1, 0.22, points);
+    float star = smoothstep(edge + 0.008, edge - 0.004, er);
+    float facet = 0.5 + 0.5 * sign(sin(5.0 * ea));
+    vec3 starCol = mix(vec3(0.95, 0.45, 0.12), vec3(1.0, 0.85, 0.35), facet * 0.7 + 0.3 * smoothstep(0.2, 0.0, er));
+    col = mix(col, vec3(0.35, 0.08, 0.05), smoothstep(edge + 0.03, edge + 0.008, er) * (1.0 - star) * 0.6);
+    col = mix(col, starCol, star);
     // mountains, nearest
     vec2 m = a + vec2(-tilt.y, -tilt.x) * 0.14;
     float ridge = 0.78 - 0.12 * abs(sin(m.x * 5.0 + 1.3)) - 0.05 * hcNoise(vec2(m.x * 18.0, 2.0));
@@ -101,11 +104,12 @@ vec4 cardArt(vec2 position, vec4 color, vec2 size, vec2 tilt) {
     float rim = step(artMin.x - 0.012, uv.x) * step(uv.x, artMax.x + 0.012) * step(artMin.y - 0.012, uv.y) * step(uv.y, artMax.y + 0.012);
     col = mix(col, vec3(0.92, 0.78, 0.40), rim);
     float art = step(artMin.x, uv.x) * step(uv.x, artMax.x) * step(artMin.y, uv.y) * step(uv.y, artMax.y);
-    col = mix(col, hcArt((uv - artMin) / (artMax - artMin), tilt), art);
+    if (art > 0.5) col = hcArt((uv - artMin) / (artMax - artMin), tilt);
     // text box
     float box = step(0.08, uv.x) * step(uv.x, 0.92) * step(0.6, uv.y) * step(uv.y, 0.9);
-    col = mix(col, vec3(0.90, 0.87, 0.80), box);
-    col = mix(col, vec3(0.25, 0.22, 0.28), hcText(uv, vec2(0.11, 0.62), vec2(0.78, 0.26), 6.0, 11.0) * box);
+    if (box > 0.5) {
+        col = mix(vec3(0.90, 0.87, 0.80), vec3(0.25, 0.22, 0.28), hcText(uv, vec2(0.11, 0.62), vec2(0.78, 0.26), 6.0, 11.0));
+    }
     // energy symbols
     for (int i = 0; i < 3; i++) {
         float s = smoothstep(0.022, 0.018, length((uv - vec2(0.12 + 0.06 * float(i), 0.935)) * vec2(1.0, 1.4)));

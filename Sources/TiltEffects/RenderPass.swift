@@ -8,7 +8,8 @@ public struct RenderPass: Sendable, Hashable {
         case shadertoy(file: String)
         /// The layer effect `effects[index]` of the preset, reading the previous pass's texture.
         case layer(effectIndex: Int)
-        /// A plain copy of the previous pass's texture (used to show a stateful pass's ping-pong output).
+        /// An opaque copy of the previous pass's colour (shows a stateful pass's ping-pong output; a stateful effect
+        /// may keep state of its own, such as a density, in alpha).
         case copy
     }
 

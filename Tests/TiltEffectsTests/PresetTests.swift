@@ -20,7 +20,7 @@ import Testing
     @Test func everyRepositoryPresetLoads() throws {
         let library = PresetLibrary(searchPaths: [Self.repositoryPresets])
         let names = library.names
-        for expected in ["tilt-specular", "holo-card", "foil", "parallax", "shadertoy-plasma"] {
+        for expected in ["tilt-specular", "holo-card", "foil", "parallax", "shadertoy-plasma", "misty-glass"] {
             #expect(names.contains(expected))
         }
         for name in names {
