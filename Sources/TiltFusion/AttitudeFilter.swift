@@ -201,7 +201,8 @@ public struct AttitudeFilter: Sendable {
                 // Shortest rotation taking `up` to earth up: axis up × z = (up.y, −up.x, 0), angle acos(up.z).
                 var c: Quaternion
                 if up.z > 0.9999 {
-                    // Under 0.8°, the usual case: half the sine is the sine of the half angle to 1e-8.
+                    // Under 0.8°, the usual case: half the sine stands in for the sine of the half angle (relative
+                    // angle error below θ²/12 < 2·10⁻⁵, and the next sample corrects what is left).
                     c = Quaternion(w: 1, x: up.y / 2, y: -up.x / 2, z: 0)
                 } else if up.z > -1 + 1e-9 {
                     c = Self.unit(Quaternion(w: 1 + up.z, x: up.y, y: -up.x, z: 0))
