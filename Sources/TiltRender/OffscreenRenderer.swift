@@ -41,6 +41,16 @@ public final class OffscreenRenderer {
         return output.readPixels()
     }
 
+    /// Renders one frame with an error message drawn over it, as the window shows a failed reload.
+    public func render(_ inputs: FrameInputs, showingError message: String) throws(RenderError) -> [UInt8] {
+        try draw(inputs)
+        let banner = try ErrorBanner()
+        banner.show(message)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), output.framebuffer)
+        banner.draw(width: width, height: height)
+        return output.readPixels()
+    }
+
     /// Renders one frame and waits for the GPU to finish (for benchmarks; no read-back).
     public func drawAndWait(_ inputs: FrameInputs) throws(RenderError) {
         try draw(inputs)

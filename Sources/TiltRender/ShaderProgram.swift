@@ -29,6 +29,27 @@ final class ShaderProgram {
 
     deinit { glDeleteProgram(id) }
 
+    /// Compiles and links a program from plain sources (for the renderer's own shaders), returning its id.
+    static func link(vertex: String, fragment: String) throws(RenderError) -> GLuint {
+        let map = ShaderSourceMap(files: ["<built-in>"])
+        let vs = try compile(GLenum(GL_VERTEX_SHADER), vertex, map: map)
+        defer { glDeleteShader(vs) }
+        let fs = try compile(GLenum(GL_FRAGMENT_SHADER), fragment, map: map)
+        defer { glDeleteShader(fs) }
+        let program = glCreateProgram()
+        glAttachShader(program, vs)
+        glAttachShader(program, fs)
+        glLinkProgram(program)
+        var ok: GLint = 0
+        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
+        if ok == 0 {
+            let log = Self.log(program, getLength: glGetProgramiv, getLog: glGetProgramInfoLog)
+            glDeleteProgram(program)
+            throw .compile(stage: "link", log: log)
+        }
+        return program
+    }
+
     /// The location of `name`, cached; -1 when the shader does not use it.
     func location(_ name: String) -> GLint {
         if let l = locations[name] { return l }

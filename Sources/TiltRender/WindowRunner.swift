@@ -53,6 +53,7 @@ public struct WindowRunner: Sendable {
         var current = preset
         var watcher = try FileWatcher(files: current.files)
         var problem: String?
+        let banner = try ErrorBanner()
         let daemon = DaemonMotion(socketPath: socketPath, rate: 60)
         defer { daemon.close() }
         var announcedPointer = false
@@ -89,6 +90,7 @@ public struct WindowRunner: Sendable {
                     logger.info("reloaded '\(current.name)' in \(began.duration(to: clock.now))")
                 } catch {
                     problem = "\(error)"
+                    banner.show("reload failed, last good shader kept:\n\(error)")
                     logger.error("reload failed, keeping the last good shader:\n\(error)")
                     let firstLine = problem?.split(separator: "\n").dropFirst().first ?? ""
                     SDL_SetWindowTitle(window, "tiltfx — ERROR \(firstLine)")
@@ -131,7 +133,7 @@ public struct WindowRunner: Sendable {
                 }
             }
             try effects.render(inputs, framebuffer: 0, width: Int(w), height: Int(h))
-            if problem != nil { ErrorBanner.draw(width: Int(w), height: Int(h)) }
+            if problem != nil { banner.draw(width: Int(w), height: Int(h)) }
             SDL_GL_SwapWindow(window)
             frame += 1
             if snapshot.power?.lowPower == true { SDL_Delay(16) }  // capped rate on battery saver

@@ -8,7 +8,7 @@ struct TiltFXProcess {
     var stderr: String
 
     /// Runs `tiltfx arguments…` with software GL and no display, waiting for it to finish.
-    static func run(_ arguments: [String]) throws -> TiltFXProcess {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> TiltFXProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.executable("tiltfx"))
         process.arguments = arguments
@@ -16,6 +16,7 @@ struct TiltFXProcess {
         env["EGL_PLATFORM"] = "surfaceless"
         env["LIBGL_ALWAYS_SOFTWARE"] = "1"
         env.removeValue(forKey: "TILT_PRESETS")
+        env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe()
         let err = Pipe()
