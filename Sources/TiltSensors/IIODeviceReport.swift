@@ -1,0 +1,33 @@
+/// What `tilt sensors` shows about one IIO device, and what ``IIOContextScanner`` finds.
+public struct IIODeviceReport: Codable, Hashable, Sendable {
+    /// The IIO device id, e.g. `iio:device0`.
+    public var id: String
+    /// The driver's name, e.g. `bmi160`.
+    public var name: String
+    /// The `label` attribute, e.g. `accel-display`, if any.
+    public var label: String?
+    /// Motion kinds it has: `accel`, `anglvel`, `magn`.
+    public var kinds: [String]
+    /// Input channel ids, e.g. `accel_x`, `timestamp`.
+    public var channels: [String]
+    /// The current sampling frequency in Hz, if the device has one.
+    public var rateHz: Double?
+    /// The rates it offers (`sampling_frequency_available`).
+    public var availableRatesHz: [Double]
+    /// `_scale` per kind (raw units to SI; magnetometers report Gauss).
+    public var scale: [String: Double]
+    /// `_offset` per kind, where present.
+    public var offset: [String: Double]
+    /// The mount matrix in effect (`a, b, c; d, e, f; g, h, i`) and where it came from.
+    public var mountMatrix: String
+    /// `kernel`, `udev`, `environment` or `none`.
+    public var mountMatrixSource: String
+    /// `buffered` (scan elements and a character device) or `polled` (`_raw` attributes only).
+    public var mode: String
+    /// The trigger in use or chosen, if any.
+    public var trigger: String?
+    /// Whether ``IIOMotionSource`` reads it; a base accelerometer is listed but not used.
+    public var used: Bool
+    /// Why it is or is not used, for people.
+    public var role: String
+}

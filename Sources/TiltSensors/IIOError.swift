@@ -1,0 +1,60 @@
+/// A failure talking to IIO sensors through libiio, with what went wrong, where, and what to do.
+public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
+    private enum Kind: Equatable {
+        case noContext(uri: String, errno: Int32)
+        case noSensors(uri: String)
+        case badFormat(String)
+        case badMountMatrix(String)
+        case deviceLost(device: String, errno: Int32)
+        case io(device: String, what: String, errno: Int32)
+    }
+
+    private let kind: Kind
+
+    static func noContext(uri: String, errno: Int32) -> IIOError { IIOError(kind: .noContext(uri: uri, errno: errno)) }
+    static func noSensors(uri: String) -> IIOError { IIOError(kind: .noSensors(uri: uri)) }
+    static func badFormat(_ text: String) -> IIOError { IIOError(kind: .badFormat(text)) }
+    static func badMountMatrix(_ text: String) -> IIOError { IIOError(kind: .badMountMatrix(text)) }
+    static func deviceLost(device: String, errno: Int32) -> IIOError {
+        IIOError(kind: .deviceLost(device: device, errno: errno))
+    }
+    static func io(device: String, what: String, errno: Int32) -> IIOError {
+        IIOError(kind: .io(device: device, what: what, errno: errno))
+    }
+
+    /// Whether the device went away (or the context could not be made) and trying again later may work.
+    public var isTransient: Bool {
+        switch kind {
+        case .deviceLost, .noSensors, .noContext: return true
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .noContext(let uri, let e):
+            return "cannot open the IIO context '\(uri)' (\(errnoText(e))); for local: check that /sys/bus/iio exists "
+                + "and is readable, for ip:HOST that iiod runs there"
+        case .noSensors(let uri):
+            return "no accelerometer (accel channels) found in the IIO context '\(uri)'; run `tilt sensors` to see "
+                + "what is there, or use `tiltd --replay FILE`"
+        case .badFormat(let t):
+            return "cannot read the scan element type '\(t)'; expected e.g. 'le:s16/16>>0'"
+        case .badMountMatrix(let t):
+            return "cannot read the mount matrix '\(t)'; expected nine numbers as 'a, b, c; d, e, f; g, h, i'"
+        case .deviceLost(let d, let e):
+            return "the IIO device \(d) went away (\(errnoText(e))); it is searched for again with backoff"
+        case .io(let d, let what, let e):
+            return "cannot \(what) on the IIO device \(d) (\(errnoText(e))); check permissions on "
+                + "/sys/bus/iio/devices/\(d) and /dev/\(d) (a udev rule or the iio group)"
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func errnoText(_ e: Int32) -> String {
+    String(cString: strerror(e))
+}

@@ -1,0 +1,120 @@
+import TiltCore
+
+/// Live motion from Linux IIO sensors through libiio: the accelerometer (the `accel-display` one on convertibles),
+/// the gyroscope and the magnetometer where present, merged into ``MotionSample``s on the accelerometer's clock
+/// (its IIO timestamp channel, else `CLOCK_MONOTONIC`).
+///
+/// Sensor on demand: nothing is opened between runs. ``run(rate:events:)`` opens the context, enables the buffer
+/// (or starts polling `_raw` attributes), and on cancellation destroys the buffer, which writes `0` to
+/// `buffer/enable`, within one poll interval. A device that vanishes is reported as `lost` and searched for again
+/// with exponential backoff; when it returns the source reports `active` and goes on.
+public struct IIOMotionSource: MotionSource {
+    /// How to find and read the sensors.
+    public struct Configuration: Sendable {
+        /// The libiio context URI: `local:` or `ip:HOST`.
+        public var uri: String
+        /// The first wait before looking for a lost device again; it doubles up to ``maximumBackoff``.
+        public var initialBackoff: Duration
+        /// The longest wait between searches for a lost device.
+        public var maximumBackoff: Duration
+        /// How long one wait for buffered data may block before cancellation is checked, in milliseconds.
+        public var pollSliceMilliseconds: Int32
+
+        public init(
+            uri: String = "local:", initialBackoff: Duration = .milliseconds(100),
+            maximumBackoff: Duration = .seconds(2), pollSliceMilliseconds: Int32 = 50
+        ) {
+            self.uri = uri
+            self.initialBackoff = initialBackoff
+            self.maximumBackoff = maximumBackoff
+            self.pollSliceMilliseconds = pollSliceMilliseconds
+        }
+    }
+
+    public let configuration: Configuration
+    public let sensors: [SensorDescription]
+    public let name: String
+
+    /// Finds the sensors at `configuration.uri` and describes them; opens nothing for capture yet.
+    ///
+    /// - Throws: ``IIOError`` when the context cannot be opened or holds no accelerometer.
+    public init(configuration: Configuration = .init()) throws(IIOError) {
+        self.configuration = configuration
+        let reports = try IIOContextScanner.scan(uri: configuration.uri)
+        let used = reports.filter(\.used)
+        guard let main = used.first else { throw IIOError.noSensors(uri: configuration.uri) }
+        sensors = used.map {
+            SensorDescription(name: $0.name, kinds: $0.kinds, location: $0.id, rateHz: $0.rateHz, mode: $0.mode)
+        }
+        name = "iio:\(main.name)"
+    }
+
+    /// Reads the sensors at a libiio URI (`local:` or `ip:HOST`) with default settings.
+    public init(uri: String) throws(IIOError) {
+        try self.init(configuration: Configuration(uri: uri))
+    }
+
+    public func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
+        var backoff = configuration.initialBackoff
+        var lostReason: String?
+        while !Task.isCancelled {
+            let session: IIOCaptureSession
+            do {
+                session = try IIOCaptureSession(context: try IIOContext(uri: configuration.uri), wantedRate: rate)
+            } catch {
+                guard error.isTransient else { throw MotionSourceError(error.description) }
+                if lostReason == nil {
+                    lostReason = error.description
+                    events(.sensor(.lost, reason: error.description))
+                }
+                do { try await Task.sleep(for: backoff) } catch { return }
+                backoff = min(backoff * 2, configuration.maximumBackoff)
+                continue
+            }
+            backoff = configuration.initialBackoff
+            lostReason = nil
+            let mode = session.buffered ? "buffered" : "polled"
+            events(.sensor(.active, reason: "\(session.plan.accel.name) \(mode) at \(session.rateHz) Hz"))
+            do {
+                try await capture(session, events: events)
+                session.stop()
+                return
+            } catch let error as IIOError where error.isTransient {
+                session.stop()
+                lostReason = error.description
+                events(.sensor(.lost, reason: error.description))
+                do { try await Task.sleep(for: backoff) } catch { return }
+            } catch is CancellationError {
+                session.stop()
+                return
+            } catch let error as IIOError {
+                session.stop()
+                throw MotionSourceError(error.description)
+            }
+        }
+    }
+
+    /// Reads until cancelled. Buffered reads block the calling thread for at most one poll slice at a time.
+    private func capture(_ session: IIOCaptureSession, events: @Sendable (MotionSourceEvent) -> Void) async throws {
+        let period = Duration.seconds(1 / max(session.rateHz, 0.1))
+        let clock = ContinuousClock()
+        var next = clock.now
+        while !Task.isCancelled {
+            switch try session.step(timeoutMs: configuration.pollSliceMilliseconds) {
+            case .samples(let samples, let rejected):
+                rejected.forEach { events(.rejected(reason: $0)) }
+                samples.forEach { events(.sample($0)) }
+            case .idle:
+                break
+            }
+            if session.buffered {
+                await Task.yield()
+            } else {
+                next = next.advanced(by: period)
+                if next < clock.now { next = clock.now }
+                try await Task.sleep(until: next, clock: clock)
+            }
+        }
+        throw CancellationError()
+    }
+}
