@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import TiltSensors
+
+/// `tilt sensors`: lists the IIO motion devices libiio finds, and which ones tilt reads.
+struct Sensors: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the IIO accelerometers, gyroscopes and magnetometers, and which ones tilt reads.",
+        discussion: """
+            Shows for each device its channels, rate, scale, mount matrix and whether it streams through a buffer \
+            or is polled. On convertibles both accelerometers are listed; the one labelled accel-display is used.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The libiio context: local: or ip:HOST.", valueName: "URI"))
+    var uri = "local:"
+
+    @Flag(name: .long, help: "Print the reports as a JSON array.")
+    var json = false
+
+    func run() async throws {
+        let reports: [IIODeviceReport]
+        do {
+            reports = try IIOContextScanner.scan(uri: uri)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            FileHandle.standardOutput.write(try encoder.encode(reports) + Data("\n".utf8))
+            return
+        }
+        if reports.isEmpty {
+            print("no IIO motion sensors found at \(uri)")
+            return
+        }
+        for r in reports {
+            let label = r.label.map { " (\($0))" } ?? ""
+            print("\(r.id): \(r.name)\(label) — \(r.used ? "used" : "not used"): \(r.role)")
+            print("  kinds:    \(r.kinds.joined(separator: ", "))  [\(r.mode)\(r.trigger.map { ", trigger \($0)" } ?? "")]")
+            print("  channels: \(r.channels.joined(separator: " "))")
+            let rate = r.rateHz.map { "\($0) Hz" } ?? "unknown"
+            let avail = r.availableRatesHz.isEmpty ? "" : " (available: \(r.availableRatesHz.map { "\($0)" }.joined(separator: " ")))"
+            print("  rate:     \(rate)\(avail)")
+            let scale = r.scale.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            print("  scale:    \(scale.isEmpty ? "none" : scale)")
+            if !r.offset.isEmpty {
+                print("  offset:   \(r.offset.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+            }
+            print("  mount:    \(r.mountMatrix) (\(r.mountMatrixSource))")
+        }
+    }
+}
