@@ -141,4 +141,29 @@ struct IIONamespaceTests {
         let data = try rows(out)
         #expect(data.count > rowsWhileGone + 5, "samples resume after the device returns (\(rowsWhileGone) → \(data.count))")
     }
+
+    @Test func bufferedDeviceRemovalIsReportedAndItsReturnReopensTheBuffer() throws {
+        let tree = try FakeIIOTree()
+        let type = "le:s16/16>>0"
+        try tree.addDevice(
+            0, name: "bmi160", kinds: ["accel", "anglvel"], scale: ["accel": "0.001", "anglvel": "0.01"],
+            rates: "100", scan: .init(kinds: ["accel", "anglvel"], type: type))
+        let out = tree.root.appendingPathComponent("buffered-hotplug.csv").path
+        let child = try tree.start([tilt, "record", "--output", out, "--duration", "3.5"])
+        let scans = (0..<5).map { i in
+            FakeIIOTree.pack([0, 0, 1000, 0, 0, 0], type: type, timestampNs: 1_000_000_000 + Int64(i) * 10_000_000)
+        }
+        try tree.feed(0, scans: scans)
+        try tree.removeDevice(0)
+        usleep(1_200_000)
+        try tree.restoreDevice(0)
+        // feed waits until the source opens the character device again.
+        try tree.feed(0, scans: scans)
+        let result = child.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("sensor lost"), "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "sensor active").count - 1 == 2, "\(result.stderr)")
+        #expect(try rows(out).count == 10, "\(result.stderr)")
+        #expect(tree.read(device: 0, "buffer/enable") == "0")
+    }
 }
