@@ -118,6 +118,10 @@ final class IIOCaptureSession {
         accel.channels.forEach { iio_channel_enable($0.pointer) }
         if gyroInBuffer { gyro?.channels.forEach { iio_channel_enable($0.pointer) } }
         timestamp = dev.timestampChannel.flatMap { $0.isScanElement ? $0 : nil }
+        // IIO timestamps default to CLOCK_REALTIME; ask for the monotonic clock so time never jumps.
+        if timestamp != nil, dev.attr("current_timestamp_clock") != nil {
+            dev.write("current_timestamp_clock", "monotonic")
+        }
         if let timestamp { iio_channel_enable(timestamp.pointer) }
         guard let buf = iio_device_create_buffer(dev.pointer, 1, false) else {
             let e = errno

@@ -9,6 +9,9 @@ struct Sensors: AsyncParsableCommand {
         discussion: """
             Shows for each device its channels, rate, scale, mount matrix and whether it streams through a buffer \
             or is polled. On convertibles both accelerometers are listed; the one labelled accel-display is used.
+            Mount matrix, first found: $TILT_ACCEL_MOUNT_MATRIX ("a, b, c; d, e, f; g, h, i"), the kernel's \
+            in_accel_mount_matrix / mount_matrix, udev's ACCEL_MOUNT_MATRIX in /run/udev/data/+iio:iio:deviceN \
+            (folder overridable with $TILT_UDEV_DATA_DIR), else the identity.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The libiio context: local: or ip:HOST.", valueName: "URI"))

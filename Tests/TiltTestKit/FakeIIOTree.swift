@@ -99,6 +99,7 @@ public final class FakeIIOTree: Sendable {
             try write(device: n, "scan_elements/in_timestamp_en", "0")
             try write(device: n, "scan_elements/in_timestamp_index", "\(index)")
             try write(device: n, "scan_elements/in_timestamp_type", "le:s64/64>>0")
+            try write(device: n, "current_timestamp_clock", "realtime")
         }
         try write(device: n, "buffer/enable", "0")
         try write(device: n, "buffer/length", "0")
