@@ -94,26 +94,39 @@ public struct IIOMotionSource: MotionSource {
         }
     }
 
-    /// Reads until cancelled. Buffered reads block the calling thread for at most one poll slice at a time.
+    /// Reads until cancelled: buffered sessions on their own thread (``IIOCaptureThread``), polled ones paced here.
     private func capture(_ session: IIOCaptureSession, events: @Sendable (MotionSourceEvent) -> Void) async throws {
+        func deliver(_ step: IIOCaptureSession.Step) {
+            if case .samples(let samples, let rejected) = step {
+                rejected.forEach { events(.rejected(reason: $0)) }
+                samples.forEach { events(.sample($0)) }
+            }
+        }
+        if session.buffered {
+            let thread = IIOCaptureThread(session: session, sliceMilliseconds: configuration.pollSliceMilliseconds)
+            var failure: IIOError?
+            await withTaskCancellationHandler {
+                for await report in thread.reports {
+                    switch report {
+                    case .success(let step): deliver(step)
+                    case .failure(let error): failure = error
+                    }
+                }
+            } onCancel: {
+                thread.requestStop()
+            }
+            await thread.stopAndWait()
+            if let failure { throw failure }
+            throw CancellationError()
+        }
         let period = Duration.seconds(1 / max(session.rateHz, 0.1))
         let clock = ContinuousClock()
         var next = clock.now
         while !Task.isCancelled {
-            switch try session.step(timeoutMs: configuration.pollSliceMilliseconds) {
-            case .samples(let samples, let rejected):
-                rejected.forEach { events(.rejected(reason: $0)) }
-                samples.forEach { events(.sample($0)) }
-            case .idle:
-                break
-            }
-            if session.buffered {
-                await Task.yield()
-            } else {
-                next = next.advanced(by: period)
-                if next < clock.now { next = clock.now }
-                try await Task.sleep(until: next, clock: clock)
-            }
+            deliver(try session.step(timeoutMs: 0))
+            next = next.advanced(by: period)
+            if next < clock.now { next = clock.now }
+            try await Task.sleep(until: next, clock: clock)
         }
         throw CancellationError()
     }
