@@ -89,7 +89,8 @@ final class IIOCaptureSession {
         gyroInBuffer = buffered && plan.gyro?.pointer == dev.pointer && (gyro?.channels.allSatisfy(\.isScanElement) ?? false)
 
         let available = IIOSensorPlan.availableRates(dev, kind: "accel")
-        var rate = IIOSensorPlan.rate(dev, kind: "accel") ?? 50
+        // Some drivers report 0 Hz while idle (hid-sensor); poll those at 50 Hz unless asked otherwise.
+        var rate = IIOSensorPlan.rate(dev, kind: "accel").flatMap { $0 > 0 ? $0 : nil } ?? 50
         if let wantedRate, let pick = IIOSensorPlan.pickRate(available: available, wanted: wantedRate), pick != rate {
             if let chn = accel.channels.first, iio_channel_find_attr(chn.pointer, "sampling_frequency") != nil {
                 _ = iio_channel_attr_write(chn.pointer, "sampling_frequency", String(pick))
