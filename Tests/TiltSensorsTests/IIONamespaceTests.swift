@@ -53,6 +53,10 @@ struct IIONamespaceTests {
         #expect(reports[2].used && reports[2].kinds == ["magn"])
         #expect(reports[3].mode == "buffered" && reports[3].used && reports[3].trigger == "bmi160-dev3")
         #expect(reports[3].channels.contains("timestamp") && reports[3].kinds == ["accel", "anglvel"])
+        let overridden = try tree.run(
+            [tilt, "sensors", "--json"], environment: ["TILT_ACCEL_MOUNT_MATRIX": "0, 1, 0; 1, 0, 0; 0, 0, -1"])
+        let withEnv = try JSONDecoder().decode([IIODeviceReport].self, from: Data(overridden.stdout.utf8))
+        #expect(withEnv[1].mountMatrix == "0, 1, 0; 1, 0, 0; 0, 0, -1" && withEnv[1].mountMatrixSource == "environment")
         let text = try tree.run([tilt, "sensors"])
         #expect(text.stdout.contains("accel-base") && text.stdout.contains("buffered"))
     }

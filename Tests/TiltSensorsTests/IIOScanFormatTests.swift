@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TiltCore
 import TiltTestKit
@@ -54,5 +55,15 @@ import TiltTestKit
         #expect(IIOSensorPlan.pickRate(available: [25, 50, 100, 200], wanted: 25) == 25)
         #expect(IIOSensorPlan.pickRate(available: [25, 50], wanted: 400) == 50)
         #expect(IIOSensorPlan.pickRate(available: [], wanted: 60) == nil)
+    }
+
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/sys/bus/iio"), "this machine has IIO devices"))
+    func missingIIOSaysWhatToCheck() {
+        do {
+            _ = try IIOMotionSource(uri: "local:")
+            Issue.record("expected an error without /sys/bus/iio")
+        } catch {
+            #expect(error.description.contains("/sys/bus/iio") && error.isTransient)
+        }
     }
 }
