@@ -44,7 +44,9 @@ final class IIOCaptureSession {
             for c in channels {
                 switch c.read("raw") {
                 case .success(let text):
-                    guard let v = Int64(text) ?? Double(text).map({ Int64($0) }) else { return .failure(IIOErrno(EINVAL)) }
+                    // A few drivers print decimals; a non-number (or NaN) reads as an I/O error.
+                    let decimal = Double(text).flatMap { $0.isFinite ? Int64(exactly: $0.rounded()) : nil }
+                    guard let v = Int64(text) ?? decimal else { return .failure(IIOErrno(EINVAL)) }
                     out.append(v)
                 case .failure(let e): return .failure(e)
                 }
@@ -86,7 +88,8 @@ final class IIOCaptureSession {
         gyro = plan.gyro.map { Axes(device: $0, kind: "anglvel") }
         magn = plan.magn.map { Axes(device: $0, kind: "magn") }
         buffered = IIOSensorPlan.isBuffered(dev, kind: "accel")
-        gyroInBuffer = buffered && plan.gyro?.pointer == dev.pointer && (gyro?.channels.allSatisfy(\.isScanElement) ?? false)
+        gyroInBuffer =
+            buffered && plan.gyro?.pointer == dev.pointer && (gyro?.channels.allSatisfy(\.isScanElement) ?? false)
 
         let available = IIOSensorPlan.availableRates(dev, kind: "accel")
         // Some drivers report 0 Hz while idle (hid-sensor); poll those at 50 Hz unless asked otherwise.
@@ -162,7 +165,8 @@ final class IIOCaptureSession {
     }
 
     private func lost(_ device: IIODeviceHandle, _ e: IIOErrno) -> IIOError {
-        e.meansGone ? .deviceLost(device: device.id, errno: e.code) : .io(device: device.id, what: "read", errno: e.code)
+        e.meansGone
+            ? .deviceLost(device: device.id, errno: e.code) : .io(device: device.id, what: "read", errno: e.code)
     }
 
     private func bufferedStep(_ buf: OpaquePointer, timeoutMs: Int32) throws(IIOError) -> Step {

@@ -23,19 +23,22 @@ public enum IIOContextScanner {
             let used = usedIDs.contains(device.id)
             let role: String
             if used {
-                role = device.id == plan?.accel.id ? "accelerometer in use" : "read for \(kinds.joined(separator: ", "))"
+                role =
+                    device.id == plan?.accel.id ? "accelerometer in use" : "read for \(kinds.joined(separator: ", "))"
             } else if device.label == "accel-base" {
                 role = "base accelerometer: listed, not used"
             } else {
                 role = "not used"
             }
             let buffered = IIOSensorPlan.isBuffered(device, kind: main)
+            let trigger = device.currentTrigger
+                ?? (buffered ? IIOSensorPlan.pickTrigger(for: device, in: context)?.name : nil)
             return IIODeviceReport(
                 id: device.id, name: device.name, label: device.label, kinds: kinds,
                 channels: device.channels.map(\.id), rateHz: IIOSensorPlan.rate(device, kind: main),
                 availableRatesHz: IIOSensorPlan.availableRates(device, kind: main), scale: scale, offset: offset,
                 mountMatrix: matrix.description, mountMatrixSource: source, mode: buffered ? "buffered" : "polled",
-                trigger: device.currentTrigger ?? (buffered ? IIOSensorPlan.pickTrigger(for: device, in: context)?.name : nil),
+                trigger: trigger,
                 used: used, role: role)
         }
     }

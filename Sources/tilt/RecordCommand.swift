@@ -88,7 +88,8 @@ struct Record: AsyncParsableCommand {
                             if now - s.lastProgress >= 1 {
                                 s.lastProgress = now
                                 let span = s.lastTime - (s.firstTime ?? s.lastTime)
-                                let line = "\rrecording \(output): \(s.writer.rowCount) samples, \(String(format: "%.1f", span)) s"
+                                let seconds = String(format: "%.1f", span)
+                                let line = "\rrecording \(output): \(s.writer.rowCount) samples, \(seconds) s"
                                 FileHandle.standardError.write(Data(line.utf8))
                             }
                         } catch {

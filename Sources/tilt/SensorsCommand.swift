@@ -41,15 +41,18 @@ struct Sensors: AsyncParsableCommand {
         for r in reports {
             let label = r.label.map { " (\($0))" } ?? ""
             print("\(r.id): \(r.name)\(label) — \(r.used ? "used" : "not used"): \(r.role)")
-            print("  kinds:    \(r.kinds.joined(separator: ", "))  [\(r.mode)\(r.trigger.map { ", trigger \($0)" } ?? "")]")
+            let trigger = r.trigger.map { ", trigger \($0)" } ?? ""
+            print("  kinds:    \(r.kinds.joined(separator: ", "))  [\(r.mode)\(trigger)]")
             print("  channels: \(r.channels.joined(separator: " "))")
             let rate = r.rateHz.map { "\($0) Hz" } ?? "unknown"
-            let avail = r.availableRatesHz.isEmpty ? "" : " (available: \(r.availableRatesHz.map { "\($0)" }.joined(separator: " ")))"
+            let rates = r.availableRatesHz.map { "\($0)" }.joined(separator: " ")
+            let avail = rates.isEmpty ? "" : " (available: \(rates))"
             print("  rate:     \(rate)\(avail)")
             let scale = r.scale.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print("  scale:    \(scale.isEmpty ? "none" : scale)")
             if !r.offset.isEmpty {
-                print("  offset:   \(r.offset.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+                let offset = r.offset.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                print("  offset:   \(offset.joined(separator: ", "))")
             }
             print("  mount:    \(r.mountMatrix) (\(r.mountMatrixSource))")
         }
