@@ -95,10 +95,12 @@ final class IIOCaptureSession {
         // Some drivers report 0 Hz while idle (hid-sensor); poll those at 50 Hz unless asked otherwise.
         var rate = IIOSensorPlan.rate(dev, kind: "accel").flatMap { $0 > 0 ? $0 : nil } ?? 50
         if let wantedRate, let pick = IIOSensorPlan.pickRate(available: available, wanted: wantedRate), pick != rate {
+            // Integral rates are written without a fraction: some drivers parse the value with kstrtoint.
+            let text = pick == pick.rounded() && abs(pick) < 1e9 ? String(Int(pick)) : String(pick)
             if let chn = accel.channels.first, iio_channel_find_attr(chn.pointer, "sampling_frequency") != nil {
-                _ = iio_channel_attr_write(chn.pointer, "sampling_frequency", String(pick))
+                _ = iio_channel_attr_write(chn.pointer, "sampling_frequency", text)
             } else {
-                dev.write("sampling_frequency", String(pick))
+                dev.write("sampling_frequency", text)
             }
             rate = pick
         } else if let wantedRate, available.isEmpty, !buffered {

@@ -108,7 +108,7 @@ struct IIONamespaceTests {
         #expect(tree.read(device: 0, "scan_elements/in_timestamp_en") == "1")
         #expect(tree.read(device: 0, "trigger/current_trigger") == "bmi160-dev0")
         #expect(tree.read(device: 0, "current_timestamp_clock") == "monotonic")
-        #expect(tree.read(device: 0, "sampling_frequency") == "100.0", "lowest available rate serving 60 Hz")
+        #expect(tree.read(device: 0, "sampling_frequency") == "100", "lowest available rate serving 60 Hz")
         let format = try IIOScanFormat(parsing: type)
         var scans = (0..<10).map { i in
             FakeIIOTree.pack([-100, 200, 1000, 1, -2, 3], type: type, timestampNs: 1_000_000_000 + Int64(i) * 10_000_000)
