@@ -56,6 +56,7 @@ public struct WindowRunner: Sendable {
         let banner = try ErrorBanner()
         let daemon = DaemonMotion(socketPath: socketPath, rate: 60)
         defer { daemon.close() }
+        var lowPower = false
         var announcedPointer = false
         var announcedDaemon = false
 
@@ -136,7 +137,13 @@ public struct WindowRunner: Sendable {
             if problem != nil { banner.draw(width: Int(w), height: Int(h)) }
             SDL_GL_SwapWindow(window)
             frame += 1
-            if snapshot.power?.lowPower == true { SDL_Delay(16) }  // capped rate on battery saver
+            // Power gating: on battery saver, cap drawing near 30 fps and ask the daemon for motion at 15 Hz.
+            if (snapshot.power?.lowPower == true) != lowPower {
+                lowPower.toggle()
+                daemon.setRate(lowPower ? 15 : 60)
+                logger.info("power: \(lowPower ? "capped (30 fps, motion 15 Hz)" : "full rate")")
+            }
+            if lowPower { SDL_Delay(16) }
             if let duration, Self.seconds(start.duration(to: clock.now)) > duration { running = false }
         }
     }

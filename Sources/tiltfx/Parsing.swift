@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// A `WxH` size.
-struct PixelSize: ExpressibleByArgument, Sendable {
+struct PixelSize: ExpressibleByArgument, CustomStringConvertible, Sendable {
     var width: Int
     var height: Int
 
@@ -16,7 +16,7 @@ struct PixelSize: ExpressibleByArgument, Sendable {
         self.init(width: w, height: h)
     }
 
-    static var defaultValueDescription: String { "WxH" }
+    var description: String { "\(width)x\(height)" }
 }
 
 /// An `X,Y` tilt in radians.

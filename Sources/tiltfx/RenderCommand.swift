@@ -9,11 +9,15 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a preset headless (no display needed) to PNG.",
         discussion: """
-            One frame:       tiltfx render --preset holo-card --tilt 0.2,-0.1 --size 800x1100 --out card.png
-            A sequence:      tiltfx render --preset foil --frames 120 --fps 30 --replay LOG.csv.gz --out frames/
-                             (without --replay the frames follow the running tiltd in real time)
-            Edit and see:    tiltfx render --preset holo-card --out card.png --watch
-            The same arguments always give the same pixels. Tilt is the rotation-vector x,y in radians.
+            One frame (the same arguments always give the same pixels):
+              tiltfx render --preset holo-card --tilt 0.2,0.1 --size 800x1100 \\
+                --out card.png
+            A sequence driven by a sensor log (or, without --replay, by tiltd):
+              tiltfx render --preset foil --frames 120 --fps 30 \\
+                --replay LOG.csv.gz --out frames/
+            Edit the preset and see it (re-renders on every save):
+              tiltfx render --preset holo-card --out card.png --watch
+            Tilt is the rotation-vector x,y in radians, about the screen's axes.
             """)
 
     @OptionGroup var presets: PresetOptions
