@@ -46,7 +46,9 @@ struct PresetFile: Decodable {
         func path(_ relative: String, field: String) throws(PresetError) -> String {
             let p = URL(fileURLWithPath: relative, relativeTo: directory).standardizedFileURL.path
             guard FileManager.default.isReadableFile(atPath: p) else {
-                throw .invalid(file, field: field, reason: "shader file '\(relative)' not found at \(p); create it or fix the name")
+                throw .invalid(
+                    file, field: field, reason: "shader file '\(relative)' not found at \(p); create it or fix the name"
+                )
             }
             return p
         }
@@ -54,7 +56,8 @@ struct PresetFile: Decodable {
         for (i, entry) in (self.effects ?? []).enumerated() {
             let field = "effects[\(i)]"
             guard let kind = EffectKind(rawValue: entry.kind) else {
-                throw .invalid(file, field: "\(field).kind", reason: "'\(entry.kind)' is not one of color, distortion, layer")
+                throw .invalid(
+                    file, field: "\(field).kind", reason: "'\(entry.kind)' is not one of color, distortion, layer")
             }
             guard Self.isIdentifier(entry.function) else {
                 throw .invalid(file, field: "\(field).function", reason: "'\(entry.function)' is not a GLSL identifier")
@@ -90,7 +93,8 @@ struct PresetFile: Decodable {
 
     private static func argument(_ arg: Argument, field: String, file: String) throws(PresetError) -> EffectArgument {
         guard let type = ArgumentType(presetName: arg.type) else {
-            throw .invalid(file, field: "\(field).type", reason: "'\(arg.type)' is not float, vec2, vec3, vec4, color or float[N]")
+            throw .invalid(
+                file, field: "\(field).type", reason: "'\(arg.type)' is not float, vec2, vec3, vec4, color or float[N]")
         }
         let name = arg.name ?? arg.bind ?? "arg"
         switch (arg.bind, arg.value) {
@@ -100,7 +104,8 @@ struct PresetFile: Decodable {
                 throw .invalid(file, field: "\(field).bind", reason: "'\(bind)' is not one of \(names)")
             }
             if let natural = binding.naturalType, natural.componentCount != type.componentCount {
-                throw .invalid(file, field: "\(field).type", reason: "'\(bind)' is a \(natural.glslName), not a \(type.glslName)")
+                throw .invalid(
+                    file, field: "\(field).type", reason: "'\(bind)' is a \(natural.glslName), not a \(type.glslName)")
             }
             return EffectArgument(name: name, type: type, binding: binding)
         case (nil, let value?):
@@ -115,7 +120,9 @@ struct PresetFile: Decodable {
             }
             if type == .color && numbers.count == 3 { numbers.append(1) }
             guard numbers.count == type.componentCount else {
-                throw .invalid(file, field: "\(field).value", reason: "a \(arg.type) needs \(type.componentCount) numbers, got \(numbers.count)")
+                throw .invalid(
+                    file, field: "\(field).value",
+                    reason: "a \(arg.type) needs \(type.componentCount) numbers, got \(numbers.count)")
             }
             return EffectArgument(name: name, type: type, binding: .constant(numbers))
         default:
@@ -124,7 +131,8 @@ struct PresetFile: Decodable {
     }
 
     static func hexColor(_ text: String) -> [Double]? {
-        guard text.hasPrefix("#"), text.count == 7 || text.count == 9, let v = UInt32(text.dropFirst(), radix: 16) else {
+        guard text.hasPrefix("#"), text.count == 7 || text.count == 9, let v = UInt32(text.dropFirst(), radix: 16)
+        else {
             return nil
         }
         let bytes = text.count == 7 ? [v >> 16, v >> 8, v] : [v >> 24, v >> 16, v >> 8, v]
@@ -132,9 +140,12 @@ struct PresetFile: Decodable {
     }
 
     static func isIdentifier(_ s: String) -> Bool {
-        guard let first = s.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else {
+        guard let first = s.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic)
+        else {
             return false
         }
-        return s.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) }
+        return s.unicodeScalars.allSatisfy {
+            $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0)
+        }
     }
 }

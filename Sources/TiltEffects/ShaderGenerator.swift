@@ -117,7 +117,8 @@ public enum ShaderGenerator {
         case .layer(let e):
             let effect = preset.effects[e]
             emit("vec4 tilt_stage0(vec2 p) {")
-            emit("    return \(effect.function)(p, Layer(iResolution.xy)\(arguments(effect)));", callTo: effect.function)
+            emit(
+                "    return \(effect.function)(p, Layer(iResolution.xy)\(arguments(effect)));", callTo: effect.function)
             emit("}")
         }
         for (n, index) in pass.chain.enumerated() {

@@ -38,13 +38,15 @@ public struct ShaderSourceMap: Sendable, Hashable {
         }
     }
 
-    /// Parses a GLSL info log (Mesa `S:L(C): error: …`, or `ERROR: S:L: …`, or `S(L) : error …`) into diagnostics.
+    /// Parses a GLSL info log (Mesa `S:L(C): error: …`, `ERROR: S:L: …`, or `S(L) : error …`) into diagnostics.
     public func diagnostics(fromLog log: String) -> [Diagnostic] {
         var result: [Diagnostic] = []
         for raw in log.split(whereSeparator: \.isNewline) {
             let line = raw.trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty else { continue }
-            if let d = parse(line) { result.append(d) } else {
+            if let d = parse(line) {
+                result.append(d)
+            } else {
                 result.append(Diagnostic(file: files.first ?? "<shader>", line: 0, column: 0, message: line))
             }
         }

@@ -21,7 +21,9 @@ public struct Benchmark: Sendable {
         public var description: String {
             let name = preset.padding(toLength: 18, withPad: " ", startingAt: 0)
             let size = "\(width)x\(height)".padding(toLength: 10, withPad: " ", startingAt: 0)
-            return "\(name) \(size) \(String(format: "%8.1f", fps)) fps  (\(frames) frames in \(String(format: "%.2f", seconds)) s)"
+            return
+                "\(name) \(size) \(String(format: "%8.1f", fps)) fps  "
+                + "(\(frames) frames in \(String(format: "%.2f", seconds)) s)"
         }
     }
 

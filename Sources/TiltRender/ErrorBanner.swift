@@ -54,7 +54,8 @@ final class ErrorBanner {
         let t = max(4, min(width, height) / 60)
         glEnable(GLenum(GL_SCISSOR_TEST))
         glClearColor(0.85, 0.1, 0.1, 1)
-        for (x, y, w, h) in [(0, 0, width, t), (0, height - t, width, t), (0, 0, t, height), (width - t, 0, t, height)] {
+        for (x, y, w, h) in [(0, 0, width, t), (0, height - t, width, t), (0, 0, t, height), (width - t, 0, t, height)]
+        {
             glScissor(GLint(x), GLint(y), GLsizei(w), GLsizei(h))
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         }

@@ -58,7 +58,10 @@ public struct FrameSequenceJob: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw RenderError.write(directory, reason: "cannot create the folder (\((error as NSError).localizedDescription)); choose a writable --out")
+            throw RenderError.write(
+                directory,
+                reason: "cannot create the folder (\((error as NSError).localizedDescription)); choose a writable --out"
+            )
         }
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height)
         var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
@@ -66,7 +69,8 @@ public struct FrameSequenceJob: Sendable {
         switch motion {
         case .replay(let path):
             let timeline = try MotionTimeline(replaying: path)
-            logger.info("replaying \(path): \(timeline.frames.count) samples, \(String(format: "%.1f", timeline.duration)) s")
+            logger.info(
+                "replaying \(path): \(timeline.frames.count) samples, \(String(format: "%.1f", timeline.duration)) s")
             for i in 0..<frames {
                 let t = Double(i) / fps
                 if let frame = timeline.frame(at: t) { inputs.apply(frame) }
@@ -95,7 +99,10 @@ public struct FrameSequenceJob: Sendable {
             for i in 0..<frames {
                 let due = start + .milliseconds(Int(Double(i) * 1000 / fps))
                 let wait = ContinuousClock.now.duration(to: due)
-                if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
+                if wait > .zero {
+                    Thread.sleep(
+                        forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds))
+                }
                 if let frame = daemon.snapshot.frame { inputs.apply(frame) }
                 inputs.time = Double(i) / fps
                 inputs.frame = i

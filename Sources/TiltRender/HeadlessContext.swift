@@ -13,7 +13,10 @@ public final class HeadlessContext {
     /// - Throws: `RenderError.noGL` when EGL has no surfaceless platform or no ES 3 context.
     public init() throws(RenderError) {
         guard let display = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil) else {
-            throw .noGL("EGL has no surfaceless platform (EGL_MESA_platform_surfaceless); error 0x\(String(eglGetError(), radix: 16))")
+            throw .noGL(
+                "EGL has no surfaceless platform (EGL_MESA_platform_surfaceless); "
+                    + "error 0x\(String(eglGetError(), radix: 16))"
+            )
         }
         var major: EGLint = 0
         var minor: EGLint = 0

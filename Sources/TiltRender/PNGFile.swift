@@ -17,7 +17,9 @@ public enum PNGFile {
         guard probe != 0, size > 0 else { throw .write("(memory)", reason: message(image)) }
         var out = [UInt8](repeating: 0, count: size)
         let ok = rgba.withUnsafeBytes { pixels in
-            out.withUnsafeMutableBytes { png_image_write_to_memory(&image, $0.baseAddress, &size, 0, pixels.baseAddress, 0, nil) }
+            out.withUnsafeMutableBytes {
+                png_image_write_to_memory(&image, $0.baseAddress, &size, 0, pixels.baseAddress, 0, nil)
+            }
         }
         guard ok != 0 else { throw .write("(memory)", reason: message(image)) }
         return Array(out.prefix(size))
@@ -75,7 +77,10 @@ public enum PNGFile {
         let folder = (path as NSString).deletingLastPathComponent
         let text = String(cString: strerror(code))
         switch code {
-        case ENOENT: return "\(text): the folder '\(folder.isEmpty ? "." : folder)' does not exist; create it (mkdir -p) or choose another --out"
+        case ENOENT:
+            return
+                "\(text): the folder '\(folder.isEmpty ? "." : folder)' does not exist; "
+                + "create it (mkdir -p) or choose another --out"
         case ENOSPC: return "\(text): the disk is full; free some space or write elsewhere"
         case EACCES, EPERM, EROFS: return "\(text): no permission to write there; choose a writable --out"
         case EISDIR: return "\(text): --out names a folder; give a file name ending in .png"

@@ -9,7 +9,8 @@ final class ShaderProgram {
     /// Compiles and links `shader`.
     /// - Throws: `RenderError.compile` with the log rewritten to name the preset's files and lines.
     init(_ shader: GeneratedShader) throws(RenderError) {
-        let vs = try Self.compile(GLenum(GL_VERTEX_SHADER), shader.vertexSource, map: ShaderSourceMap(files: ["<vertex>"]))
+        let vs = try Self.compile(
+            GLenum(GL_VERTEX_SHADER), shader.vertexSource, map: ShaderSourceMap(files: ["<vertex>"]))
         defer { glDeleteShader(vs) }
         let fs = try Self.compile(GLenum(GL_FRAGMENT_SHADER), shader.fragmentSource, map: shader.sourceMap)
         defer { glDeleteShader(fs) }

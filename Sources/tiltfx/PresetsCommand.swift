@@ -13,12 +13,15 @@ struct PresetsCommand: ParsableCommand {
         let library = presets.library
         let found = library.presetDirectories()
         if found.isEmpty {
-            throw ValidationError("no presets found in \(library.searchPaths.joined(separator: ", ")); pass --presets DIR")
+            throw ValidationError(
+                "no presets found in \(library.searchPaths.joined(separator: ", ")); pass --presets DIR")
         }
         let width = found.map(\.name.count).max() ?? 0
         for (name, dir) in found {
             let description: String
-            do { description = try Preset.load(directory: dir).description } catch { description = "(broken: \(error))" }
+            do { description = try Preset.load(directory: dir).description } catch {
+                description = "(broken: \(error))"
+            }
             print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + description)
         }
     }

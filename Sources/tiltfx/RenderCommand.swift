@@ -25,7 +25,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The preset's name (see `tiltfx presets`) or a path to a preset folder.")
     var preset: String
 
-    @Option(help: "Tilt as X,Y radians (rotation about the screen's x and y axes); write --tilt=-0.1,0.2 when X is negative.")
+    @Option(
+        help:
+            "Tilt as X,Y radians (rotation about the screen's x and y axes); write --tilt=-0.1,0.2 when X is negative.")
     var tilt: TiltPair?
 
     @Option(help: "Effect time in seconds (one frame only).")

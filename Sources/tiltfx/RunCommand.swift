@@ -8,7 +8,8 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Show a preset in a window (X11 or Wayland), driven by tiltd or, without it, by the pointer.",
-        discussion: "Edits to the preset's files reload within 100 ms; a compile error keeps the last good shader. Esc quits.")
+        discussion:
+            "Edits to the preset's files reload within 100 ms; a compile error keeps the last good shader. Esc quits.")
 
     @OptionGroup var presets: PresetOptions
 

@@ -21,7 +21,8 @@ import Testing
     @Test func layerEffectIsARenderToTextureBoundaryPaddedByItsOffset() {
         let passes = PassPlanner.plan(
             effects: [
-                effect(.color, "a"), effect(.layer, "blur", offset: [6, 4]), effect(.distortion, "warp", offset: [2, 1]),
+                effect(.color, "a"), effect(.layer, "blur", offset: [6, 4]),
+                effect(.distortion, "warp", offset: [2, 1]),
                 effect(.color, "tint"),
             ],
             shadertoy: nil)
@@ -36,7 +37,8 @@ import Testing
 
     @Test func consecutiveLayerEffectsEachStartAPass() {
         let passes = PassPlanner.plan(
-            effects: [effect(.layer, "x", offset: [1, 1]), effect(.layer, "y", offset: [2, 2])], shadertoy: "/p/toy.glsl")
+            effects: [effect(.layer, "x", offset: [1, 1]), effect(.layer, "y", offset: [2, 2])],
+            shadertoy: "/p/toy.glsl")
         #expect(passes.count == 3)
         #expect(passes[0].input == .shadertoy(file: "/p/toy.glsl"))
         #expect(passes.map(\.outputPadding) == [SIMD2(1, 1), SIMD2(2, 2), .zero])

@@ -13,7 +13,9 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tilt-preset-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try json.write(to: dir.appendingPathComponent("preset.json"), atomically: true, encoding: .utf8)
-        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        for (name, text) in files {
+            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
         return dir.path
     }
 
@@ -57,10 +59,14 @@ import Testing
 
     @Test(arguments: [
         (#"{"effects":[{"kind":"shiny","function":"f","file":"a.glsl"}]}"#, "effects[0].kind"),
-        (#"{"effects":[{"kind":"color","function":"f","file":"a.glsl","arguments":[{"type":"vec3","bind":"tilt"}]}]}"#,
-         "effects[0].arguments[0].type: 'tilt' is a vec2"),
-        (#"{"effects":[{"kind":"color","function":"f","file":"a.glsl","arguments":[{"type":"vec2","bind":"wobble"}]}]}"#,
-         "effects[0].arguments[0].bind"),
+        (
+            #"{"effects":[{"kind":"color","function":"f","file":"a.glsl","arguments":[{"type":"vec3","bind":"tilt"}]}]}"#,
+            "effects[0].arguments[0].type: 'tilt' is a vec2"
+        ),
+        (
+            #"{"effects":[{"kind":"color","function":"f","file":"a.glsl","arguments":[{"type":"vec2","bind":"wobble"}]}]}"#,
+            "effects[0].arguments[0].bind"
+        ),
         (#"{"effects":[{"kind":"color","function":"f","file":"missing.glsl"}]}"#, "'missing.glsl' not found"),
         (#"{"effects":[{"kind":"color","file":"a.glsl"}]}"#, "missing key 'function'"),
         (#"{"effects":[]}"#, "at least one effect"),

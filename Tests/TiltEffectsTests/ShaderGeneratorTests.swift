@@ -74,10 +74,12 @@ import Testing
     }
 
     @Test func constantsBecomeLiterals() {
-        #expect(EffectArgument(name: "c", type: .color, binding: .constant([1, 0.5, 0, 0.5])).glslExpression
-            == "vec4(0.5, 0.25, 0.0, 0.5)")
-        #expect(EffectArgument(name: "a", type: .floatArray(count: 2), binding: .constant([1, 2])).glslExpression
-            == "float[2](1.0, 2.0)")
+        #expect(
+            EffectArgument(name: "c", type: .color, binding: .constant([1, 0.5, 0, 0.5])).glslExpression
+                == "vec4(0.5, 0.25, 0.0, 0.5)")
+        #expect(
+            EffectArgument(name: "a", type: .floatArray(count: 2), binding: .constant([1, 2])).glslExpression
+                == "float[2](1.0, 2.0)")
         #expect(EffectArgument(name: "t", type: .float, binding: .time).glslExpression == "iTime")
         #expect(EffectArgument(name: "s", type: .vec2, binding: .size).glslExpression == "iResolution.xy")
     }

@@ -63,6 +63,7 @@ import TiltTestKit
         let text = try String(contentsOfFile: shader, encoding: .utf8)
         try text.replacingOccurrences(of: "vec3(0.03, 0.03, 0.04)", with: "vec3(0.6, 0.2, 0.04)")
             .write(toFile: shader, atomically: true, encoding: .utf8)
-        #expect(waitFor { (try? Data(contentsOf: URL(fileURLWithPath: out))).map { $0 != first && !$0.isEmpty } ?? false })
+        #expect(
+            waitFor { (try? Data(contentsOf: URL(fileURLWithPath: out))).map { $0 != first && !$0.isEmpty } ?? false })
     }
 }

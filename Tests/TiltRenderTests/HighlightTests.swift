@@ -23,18 +23,24 @@ import TiltRender
 
     @Test(arguments: ["tilt-specular", "foil"])
     func rightEdgeAwayMovesHighlightLeft(preset: String) throws {
-        let flat = Self.brightCentroid(try GLTestEnvironment.render(preset, size: Self.size, tilt: [0, 0]), size: Self.size)
-        let away = Self.brightCentroid(try GLTestEnvironment.render(preset, size: Self.size, tilt: [0, 0.2]), size: Self.size)
-        let toward = Self.brightCentroid(try GLTestEnvironment.render(preset, size: Self.size, tilt: [0, -0.2]), size: Self.size)
+        let flat = Self.brightCentroid(
+            try GLTestEnvironment.render(preset, size: Self.size, tilt: [0, 0]), size: Self.size)
+        let away = Self.brightCentroid(
+            try GLTestEnvironment.render(preset, size: Self.size, tilt: [0, 0.2]), size: Self.size)
+        let toward = Self.brightCentroid(
+            try GLTestEnvironment.render(preset, size: Self.size, tilt: [0, -0.2]), size: Self.size)
         #expect(abs(flat.x - 64) < 4)
         #expect(away.x < flat.x - 15, "tilt y +0.2: \(away) vs flat \(flat)")
         #expect(toward.x > flat.x + 15, "tilt y -0.2: \(toward) vs flat \(flat)")
     }
 
     @Test func topTowardViewerMovesHighlightUp() throws {
-        let flat = Self.brightCentroid(try GLTestEnvironment.render("tilt-specular", size: Self.size, tilt: [0, 0]), size: Self.size)
-        let up = Self.brightCentroid(try GLTestEnvironment.render("tilt-specular", size: Self.size, tilt: [0.2, 0]), size: Self.size)
-        let down = Self.brightCentroid(try GLTestEnvironment.render("tilt-specular", size: Self.size, tilt: [-0.2, 0]), size: Self.size)
+        let flat = Self.brightCentroid(
+            try GLTestEnvironment.render("tilt-specular", size: Self.size, tilt: [0, 0]), size: Self.size)
+        let up = Self.brightCentroid(
+            try GLTestEnvironment.render("tilt-specular", size: Self.size, tilt: [0.2, 0]), size: Self.size)
+        let down = Self.brightCentroid(
+            try GLTestEnvironment.render("tilt-specular", size: Self.size, tilt: [-0.2, 0]), size: Self.size)
         #expect(up.y < flat.y - 15)
         #expect(down.y > flat.y + 15)
         #expect(abs(up.x - flat.x) < 3)
@@ -52,8 +58,10 @@ import TiltRender
 
     @Test func holoCardGlareFollowsTheTilt() throws {
         // The card's art is busy, so compare the halves' brightness rather than the brightest pixels.
-        let left = Self.leftMinusRight(try GLTestEnvironment.render("holo-card", size: Self.size, tilt: [0, 0.25]), size: Self.size)
-        let right = Self.leftMinusRight(try GLTestEnvironment.render("holo-card", size: Self.size, tilt: [0, -0.25]), size: Self.size)
+        let left = Self.leftMinusRight(
+            try GLTestEnvironment.render("holo-card", size: Self.size, tilt: [0, 0.25]), size: Self.size)
+        let right = Self.leftMinusRight(
+            try GLTestEnvironment.render("holo-card", size: Self.size, tilt: [0, -0.25]), size: Self.size)
         #expect(left > 5, "right edge away: the glare should brighten the left half (\(left))")
         #expect(right < -5, "left edge away: the glare should brighten the right half (\(right))")
     }
