@@ -1,4 +1,5 @@
 import CEGL
+import Foundation
 import TiltEffects
 
 /// Draws a preset's render passes with the current GL context.
@@ -17,6 +18,10 @@ public final class EffectRenderer {
     private var targetSize: SIMD2<Int> = .zero
     private var pingPong = 0
 
+    /// Whether a frame depends on time or on the previous frame, so it must be redrawn even when the motion, size
+    /// and pointer have not changed.
+    public let isAnimated: Bool
+
     /// Compiles every pass of `preset`.
     /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line.
     public init(preset: Preset) throws {
@@ -27,6 +32,11 @@ public final class EffectRenderer {
             programs.append(try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset)))
         }
         self.programs = programs
+        let usesTime = preset.effects.contains { $0.arguments.contains { $0.binding == .time } }
+        let sources = preset.files.dropFirst().compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+        let timeWords = ["iTime", "iFrame", "iTimeDelta", "samplePrevious"]
+        self.isAnimated = usesTime || preset.effects.contains(where: \.stateful)
+            || sources.contains { text in timeWords.contains { text.contains($0) } }
         glGenVertexArrays(1, &vertexArray)
     }
 

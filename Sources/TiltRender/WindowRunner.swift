@@ -57,6 +57,8 @@ public struct WindowRunner: Sendable {
         let daemon = DaemonMotion(socketPath: socketPath, rate: 60)
         defer { daemon.close() }
         var lowPower = false
+        var lastDrawn: FrameInputs?
+        var lastProblem: String?
         var announcedPointer = false
         var announcedDaemon = false
 
@@ -69,6 +71,7 @@ public struct WindowRunner: Sendable {
         var running = true
         var event = SDL_Event()
         while running {
+            if let duration, Self.seconds(start.duration(to: clock.now)) > duration { break }
             while SDL_PollEvent(&event) != 0 {
                 switch event.type {
                 case SDL_QUIT.rawValue: running = false
@@ -84,6 +87,7 @@ public struct WindowRunner: Sendable {
                 do {
                     let reloaded = try Preset.load(directory: current.directory)
                     effects = try EffectRenderer(preset: reloaded)
+                    lastDrawn = nil
                     if reloaded.files != current.files { watcher = try FileWatcher(files: reloaded.files) }
                     current = reloaded
                     problem = nil
@@ -133,6 +137,17 @@ public struct WindowRunner: Sendable {
                     announcedDaemon = false
                 }
             }
+            // Skip frames when nothing the effect reads has changed (power gating's cheapest step).
+            var key = inputs
+            key.time = 0
+            key.timeDelta = 0
+            key.frame = 0
+            if !effects.isAnimated && key == lastDrawn && problem == lastProblem {
+                SDL_Delay(8)
+                continue
+            }
+            lastDrawn = key
+            lastProblem = problem
             try effects.render(inputs, framebuffer: 0, width: Int(w), height: Int(h))
             if problem != nil { banner.draw(width: Int(w), height: Int(h)) }
             SDL_GL_SwapWindow(window)
@@ -144,7 +159,6 @@ public struct WindowRunner: Sendable {
                 logger.info("power: \(lowPower ? "capped (30 fps, motion 15 Hz)" : "full rate")")
             }
             if lowPower { SDL_Delay(16) }
-            if let duration, Self.seconds(start.duration(to: clock.now)) > duration { running = false }
         }
     }
 
