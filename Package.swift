@@ -111,7 +111,13 @@ let package = Package(
             name: "TiltFusionTests", dependencies: ["TiltFusion", "TiltTestKit"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltSensorsTests", dependencies: ["TiltSensors", "TiltTestKit"], swiftSettings: swiftSettings),
-        .testTarget(name: "TiltWireTests", dependencies: ["TiltWire"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltWireTests",
+            dependencies: [
+                "TiltWire", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltDaemonTests",
             dependencies: ["TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit"],

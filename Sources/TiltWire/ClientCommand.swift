@@ -28,6 +28,10 @@ public enum ClientCommand: Sendable, Equatable {
         }
     }
 
+    private static func isJSONSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
     private struct Envelope: Decodable {
         var cmd: String?
         var rate: Double?
@@ -41,6 +45,9 @@ public enum ClientCommand: Sendable, Equatable {
     public static func decode(_ line: some Collection<UInt8>) throws(WireError) -> ClientCommand {
         if line.count > WireProtocol.maxLineLength {
             throw WireError("line too long (\(line.count) bytes; the limit is \(WireProtocol.maxLineLength))")
+        }
+        guard line.first(where: { !Self.isJSONSpace($0) }) == UInt8(ascii: "{") else {
+            throw WireError("not a JSON object; send one object per line, e.g. {\"cmd\":\"status\"}")
         }
         let data = Data(line)
         let envelope: Envelope

@@ -1,0 +1,118 @@
+import Foundation
+import NIOCore
+import NIOEmbedded
+import Testing
+import TiltCore
+import TiltWire
+
+@Suite struct WireTests {
+    @Test(arguments: [
+        (#"{"cmd":"watch","rate":30}"#, ClientCommand.watch(enable: true, rate: 30, raw: false)),
+        (#"{"cmd":"watch"}"#, .watch(enable: true, rate: nil, raw: false)),
+        (#"{"cmd":"watch","enable":false}"#, .watch(enable: false, rate: nil, raw: false)),
+        (#"{"cmd":"watch","rate":100,"raw":true,"extra":[1]}"#, .watch(enable: true, rate: 100, raw: true)),
+        (#"{ "cmd" : "poll" }"#, .poll), (#"{"cmd":"status"}"#, .status), (#"{"cmd":"tare"}"#, .tare),
+    ])
+    func decodesCommands(_ line: String, _ expected: ClientCommand) throws {
+        #expect(try ClientCommand.decode(Array(line.utf8)) == expected)
+        // And what we encode decodes to the same.
+        #expect(try ClientCommand.decode(Array(expected.jsonLine.utf8)) == expected)
+    }
+
+    @Test(arguments: [
+        ("", "not a JSON object"), ("nonsense", "not a JSON object"), ("[]", "not a JSON object"),
+        (#"{"rate":3}"#, "missing \"cmd\""), (#"{"cmd":"jump"}"#, "unknown command 'jump'"),
+        (#"{"cmd":"watch","rate":0}"#, "positive"), (#"{"cmd":"watch","rate":"fast"}"#, "wrong type"),
+        (#"{"cmd":7}"#, "wrong type"),
+    ])
+    func refusesBadLines(_ line: String, _ needle: String) {
+        do {
+            _ = try ClientCommand.decode(Array(line.utf8))
+            Issue.record("accepted \(line)")
+        } catch {
+            #expect(error.message.contains(needle), "\(error.message)")
+        }
+    }
+
+    @Test func refusesOverlongLines() {
+        let line = [UInt8](repeating: UInt8(ascii: " "), count: WireProtocol.maxLineLength + 1)
+        #expect(throws: WireError.self) { try ClientCommand.decode(line) }
+    }
+
+    private let frame = AttitudeFrame(
+        seq: 42, time: 12.5, quaternion: Quaternion(axis: Vector3(1, 2, 3), angle: 0.4),
+        gravity: Vector3(0.1, -0.2, -9.8), rotationRate: Vector3(0.01, 0.02, -0.03),
+        userAcceleration: Vector3(0.5, 0, -0.25), tilt: .init(x: 0.125, y: -0.25),
+        flags: .init(initializing: false, rest: true, accelDisturbed: false, magDisturbed: true), source: "replay:\"odd\" name")
+
+    @Test func frameEncodingIsValidJSONAndRoundTrips() throws {
+        let line = ServerMessage.encode(frame: frame)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["class"] as? String == "attitude")
+        let euler = try #require(object["euler"] as? [String: Double])
+        #expect(Set(euler.keys) == ["roll", "pitch", "yaw"])
+        #expect(try ServerMessage.decode(Array(line.utf8)) == .attitude(frame))
+    }
+
+    @Test func otherMessagesRoundTrip() throws {
+        let messages: [ServerMessage] = [
+            .power(PowerState(onBattery: true, capacity: 43, profile: "power-saver")),
+            .power(.mains),
+            .sensor(.init(state: "lost", reason: "device gone")),
+            .tare(reference: Quaternion(axis: .unitX, angle: 0.1)),
+            .error(message: "bad \"line\"\n"),
+            .sample(MotionSample(time: 1, gyro: Vector3(1, 2, 3), accel: Vector3(4, 5, 6), mag: nil)),
+            .hello(.init(protocol: 1, daemon: "tiltd 0.1.0", sensors: [WireSensor(SensorDescription(name: "x", kinds: ["accel"], location: "/dev/x", rateHz: nil, mode: "polled"))], power: WirePower(.mains))),
+        ]
+        for m in messages {
+            #expect(try ServerMessage.decode(Array(m.jsonLine.utf8)) == m, "\(m.jsonLine)")
+        }
+    }
+
+    @Test func powerLineMatchesTheDesignExample() throws {
+        let line = ServerMessage.power(PowerState(onBattery: true, capacity: 43, profile: "power-saver")).jsonLine
+        #expect(line == #"{"class":"power","onBattery":true,"capacity":43,"profile":"power-saver","lowPower":true}"#)
+    }
+
+    @Test func unknownClassesAreIgnoredNotErrors() throws {
+        #expect(try ServerMessage.decode(Array(#"{"class":"future","x":1}"#.utf8)) == nil)
+        #expect(throws: WireError.self) { try ServerMessage.decode(Array("junk".utf8)) }
+    }
+
+    @Test func nonFiniteNumbersBecomeNull() {
+        var w = JSONWriter()
+        w.field("a", Double.nan)
+        w.field("b", [1.5, .infinity])
+        #expect(w.finish() == #"{"a":null,"b":[1.5,null]}"#)
+    }
+
+    @Test func lineDecoderSplitsCapsAndRecovers() throws {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(LineFrameDecoder(maxLength: 16)))
+        var buffer = channel.allocator.buffer(capacity: 128)
+        buffer.writeString("one\r\ntw")
+        try channel.writeInbound(buffer)
+        buffer.clear()
+        buffer.writeString("o\n" + String(repeating: "x", count: 40))
+        try channel.writeInbound(buffer)
+        buffer.clear()
+        buffer.writeString(String(repeating: "y", count: 40) + "\nthree\nlast")
+        try channel.writeInbound(buffer)
+        var lines: [String] = []
+        var overlong = 0
+        while let event = try channel.readInbound(as: LineEvent.self) {
+            switch event {
+            case .line(let b): lines.append(String(buffer: b))
+            case .overlong: overlong += 1
+            }
+        }
+        #expect(lines == ["one", "two", "three"])
+        #expect(overlong == 1, "an over-long line is reported once")
+        _ = try channel.finish()
+    }
+
+    @Test func socketPathResolution() {
+        #expect(SocketPath.resolve("/x.sock", environment: ["TILTD_SOCKET": "/y"]) == "/x.sock")
+        #expect(SocketPath.resolve(nil, environment: ["TILTD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/run/user/1"]) == "/y")
+        #expect(SocketPath.resolve(nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) == "/run/user/1/tiltd.sock")
+    }
+}
