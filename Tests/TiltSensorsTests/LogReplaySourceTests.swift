@@ -24,6 +24,18 @@ import TiltTestKit
         return (dir, path)
     }
 
+    /// Waits until `events` holds `count` samples; fails (instead of hanging) after 10 s, with what arrived.
+    private func waitFor(_ count: Int, samples events: Events) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while events.samples.count < count {
+            if ContinuousClock.now > deadline {
+                Issue.record("waited 10 s for \(count) samples; got \(events.all)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     @Test func replaysAtSpeedAndSkipsBadRows() async throws {
         let (dir, path) = try log(rows: 100, badRow: 10)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -47,7 +59,7 @@ import TiltTestKit
         let source = try LogReplaySource(configuration: .init(path: path, speed: 100, loop: true))
         let events = Events()
         let task = Task { try await source.run(rate: nil) { events.add($0) } }
-        while events.samples.count < 70 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitFor(70, samples: events)
         task.cancel()
         _ = try await task.value
         let times = events.samples.map(\.time)
@@ -56,17 +68,18 @@ import TiltTestKit
     }
 
     @Test func resumesWhereItStopped() async throws {
-        let (dir, path) = try log(rows: 200)
+        // 60 s of log, so a slow machine cannot reach its end before the test stops the first run.
+        let (dir, path) = try log(rows: 6000)
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try LogReplaySource(configuration: .init(path: path, speed: 1))
         let first = Events()
         let task = Task { try await source.run(rate: nil) { first.add($0) } }
-        while first.samples.count < 5 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitFor(5, samples: first)
         task.cancel()
         _ = try await task.value
         let second = Events()
         let task2 = Task { try await source.run(rate: nil) { second.add($0) } }
-        while second.samples.count < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitFor(3, samples: second)
         task2.cancel()
         _ = try await task2.value
         let last = try #require(first.samples.last?.time)
@@ -79,7 +92,7 @@ import TiltTestKit
         #expect(source.sensors.first?.kinds == ["accel", "anglvel"])
         let events = Events()
         let task = Task { try await source.run(rate: nil) { events.add($0) } }
-        while events.samples.count < 10 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitFor(10, samples: events)
         task.cancel()
         _ = try await task.value
         #expect(events.samples.allSatisfy { $0.mag == nil })
