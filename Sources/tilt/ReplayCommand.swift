@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import TiltCore
+import TiltFusion
+import TiltSensors
+import TiltWire
+
+/// `tilt replay`: plays a sensor log through the daemon's pipeline in this process, at the recorded pace, and shows
+/// the frames as `tilt watch` does. No daemon or socket is involved.
+struct Replay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play a sensor log through the fusion pipeline at its recorded pace and show the frames.",
+        discussion: """
+            The same filter and tilt shaping as tiltd, without a daemon: useful to look at a recording, or to \
+            compare it with what `tilt watch` showed live. Rows that fail to parse are skipped with a message \
+            naming the file, line and column. Use `tilt fuse` to process a log as fast as possible into a CSV.
+
+            Example:  tilt replay Tests/Fixtures/broad-01-excerpt.csv.gz --speed 4 --rate 5
+            """)
+
+    @Argument(help: ArgumentHelp("The sensor log (.csv or .csv.gz).", valueName: "LOG"))
+    var log: String
+
+    @Option(name: .long, help: "Replay speed: 1 is real time.")
+    var speed: Double = 1
+
+    @Option(name: .long, help: "Frames per second to show (of log time).")
+    var rate: Double = 10
+
+    @Flag(name: .long, help: "Print the frames as JSON lines, as the daemon sends them.")
+    var json = false
+
+    @Flag(name: .customLong("no-mag"), help: "Ignore the magnetometer (6D fusion).")
+    var noMag = false
+
+    @Option(name: .long, help: "Tilt soft-clamp limit, radians.")
+    var limit: Double = 0.5
+
+    func validate() throws {
+        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number, e.g. 1 or 20") }
+        guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be a positive number of frames per second") }
+        guard limit > 0, limit.isFinite else { throw ValidationError("--limit must be a positive angle in radians") }
+    }
+
+    func run() async throws {
+        let source: LogReplaySource
+        do {
+            source = try LogReplaySource(configuration: .init(path: log, speed: speed, useMagnetometer: !noMag))
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        var configuration = MotionPipeline.Configuration()
+        configuration.filter.useMagnetometer = !noMag
+        configuration.shaping.limit = limit
+        let state = Mutex(ReplayState(pipeline: MotionPipeline(configuration: configuration), period: 1 / rate))
+        let json = json
+        let name = source.name
+        try await source.run(rate: nil) { event in
+            switch event {
+            case .sample(let sample):
+                guard let frame = state.withLock({ $0.frameToShow(for: sample, source: name) }) else { return }
+                print(json ? ServerMessage.encode(frame: frame) : Watch.humanLine(frame))
+            case .rejected(let reason):
+                state.withLock { $0.rejected += 1 }
+                FileHandle.standardError.write("skipped: \(reason)\n")
+            case .sensor(let sensorState, let reason):
+                if sensorState != .active { FileHandle.standardError.write("\(sensorState): \(reason)\n") }
+            }
+        }
+        let (fused, rejected) = state.withLock { ($0.pipeline.nextSeq, $0.rejected) }
+        FileHandle.standardError.write("replayed \(fused) samples, skipped \(rejected) bad rows\n")
+    }
+}
+
+/// The pipeline and the frame-rate schedule of a replay.
+private struct ReplayState: Sendable {
+    var pipeline: MotionPipeline
+    let period: Double
+    var nextShown: Double?
+    var rejected = 0
+
+    /// Fuses `sample`; returns its frame when one is due on the log's clock.
+    mutating func frameToShow(for sample: MotionSample, source: String) -> AttitudeFrame? {
+        let frame = pipeline.process(sample, source: source)
+        if let next = nextShown, sample.time < next { return nil }
+        // Keep to the schedule; after a gap in the log, start it again from this sample.
+        if let next = nextShown, sample.time - next < period {
+            nextShown = next + period
+        } else {
+            nextShown = sample.time + period
+        }
+        return frame
+    }
+}
