@@ -86,7 +86,11 @@ public struct TiltDaemon: Sendable {
                 throw DaemonError("cannot replay: \(error)")
             }
         case .iio(let uri):
-            throw DaemonError("IIO capture (\(uri)) is not available in this build; use --replay FILE")
+            do {
+                return try IIOMotionSource(uri: uri)
+            } catch {
+                throw DaemonError("cannot read IIO sensors at \(uri): \(error)")
+            }
         }
     }
 }

@@ -16,7 +16,7 @@ struct Tiltd: AsyncParsableCommand {
             client of its socket. The sensor runs only while a client watches.
 
             Socket: --socket, else $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock.
-            Try it:  tiltd --replay Tests/Fixtures/broad-excerpt.csv.gz --loop &  tilt watch
+            Try it:  tiltd --replay Tests/Fixtures/broad-01-excerpt.csv.gz --loop &  tilt watch
             """)
 
     @Option(name: .long, help: ArgumentHelp("Replay this sensor log (.csv or .csv.gz) instead of reading IIO.", valueName: "FILE"))

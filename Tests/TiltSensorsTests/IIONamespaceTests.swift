@@ -75,7 +75,7 @@ struct IIONamespaceTests {
         #expect(reports.first?.mountMatrixSource == "udev" && reports.first?.mode == "polled")
 
         let out = tree.root.appendingPathComponent("polled.csv").path
-        let result = try tree.run([tilt, "record", "--output", out, "--duration", "0.8", "--rate", "20"], environment: env)
+        let result = try tree.run([tilt, "record", "--from", "iio", "--output", out, "--duration", "0.8", "--rate", "20"], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
         let header = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").prefix(2)
         #expect(header.first?.hasPrefix("# sampling_rate_hz=20") == true)
@@ -101,7 +101,7 @@ struct IIONamespaceTests {
             rates: "25 50 100 200", scan: .init(kinds: ["accel", "anglvel"], type: type))
         #expect(tree.read(device: 0, "buffer/enable") == "0")
         let out = tree.root.appendingPathComponent("buffered.csv").path
-        let child = try tree.start([tilt, "record", "--output", out, "--duration", "3", "--rate", "60"])
+        let child = try tree.start([tilt, "record", "--from", "iio", "--output", out, "--duration", "3", "--rate", "60"])
         #expect(waitFor { tree.read(device: 0, "buffer/enable") == "1" }, "the buffer is enabled on start")
         #expect(tree.read(device: 0, "scan_elements/in_accel_x_en") == "1")
         #expect(tree.read(device: 0, "scan_elements/in_anglvel_z_en") == "1")
@@ -132,7 +132,7 @@ struct IIONamespaceTests {
         let tree = try FakeIIOTree()
         try tree.addDevice(0, name: "accel_3d", kinds: ["accel"], scale: ["accel": "0.01"], raw: ["accel": [0, 0, 981]], rates: "20")
         let out = tree.root.appendingPathComponent("hotplug.csv").path
-        let child = try tree.start([tilt, "record", "--output", out, "--duration", "4"])
+        let child = try tree.start([tilt, "record", "--from", "iio", "--output", out, "--duration", "4"])
         usleep(1_000_000)
         try tree.removeDevice(0)
         usleep(700_000)
@@ -155,7 +155,7 @@ struct IIONamespaceTests {
             0, name: "bmi160", kinds: ["accel", "anglvel"], scale: ["accel": "0.001", "anglvel": "0.01"],
             rates: "100", scan: .init(kinds: ["accel", "anglvel"], type: type))
         let out = tree.root.appendingPathComponent("buffered-hotplug.csv").path
-        let child = try tree.start([tilt, "record", "--output", out, "--duration", "5"])
+        let child = try tree.start([tilt, "record", "--from", "iio", "--output", out, "--duration", "5"])
         let scans = (0..<5).map { i in
             FakeIIOTree.pack([0, 0, 1000, 0, 0, 0], type: type, timestampNs: 1_000_000_000 + Int64(i) * 10_000_000)
         }
