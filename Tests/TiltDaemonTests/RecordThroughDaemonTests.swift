@@ -9,19 +9,6 @@ import Glibc
 /// gives the frames that clients saw live.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct RecordThroughDaemonTests {
-    private func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: TestPaths.executable(name))
-        p.arguments = arguments
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: e, as: UTF8.self))
-    }
-
     private func csvRows(_ path: String) throws -> (header: [String], rows: [[Double]]) {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
         let header = lines.first.map { $0.split(separator: ",").map(String.init) } ?? []
@@ -75,7 +62,7 @@ struct RecordThroughDaemonTests {
         #expect(recorded.rows.count > 1000, "3 s at 5× of a 286 Hz log: \(recorded.rows.count) rows")
 
         let fused = dir.appendingPathComponent("fused.csv").path
-        let fuse = try run("tilt", ["fuse", "--input", log, "--output", fused])
+        let fuse = try ChildProcess.run(TestPaths.executable("tilt"), ["fuse", "--input", log, "--output", fused])
         try #require(fuse.status == 0, "\(fuse.stderr)")
         let table = try csvRows(fused)
         let col = { (name: String) in table.header.firstIndex(of: name)! }

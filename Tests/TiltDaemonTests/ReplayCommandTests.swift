@@ -5,27 +5,8 @@ import TiltTestKit
 /// `tilt replay`: a log through the daemon's pipeline in-process, at a (sped-up) recorded pace.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct ReplayCommandTests {
-    private struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    private func tilt(_ arguments: [String]) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: TestPaths.executable("tilt"))
-        p.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(
-            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-            stderr: String(decoding: e, as: UTF8.self))
+    private func tilt(_ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess.run(TestPaths.executable("tilt"), arguments)
     }
 
     @Test("frames at the asked rate of log time; a bad row is skipped and named")

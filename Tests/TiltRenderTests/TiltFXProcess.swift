@@ -9,25 +9,9 @@ struct TiltFXProcess {
 
     /// Runs `tiltfx arguments…` with software GL and no display, waiting for it to finish.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> TiltFXProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.executable("tiltfx"))
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["EGL_PLATFORM"] = "surfaceless"
-        env["LIBGL_ALWAYS_SOFTWARE"] = "1"
-        env.removeValue(forKey: "TILT_PRESETS")
+        var env = ["EGL_PLATFORM": "surfaceless", "LIBGL_ALWAYS_SOFTWARE": "1", "TILT_PRESETS": ""]
         env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return TiltFXProcess(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let child = try ChildProcess.run(TestPaths.executable("tiltfx"), arguments, environment: env)
+        return TiltFXProcess(status: child.status, stdout: child.stdout, stderr: child.stderr)
     }
 }

@@ -198,20 +198,11 @@ public final class FakeIIOTree: Sendable {
         let stderr: Pipe
 
         /// What a finished child printed and how it ended.
-        public struct Result: Sendable {
-            public var status: Int32
-            public var stdout: String
-            public var stderr: String
-        }
+        public typealias Result = ChildProcess
 
         /// Waits for the child and collects its output.
         public func wait() -> Result {
-            let o = stdout.fileHandleForReading.readDataToEndOfFile()
-            let e = stderr.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Result(
-                status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                stderr: String(decoding: e, as: UTF8.self))
+            ChildProcess.collect(process, stdout: stdout, stderr: stderr)
         }
     }
 }
