@@ -220,6 +220,11 @@ public enum CalibrationFit {
         }
         // (Q/k)^½ in scaled coordinates; in µT the matrix divides by `spread`, which the normalisation removes.
         let roots = values.map { ($0 / k).squareRoot() }
+        guard let largest = roots.max(), let smallest = roots.min(), largest / smallest < 2 else {
+            throw CalibrationFitError(
+                "the fitted ellipsoid is implausibly stretched (axes differ more than twice); turn the device in "
+                    + "every direction, away from metal")
+        }
         let scaled = vectors * Matrix3(diagonal: Vector3(roots[0], roots[1], roots[2])) * vectors.transposed
         let det = scaled.determinant
         let radiusScaled = 1 / cbrt(det)
