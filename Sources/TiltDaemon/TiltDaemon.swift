@@ -101,7 +101,8 @@ public struct TiltDaemon: Sendable {
         if case .replay = configuration.source, case .automatic = configuration.calibration {
             return .init(
                 calibration: nil, path: nil,
-                explanation: "none: a replayed log is already in the device frame; pass --calibration FILE to apply one")
+                explanation:
+                    "none: a replayed log is already in the device frame; pass --calibration FILE to apply one")
         }
         let sensor = source.sensors.first
         let identity = CalibrationLoader.identity(

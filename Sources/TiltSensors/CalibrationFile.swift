@@ -26,7 +26,8 @@ public enum CalibrationFile {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw CalibrationFileError(path: path, line: nil, key: nil, problem: "cannot read it (\(error.localizedDescription))")
+            throw CalibrationFileError(
+                path: path, line: nil, key: nil, problem: "cannot read it (\(error.localizedDescription))")
         }
         return try parse(text, path: path)
     }
@@ -105,14 +106,17 @@ public enum CalibrationFile {
             case "magn.soft_iron": calibration.magSoftIron = try matrix()
             default:
                 let known = Self.keys[section].map { $0.joined(separator: ", ") } ?? ""
-                let hint = section.isEmpty ? "before any section only format and description are allowed"
+                let hint =
+                    section.isEmpty
+                    ? "before any section only format and description are allowed"
                     : "[\(section)] knows \(known)"
                 throw fail(key, "unknown key '\(name)'; \(hint)")
             }
             if format == nil { throw fail("format", "the file must start with `format = 1`") }
         }
         guard format != nil else {
-            throw CalibrationFileError(path: path, line: nil, key: "format", problem: "missing; add `format = 1` at the top")
+            throw CalibrationFileError(
+                path: path, line: nil, key: "format", problem: "missing; add `format = 1` at the top")
         }
         return calibration
     }
@@ -132,7 +136,9 @@ public enum CalibrationFile {
             lines += ["", "[mount]", "matrix = \(calibration.mount)"]
         }
         if calibration.accelOffset != .zero || calibration.accelMatrix != .identity {
-            lines += ["", "[accel]", "offset = \(vector(calibration.accelOffset))", "matrix = \(calibration.accelMatrix)"]
+            lines += [
+                "", "[accel]", "offset = \(vector(calibration.accelOffset))", "matrix = \(calibration.accelMatrix)",
+            ]
         }
         if calibration.gyroBias != .zero {
             lines += ["", "[gyro]", "bias = \(vector(calibration.gyroBias))"]
@@ -165,13 +171,15 @@ public enum CalibrationFile {
             guard rename(temporary, path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 try? manager.removeItem(atPath: temporary)
-                throw CalibrationFileError(path: path, line: nil, key: nil, problem: "cannot rename into place: \(reason)")
+                throw CalibrationFileError(
+                    path: path, line: nil, key: nil, problem: "cannot rename into place: \(reason)")
             }
         } catch let error as CalibrationFileError {
             throw error
         } catch {
             try? manager.removeItem(atPath: temporary)
-            throw CalibrationFileError(path: path, line: nil, key: nil, problem: "cannot write it (\(error.localizedDescription))")
+            throw CalibrationFileError(
+                path: path, line: nil, key: nil, problem: "cannot write it (\(error.localizedDescription))")
         }
     }
 

@@ -34,7 +34,8 @@ public enum CalibrationFit {
             magnitudeMean /= n
             gyroVariance = gyroVariance / n
             gyroStd = max(gyroVariance.x, gyroVariance.y, gyroVariance.z).squareRoot()
-            accelMagnitudeStd = (samples.reduce(0.0) { $0 + ($1.accel.norm - magnitudeMean) * ($1.accel.norm - magnitudeMean) } / n)
+            accelMagnitudeStd =
+                (samples.reduce(0.0) { $0 + ($1.accel.norm - magnitudeMean) * ($1.accel.norm - magnitudeMean) } / n)
                 .squareRoot()
             let quarter = max(samples.count / 4, 1)
             let first = samples.prefix(quarter).reduce(Vector3.zero) { $0 + $1.accel }
@@ -84,7 +85,8 @@ public enum CalibrationFit {
         throws(CalibrationFitError) -> (bias: Vector3, stats: Stillness)
     {
         guard samples.count >= 20 else {
-            throw CalibrationFitError("only \(samples.count) samples arrived; need at least 20 (is the sensor running?)")
+            throw CalibrationFitError(
+                "only \(samples.count) samples arrived; need at least 20 (is the sensor running?)")
         }
         let stats = Stillness(samples)
         if let why = limits.violation(stats) {
@@ -202,7 +204,9 @@ public enum CalibrationFit {
         guard spread > 0 else { throw CalibrationFitError("the magnetometer readings do not change; turn the device") }
         let design = points.map { point -> [Double] in
             let v = (point - mean) / spread
-            return [v.x * v.x, v.y * v.y, v.z * v.z, 2 * v.x * v.y, 2 * v.x * v.z, 2 * v.y * v.z, 2 * v.x, 2 * v.y, 2 * v.z]
+            return [
+                v.x * v.x, v.y * v.y, v.z * v.z, 2 * v.x * v.y, 2 * v.x * v.z, 2 * v.y * v.z, 2 * v.x, 2 * v.y, 2 * v.z,
+            ]
         }
         guard let s = leastSquares(design, Array(repeating: 1, count: points.count)) else {
             throw CalibrationFitError("the readings do not determine an ellipsoid; turn the device in every direction")

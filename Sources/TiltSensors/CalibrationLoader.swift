@@ -17,7 +17,9 @@ public enum CalibrationLoader {
         /// Files that could not be read, with their errors (also summed up in ``explanation``).
         public var problems: [CalibrationFileError]
 
-        public init(calibration: Calibration?, path: String?, explanation: String, problems: [CalibrationFileError] = []) {
+        public init(
+            calibration: Calibration?, path: String?, explanation: String, problems: [CalibrationFileError] = []
+        ) {
             self.calibration = calibration
             self.path = path
             self.explanation = explanation
@@ -64,7 +66,8 @@ public enum CalibrationLoader {
     /// The bundled `Calibration/` folder: found by walking up from the executable's folder (a SwiftPM build in
     /// `.build/debug/` finds the package's), or `PREFIX/share/tilt/Calibration` for an installed `PREFIX/bin/tiltd`.
     public static func bundledDirectory(executablePath: String? = nil) -> String? {
-        let executable = executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments.first ?? ""
         var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
         for _ in 0..<5 {
@@ -91,7 +94,8 @@ public enum CalibrationLoader {
             let value = text.trimmingIIOWhitespace()
             return value.isEmpty ? nil : value
         }
-        return CalibrationIdentity(sysVendor: read("sys_vendor"), productName: read("product_name"), name: name, label: label)
+        return CalibrationIdentity(
+            sysVendor: read("sys_vendor"), productName: read("product_name"), name: name, label: label)
     }
 
     /// Applies `choice` for the device `identity`: reads the forced file, or searches.

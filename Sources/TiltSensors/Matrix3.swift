@@ -86,8 +86,10 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
 
     /// Nine comma-separated numbers, row-major, as calibration files write them.
     public var description: String {
-        stride(from: 0, to: 9, by: 3).map { i in elements[i..<i + 3].map { formatCalibrationNumber($0) }
-            .joined(separator: ", ") }.joined(separator: ",  ")
+        stride(from: 0, to: 9, by: 3).map { i in
+            elements[i..<i + 3].map { formatCalibrationNumber($0) }
+                .joined(separator: ", ")
+        }.joined(separator: ",  ")
     }
 }
 

@@ -134,7 +134,9 @@ final class CalibrationSampleFeed: Sendable {
     /// about five times a second with the seconds covered so far.
     ///
     /// - Throws: ``CalibrateError`` when the daemon sends nothing for `stallTimeout` seconds or goes away.
-    func collect(seconds: Double, stallTimeout: Double = 10, progress: (Double, Int) -> Void) async throws -> [MotionSample] {
+    func collect(seconds: Double, stallTimeout: Double = 10, progress: (Double, Int) -> Void) async throws
+        -> [MotionSample]
+    {
         var lastCount = 0
         var lastChange = ContinuousClock.now
         while true {
@@ -146,7 +148,8 @@ final class CalibrationSampleFeed: Sendable {
                 lastCount = samples.count
                 lastChange = .now
             } else if ContinuousClock.now - lastChange > .seconds(stallTimeout) {
-                throw CalibrateError("tiltd sent no samples for \(Int(stallTimeout)) s; is the sensor running? (tilt status)")
+                throw CalibrateError(
+                    "tiltd sent no samples for \(Int(stallTimeout)) s; is the sensor running? (tilt status)")
             }
             try await Task.sleep(for: .milliseconds(200))
         }

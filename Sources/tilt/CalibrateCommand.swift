@@ -24,19 +24,25 @@ struct CalibrateOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Read samples from this sensor log instead of tiltd.", valueName: "LOG"))
     var input: String?
 
-    @Option(name: .long, help: ArgumentHelp("The calibration file to write (default: in the user's calibration.d).", valueName: "FILE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The calibration file to write (default: in the user's calibration.d).", valueName: "FILE"))
     var output: String?
 
     @Flag(name: .long, help: "Change an existing file: replace this sensor's section, keep the others.")
     var force = false
 
-    @Option(name: .long, help: ArgumentHelp("The sensor name for [match] (default: what tiltd or the log says).", valueName: "NAME"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The sensor name for [match] (default: what tiltd or the log says).", valueName: "NAME"))
     var name: String?
 
     @Option(name: .long, help: ArgumentHelp("The sensor label for [match], e.g. accel-display.", valueName: "LABEL"))
     var label: String?
 
-    @Option(name: .customLong("dmi-root"), help: ArgumentHelp("Where the machine's DMI strings are read for [match].", valueName: "DIR"))
+    @Option(
+        name: .customLong("dmi-root"),
+        help: ArgumentHelp("Where the machine's DMI strings are read for [match].", valueName: "DIR"))
     var dmiRoot = "/sys/class/dmi/id"
 
     @Flag(name: .customLong("allow-calibrated"), help: "Fit even though tiltd already calibrates what it streams.")
@@ -139,14 +145,20 @@ extension Calibrate {
         @Option(name: .long, help: ArgumentHelp("Seconds to hold still.", valueName: "S"))
         var duration: Double = 10
 
-        @Option(name: .customLong("max-gyro-std"), help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
+        @Option(
+            name: .customLong("max-gyro-std"),
+            help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
         var maxGyroStd = 0.01
 
-        @Option(name: .customLong("max-accel-std"), help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
+        @Option(
+            name: .customLong("max-accel-std"),
+            help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
         var maxAccelStd = 0.1
 
         func validate() throws {
-            guard duration > 0, duration.isFinite else { throw ValidationError("--duration must be a positive number of seconds") }
+            guard duration > 0, duration.isFinite else {
+                throw ValidationError("--duration must be a positive number of seconds")
+            }
             guard maxGyroStd > 0, maxAccelStd > 0 else { throw ValidationError("the movement limits must be positive") }
         }
 
@@ -159,10 +171,13 @@ extension Calibrate {
                     samples = all.filter { $0.time - start <= duration }
                     let span = (samples.last?.time ?? start) - start
                     guard span >= duration * 0.9 else {
-                        throw CalibrateError("the log holds only \(String(format: "%.1f", span)) s; need \(duration) s (or pass a smaller --duration)")
+                        throw CalibrateError(
+                            "the log holds only \(String(format: "%.1f", span)) s; need \(duration) s "
+                                + "(or pass a smaller --duration)")
                     }
                 } else {
-                    FileHandle.standardError.write("hold the device still (on a table) for \(formatSeconds(duration)) s…\n")
+                    FileHandle.standardError.write(
+                        "hold the device still (on a table) for \(formatSeconds(duration)) s…\n")
                     var line = ProgressLine()
                     feed.restart()
                     samples = try await feed.collect(seconds: duration) { span, count in
@@ -173,7 +188,8 @@ extension Calibrate {
                 let limits = CalibrationFit.StillnessLimits(gyroStd: maxGyroStd, accelMagnitudeStd: maxAccelStd)
                 let (bias, stats) = try CalibrationFit.gyroBias(samples, limits: limits)
                 let summary = String(
-                    format: "%d samples; gyro std %.4f rad/s, accel magnitude std %.4f m/s²", stats.count, stats.gyroStd,
+                    format: "%d samples; gyro std %.4f rad/s, accel magnitude std %.4f m/s²", stats.count,
+                    stats.gyroStd,
                     stats.accelMagnitudeStd)
                 let path = try options.write(device: feed.device, command: "tilt calibrate gyro", summary: summary) {
                     $0.gyroBias = bias
@@ -228,9 +244,10 @@ extension Calibrate {
                             + missing.map(\.description).joined(separator: ", "))
                 }
                 let (offset, matrix) = try CalibrationFit.sixPosition(finder.positions)
-                let residual = CalibrationFit.Face.allCases.map { face in
-                    (matrix.apply(finder.positions[face]! - offset) - face.up * standardGravity).norm
-                }.max() ?? 0
+                let residual =
+                    CalibrationFit.Face.allCases.map { face in
+                        (matrix.apply(finder.positions[face]! - offset) - face.up * standardGravity).norm
+                    }.max() ?? 0
                 let summary = String(format: "six positions of %.1f s; largest residual %.4f m/s²", seconds, residual)
                 let path = try options.write(device: feed.device, command: "tilt calibrate accel", summary: summary) {
                     $0.accelOffset = offset
@@ -246,12 +263,14 @@ extension Calibrate {
                 let done = finder.positions.count
                 FileHandle.standardError.write("position \(done + 1)/6: \(face.instruction), then press Enter\n")
                 guard await readLineAsync() != nil else {
-                    throw CalibrateError("standard input ended before all six positions were done (use --auto without a terminal)")
+                    throw CalibrateError(
+                        "standard input ended before all six positions were done (use --auto without a terminal)")
                 }
                 var line = ProgressLine()
                 feed.restart()
                 let samples = try await feed.collect(seconds: seconds) { span, _ in
-                    line.show("collecting: \(formatSeconds(max(seconds - span, 0))) s left, \(done) of 6 positions done")
+                    line.show(
+                        "collecting: \(formatSeconds(max(seconds - span, 0))) s left, \(done) of 6 positions done")
                 }
                 line.finish()
                 switch finder.judge(samples) {
@@ -272,7 +291,8 @@ extension Calibrate {
             while finder.positions.count < 6 {
                 guard ContinuousClock.now - started < .seconds(timeout) else {
                     line.finish()
-                    throw CalibrateError("gave up after \(Int(timeout)) s with \(finder.positions.count) of 6 positions")
+                    throw CalibrateError(
+                        "gave up after \(Int(timeout)) s with \(finder.positions.count) of 6 positions")
                 }
                 let samples = try feed.snapshot()
                 for sample in samples.dropFirst(taken) {
@@ -283,7 +303,8 @@ extension Calibrate {
                 }
                 taken = samples.count
                 let next = CalibrationFit.Face.allCases.first { finder.positions[$0] == nil }
-                line.show("\(finder.positions.count) of 6 positions done; next: \(next?.instruction ?? "-"), hold still")
+                line.show(
+                    "\(finder.positions.count) of 6 positions done; next: \(next?.instruction ?? "-"), hold still")
                 try await Task.sleep(for: .milliseconds(200))
             }
             line.finish()
@@ -305,11 +326,15 @@ extension Calibrate {
         @Option(name: .long, help: ArgumentHelp("Longest time to collect, seconds.", valueName: "S"))
         var duration: Double = 90
 
-        @Option(name: .customLong("min-coverage"), help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F"))
+        @Option(
+            name: .customLong("min-coverage"),
+            help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F"))
         var minCoverage = 0.7
 
         func validate() throws {
-            guard duration > 0, duration.isFinite else { throw ValidationError("--duration must be a positive number of seconds") }
+            guard duration > 0, duration.isFinite else {
+                throw ValidationError("--duration must be a positive number of seconds")
+            }
             guard minCoverage > 0, minCoverage <= 1 else { throw ValidationError("--min-coverage must be in (0, 1]") }
         }
 
@@ -349,11 +374,13 @@ extension Calibrate {
             feed.restart()
             let started = ContinuousClock.now
             var line = ProgressLine()
+            var covered = 0
             defer { line.finish() }
             while true {
                 let points = try feed.snapshot().compactMap(\.mag)
-                let covered = Self.coverage(points)
-                let elapsed = Double((ContinuousClock.now - started).components.seconds)
+                // The bounding-box centre moves as readings arrive; show the best count so far.
+                covered = max(covered, Self.coverage(points))
+                let elapsed = (ContinuousClock.now - started) / .seconds(1)
                 line.show("magn: \(covered) of 26 directions, \(formatSeconds(max(duration - elapsed, 0))) s left")
                 if covered == 26 || elapsed >= duration { return points }
                 try await Task.sleep(for: .milliseconds(250))

@@ -40,7 +40,8 @@ struct Tiltd: AsyncParsableCommand {
     @Option(name: .long, help: "Tilt soft-clamp limit, radians.")
     var limit: Double = 0.5
 
-    @Option(name: .long, help: ArgumentHelp("Apply this calibration file, whatever its [match] says.", valueName: "FILE"))
+    @Option(
+        name: .long, help: ArgumentHelp("Apply this calibration file, whatever its [match] says.", valueName: "FILE"))
     var calibration: String?
 
     @Flag(name: .customLong("no-calibration"), help: "Apply no calibration.")
@@ -49,11 +50,14 @@ struct Tiltd: AsyncParsableCommand {
     @Option(
         name: .customLong("calibration-dir"),
         help: ArgumentHelp(
-            "Search this folder for calibration files instead of the defaults (repeatable; also $TILT_CALIBRATION_PATH).",
+            "Search this folder for calibration files instead of the defaults (repeatable; also "
+                + "$TILT_CALIBRATION_PATH).",
             valueName: "DIR"))
     var calibrationDirs: [String] = []
 
-    @Option(name: .customLong("dmi-root"), help: ArgumentHelp("Where DMI strings are read to match calibration files.", valueName: "DIR"))
+    @Option(
+        name: .customLong("dmi-root"),
+        help: ArgumentHelp("Where DMI strings are read to match calibration files.", valueName: "DIR"))
     var dmiRoot = "/sys/class/dmi/id"
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
@@ -66,7 +70,9 @@ struct Tiltd: AsyncParsableCommand {
             throw ValidationError("unknown --log-level '\(logLevel)'; use trace, debug, info, notice, warning, error or critical")
         }
         if loop, replay == nil { throw ValidationError("--loop needs --replay FILE") }
-        if noCalibration, calibration != nil { throw ValidationError("--calibration FILE and --no-calibration exclude each other") }
+        if noCalibration, calibration != nil {
+            throw ValidationError("--calibration FILE and --no-calibration exclude each other")
+        }
     }
 
     func run() async throws {

@@ -13,7 +13,8 @@ struct CalibrationDaemonTests {
     /// A still log whose gyroscope reads ``bias``.
     private func stillLog(in dir: URL, seconds: Double = 20) throws -> String {
         let path = dir.appendingPathComponent("still.csv").path
-        let samples = CalibrationFixtures.samples(duration: seconds, noise: .init(gyro: 0.001, accel: 0.01, mag: 0.1)) { _ in
+        let samples = CalibrationFixtures.samples(duration: seconds, noise: .init(gyro: 0.001, accel: 0.01, mag: 0.1)) {
+            _ in
             (Self.bias, Vector3(0, 0, standardGravity), Vector3(20, 0, -40))
         }
         try CalibrationFixtures.writeLog(samples, to: path)
@@ -54,7 +55,8 @@ struct CalibrationDaemonTests {
         #expect(plain.stop() == 0)
 
         let socket = dir.appendingPathComponent("c.sock").path
-        let daemon = try DaemonProcess(socketPath: socket, arguments: ["--replay", log, "--loop", "--speed", "4", "--calibration", file])
+        let daemon = try DaemonProcess(
+            socketPath: socket, arguments: ["--replay", log, "--loop", "--speed", "4", "--calibration", file])
         let client = try LineSocket(path: socket)
         #expect(try statusCalibration(client) == "\(file): forced by --calibration")
         let corrected = try meanGyro(client)
@@ -62,7 +64,8 @@ struct CalibrationDaemonTests {
         #expect(daemon.log.contains("calibration: \(file): forced by --calibration"), "\(daemon.log)")
 
         // Calibrating on top of calibrated samples is refused, saying what to do.
-        let refused = try CommandRun.run("tilt", ["calibrate", "gyro", "--socket", socket, "--output", dir.appendingPathComponent("x.calib").path])
+        let refused = try CommandRun.run(
+            "tilt", ["calibrate", "gyro", "--socket", socket, "--output", dir.appendingPathComponent("x.calib").path])
         #expect(refused.status == 1)
         #expect(refused.error.contains("--no-calibration"), "\(refused.error)")
         #expect(daemon.stop() == 0)
@@ -75,10 +78,12 @@ struct CalibrationDaemonTests {
         let file = dir.appendingPathComponent("bad.calib").path
         try "format = 1\n[gyro]\nbias = 0.05, -0.03\n".write(toFile: file, atomically: true, encoding: .utf8)
         let socket = dir.appendingPathComponent("b.sock").path
-        let daemon = try DaemonProcess(socketPath: socket, arguments: ["--replay", log, "--loop", "--speed", "4", "--calibration", file])
+        let daemon = try DaemonProcess(
+            socketPath: socket, arguments: ["--replay", log, "--loop", "--speed", "4", "--calibration", file])
         let client = try LineSocket(path: socket)
         let calibration = try statusCalibration(client)
-        #expect(calibration.hasPrefix("none: \(file):3: gyro.bias: expected 3 comma-separated numbers"), "\(calibration)")
+        #expect(
+            calibration.hasPrefix("none: \(file):3: gyro.bias: expected 3 comma-separated numbers"), "\(calibration)")
         #expect(calibration.hasSuffix("running uncalibrated"))
         let raw = try meanGyro(client)
         #expect((raw - Self.bias).norm < 0.002, "samples stay uncalibrated: \(raw)")
@@ -99,7 +104,8 @@ struct CalibrationDaemonTests {
         _ = try LineSocket(path: socket)
         let output = dir.appendingPathComponent("out/gyro.calib").path
         let result = try CommandRun.run(
-            "tilt", ["calibrate", "gyro", "--socket", socket, "--duration", "3", "--output", output, "--dmi-root", dmi.path])
+            "tilt",
+            ["calibrate", "gyro", "--socket", socket, "--duration", "3", "--output", output, "--dmi-root", dmi.path])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.contains("s left"), "a progress line: \(result.error)")
         #expect(result.output.contains("wrote \(output)"))
@@ -146,14 +152,16 @@ struct CalibrateCommandTests {
         let still = dir.appendingPathComponent("still.csv").path
         try CalibrationFixtures.writeLog(
             CalibrationFixtures.samples(duration: 12) { _ in (bias, Vector3(0, 0, standardGravity), nil) }, to: still)
-        let gyro = try CommandRun.run("tilt", ["calibrate", "gyro", "--input", still, "--output", output, "--dmi-root", dmi.path])
+        let gyro = try CommandRun.run(
+            "tilt", ["calibrate", "gyro", "--input", still, "--output", output, "--dmi-root", dmi.path])
         #expect(gyro.status == 0, "\(gyro.error)")
 
         let offset = Vector3(0.12, 0.3, -0.2)
         let matrix = Matrix3(rowMajor: [0.99, 0.012, -0.006, 0.012, 1.03, 0.01, -0.006, 0.01, 0.97])!
         let six = dir.appendingPathComponent("six.csv").path
         try CalibrationFixtures.writeLog(
-            CalibrationFixtures.sixPositions(offset: offset, inverseMatrix: try #require(matrix.inverse), noise: .init(accel: 0.04)),
+            CalibrationFixtures.sixPositions(
+                offset: offset, inverseMatrix: try #require(matrix.inverse), noise: .init(accel: 0.04)),
             to: six)
         let refused = try CommandRun.run("tilt", ["calibrate", "accel", "--input", six, "--output", output])
         #expect(refused.status == 1)
@@ -166,7 +174,8 @@ struct CalibrateCommandTests {
         let normalised = Matrix3(rowMajor: softIron.elements.map { $0 / cbrt(softIron.determinant) })!
         let sweep = dir.appendingPathComponent("sweep.csv").path
         try CalibrationFixtures.writeLog(
-            CalibrationFixtures.magneticSweep(hardIron: hardIron, inverseSoftIron: try #require(normalised.inverse)), to: sweep)
+            CalibrationFixtures.magneticSweep(hardIron: hardIron, inverseSoftIron: try #require(normalised.inverse)),
+            to: sweep)
         let mag = try CommandRun.run("tilt", ["calibrate", "mag", "--input", sweep, "--output", output, "--force"])
         #expect(mag.status == 0, "\(mag.error)")
         #expect(mag.output.contains("26 of 26 directions"), "\(mag.output)")
@@ -204,8 +213,11 @@ struct CalibrateCommandTests {
         let flat = dir.appendingPathComponent("flat.csv").path
         try CalibrationFixtures.writeLog(
             CalibrationFixtures.samples(duration: 6) { _ in (.zero, Vector3(0, 0, standardGravity), nil) }, to: flat)
-        let result = try CommandRun.run("tilt", ["calibrate", "accel", "--input", flat, "--output", dir.appendingPathComponent("a.calib").path])
+        let result = try CommandRun.run(
+            "tilt", ["calibrate", "accel", "--input", flat, "--output", dir.appendingPathComponent("a.calib").path])
         #expect(result.status == 1)
-        #expect(result.error.contains("found 1 of 6 still positions; missing -z up, +y up, -y up, +x up, -x up"), "\(result.error)")
+        #expect(
+            result.error.contains("found 1 of 6 still positions; missing -z up, +y up, -y up, +x up, -x up"),
+            "\(result.error)")
     }
 }

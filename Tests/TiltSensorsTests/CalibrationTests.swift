@@ -45,7 +45,8 @@ struct CalibrationFitTests {
         let inverse = try #require(Self.trueMatrix.inverse)
         var positions: [CalibrationFit.Face: Vector3] = [:]
         for (i, face) in CalibrationFit.Face.allCases.enumerated() {
-            let samples = CalibrationFixtures.samples(duration: 2, seed: UInt64(i + 1), noise: .init(accel: 0.05)) { _ in
+            let samples = CalibrationFixtures.samples(duration: 2, seed: UInt64(i + 1), noise: .init(accel: 0.05)) {
+                _ in
                 (.zero, inverse.apply(face.up * standardGravity) + offset, nil)
             }
             #expect(CalibrationFit.Face.classify(CalibrationFit.Stillness(samples).accelMean) == face)
@@ -88,7 +89,8 @@ struct CalibrationFitTests {
             mount: Matrix3(rowMajor: [0, 1, 0, -1, 0, 0, 0, 0, 1])!, accelOffset: Vector3(1, 0, 0),
             accelMatrix: Matrix3(diagonal: Vector3(2, 1, 1)), gyroBias: Vector3(0.1, 0, 0),
             magHardIron: Vector3(0, 5, 0), magSoftIron: Matrix3(diagonal: Vector3(1, 2, 1)))
-        let out = calibration.apply(MotionSample(time: 3, gyro: Vector3(0.1, 0.2, 0), accel: Vector3(2, 3, 4), mag: Vector3(0, 6, 0)))
+        let out = calibration.apply(
+            MotionSample(time: 3, gyro: Vector3(0.1, 0.2, 0), accel: Vector3(2, 3, 4), mag: Vector3(0, 6, 0)))
         #expect(out.time == 3)
         #expect(out.gyro == Vector3(0.2, 0, 0))
         #expect(out.accel == Vector3(3, -2, 4))
@@ -175,7 +177,9 @@ struct CalibrationFileTests {
         }
         let identity = try CalibrationFile.read(path: folder + "/identity.calib")
         #expect(identity.match.specificity == 0)
-        #expect(identity.apply(MotionSample(time: 0, gyro: .unitX, accel: .unitZ)) == MotionSample(time: 0, gyro: .unitX, accel: .unitZ))
+        #expect(
+            identity.apply(MotionSample(time: 0, gyro: .unitX, accel: .unitZ))
+                == MotionSample(time: 0, gyro: .unitX, accel: .unitZ))
     }
 
     @Test("writing never replaces an existing file without overwrite, and leaves no temporary file")
@@ -183,11 +187,14 @@ struct CalibrationFileTests {
         let dir = TestPaths.temporaryDirectory("calw")
         let path = dir.appendingPathComponent("sub/a.calib").path
         try CalibrationFile.write("format = 1\n", to: path, overwrite: false)
-        #expect(throws: CalibrationFileError.self) { try CalibrationFile.write("format = 1\n# new\n", to: path, overwrite: false) }
+        #expect(throws: CalibrationFileError.self) {
+            try CalibrationFile.write("format = 1\n# new\n", to: path, overwrite: false)
+        }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "format = 1\n")
         try CalibrationFile.write("format = 1\n# new\n", to: path, overwrite: true)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "format = 1\n# new\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("sub").path) == ["a.calib"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("sub").path) == ["a.calib"])
     }
 }
 
@@ -210,7 +217,10 @@ struct CalibrationMatchingTests {
     func picksBestMatch() throws {
         let dmi = try folder(["sys_vendor": "Example Corp\n", "product_name": "Tablet 10\n"])
         let identity = CalibrationLoader.identity(dmiRoot: dmi, name: "bmi160", label: "accel-display")
-        #expect(identity == CalibrationIdentity(sysVendor: "Example Corp", productName: "Tablet 10", name: "bmi160", label: "accel-display"))
+        #expect(
+            identity
+                == CalibrationIdentity(
+                    sysVendor: "Example Corp", productName: "Tablet 10", name: "bmi160", label: "accel-display"))
 
         let system = try folder([
             "vendor.calib": calib("sys_vendor = Example Corp", bias: 1),
@@ -229,13 +239,16 @@ struct CalibrationMatchingTests {
         // Two keys agree in user and in bundled: user is searched first. The three-key file names another product.
         #expect(result.calibration?.gyroBias.x == 3)
         #expect(result.path == user + "/vendor-sensor.calib")
-        #expect(result.explanation.hasPrefix(user + "/vendor-sensor.calib: matched sys_vendor=Example Corp, name=bmi160"))
+        #expect(
+            result.explanation.hasPrefix(user + "/vendor-sensor.calib: matched sys_vendor=Example Corp, name=bmi160"))
         #expect(result.explanation.contains("broken.calib:3: gyro.bias"), "\(result.explanation)")
         #expect(result.problems.count == 1)
 
         // Another sensor: only the vendor file (1 key) and the generic one (0 keys) agree.
         let other = CalibrationLoader.identity(dmiRoot: dmi, name: "lsm6dsl", label: nil)
-        #expect(CalibrationLoader.search(directories: [system, user, bundled], identity: other).calibration?.gyroBias.x == 1)
+        #expect(
+            CalibrationLoader.search(directories: [system, user, bundled], identity: other).calibration?.gyroBias.x == 1
+        )
 
         // Another machine and no generic file: none, saying where it looked.
         let elsewhere = CalibrationIdentity(sysVendor: "Nobody", productName: nil, name: "bmi160", label: nil)
@@ -247,7 +260,8 @@ struct CalibrationMatchingTests {
     @Test("a forced file applies whatever it matches; a malformed forced file runs uncalibrated and says why")
     func forcedAndDisabled() throws {
         let dir = try folder([
-            "other.calib": calib("sys_vendor = Someone Else", bias: 7), "bad.calib": "format = 1\n[magn]\nsoft_iron = 1,2\n",
+            "other.calib": calib("sys_vendor = Someone Else", bias: 7),
+            "bad.calib": "format = 1\n[magn]\nsoft_iron = 1,2\n",
         ])
         let identity = CalibrationIdentity(sysVendor: "Example Corp")
         let forced = CalibrationLoader.resolve(.file(dir + "/other.calib"), identity: identity)
@@ -265,10 +279,12 @@ struct CalibrationMatchingTests {
     func defaultDirectories() {
         let dirs = CalibrationLoader.defaultDirectories(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/u"])
         #expect(Array(dirs.prefix(2)) == ["/etc/tiltd/calibration.d", "/cfg/tilt/calibration.d"])
-        #expect(CalibrationLoader.userDirectory(environment: ["HOME": "/home/u"]) == "/home/u/.config/tilt/calibration.d")
+        #expect(
+            CalibrationLoader.userDirectory(environment: ["HOME": "/home/u"]) == "/home/u/.config/tilt/calibration.d")
         #expect(CalibrationLoader.defaultDirectories(environment: ["TILT_CALIBRATION_PATH": "/a:/b"]) == ["/a", "/b"])
         let fakeExecutable = TestPaths.repositoryRoot.appendingPathComponent(".build/debug/tiltd").path
-        #expect(CalibrationLoader.bundledDirectory(executablePath: fakeExecutable)
-            == TestPaths.repositoryRoot.appendingPathComponent("Calibration").path)
+        #expect(
+            CalibrationLoader.bundledDirectory(executablePath: fakeExecutable)
+                == TestPaths.repositoryRoot.appendingPathComponent("Calibration").path)
     }
 }

@@ -118,7 +118,8 @@ public enum CommandRun {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            throw TestError("\(name) \(arguments.joined(separator: " ")) ran past \(timeout) s; it printed: \(collectedErr.text)")
+            throw TestError(
+                "\(name) \(arguments.joined(separator: " ")) ran past \(timeout) s; it printed: \(collectedErr.text)")
         }
         usleep(50_000)
         out.fileHandleForReading.readabilityHandler = nil
