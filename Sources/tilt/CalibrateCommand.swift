@@ -14,7 +14,7 @@ struct Calibrate: AsyncParsableCommand {
             existing file is only changed with --force, and then only the section for this sensor is replaced. \
             The format is described in Calibration/README.md.
             """,
-        subcommands: [Gyro.self, Accel.self, Mag.self])
+        subcommands: [Gyro.self, Accel.self, Mag.self, Match.self])
 }
 
 /// Options every `tilt calibrate` command shares: where samples come from, and where the file goes.
@@ -131,6 +131,48 @@ private func f3(_ v: Vector3) -> String {
 }
 
 extension Calibrate {
+    /// `tilt calibrate match`: which file tiltd would apply to a sensor on this machine, and why.
+    struct Match: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show which calibration file tiltd would pick for a sensor on this machine, and why.",
+            discussion: """
+                Searches the same folders as tiltd (or --calibration-dir) with the machine's DMI strings and the \
+                sensor's name and label (see `tilt sensors`), and prints the explanation `tilt status` would show, \
+                then the file. Exits with status 1 when no file matches.
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("The IIO sensor's name, e.g. bmi160.", valueName: "NAME"))
+        var name: String?
+
+        @Option(name: .long, help: ArgumentHelp("The IIO sensor's label, e.g. accel-display.", valueName: "LABEL"))
+        var label: String?
+
+        @Option(
+            name: .customLong("dmi-root"),
+            help: ArgumentHelp("Where the machine's DMI strings are read.", valueName: "DIR"))
+        var dmiRoot = "/sys/class/dmi/id"
+
+        @Option(
+            name: .customLong("calibration-dir"),
+            help: ArgumentHelp("Search this folder instead of tiltd's defaults (repeatable).", valueName: "DIR"))
+        var calibrationDirs: [String] = []
+
+        func run() throws {
+            let identity = CalibrationLoader.identity(dmiRoot: dmiRoot, name: name, label: label)
+            let directories = calibrationDirs.isEmpty ? CalibrationLoader.defaultDirectories() : calibrationDirs
+            let resolution = CalibrationLoader.search(directories: directories, identity: identity)
+            let keys = [
+                ("sys_vendor", identity.sysVendor), ("product_name", identity.productName), ("name", identity.name),
+                ("label", identity.label),
+            ].map { "\($0.0)=\($0.1.map { "'\($0)'" } ?? "none")" }
+            print("device       \(keys.joined(separator: ", "))")
+            print("calibration  \(resolution.explanation)")
+            guard let path = resolution.path else { throw ExitCode(1) }
+            print("")
+            print((try? String(contentsOfFile: path, encoding: .utf8)) ?? "", terminator: "")
+        }
+    }
+
     /// `tilt calibrate gyro`: the gyroscope bias from a still stretch.
     struct Gyro: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -220,4 +220,43 @@ struct CalibrateCommandTests {
             result.error.contains("found 1 of 6 still positions; missing -z up, +y up, -y up, +x up, -x up"),
             "\(result.error)")
     }
+
+    @Test("calibrate match picks the file for a fake machine's DMI strings and sensor name")
+    func matchCommand() throws {
+        let dir = TestPaths.temporaryDirectory("calW")
+        let dmi = dir.appendingPathComponent("dmi")
+        let first = dir.appendingPathComponent("etc")
+        let second = dir.appendingPathComponent("user")
+        for folder in [dmi, first, second] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try "Example Corp\n".write(to: dmi.appendingPathComponent("sys_vendor"), atomically: true, encoding: .utf8)
+        try "Example Tablet 10\n".write(to: dmi.appendingPathComponent("product_name"), atomically: true, encoding: .utf8)
+        try "format = 1\n[match]\nname = bmi160\n".write(
+            to: first.appendingPathComponent("sensor.calib"), atomically: true, encoding: .utf8)
+        let bundled = TestPaths.repositoryRoot.appendingPathComponent("Calibration").path
+        let arguments = [
+            "calibrate", "match", "--dmi-root", dmi.path, "--calibration-dir", first.path,
+            "--calibration-dir", second.path, "--calibration-dir", bundled,
+        ]
+        // The bundled example names this fictional machine and sensor with four keys: it beats the one-key file.
+        let example = try CommandRun.run("tilt", arguments + ["--name", "bmi160", "--label", "accel-display"])
+        #expect(example.status == 0, "\(example.error)")
+        #expect(
+            example.output.contains(
+                "calibration  \(bundled)/example-tablet-bmi160.calib: matched sys_vendor=Example Corp, "
+                    + "product_name=Example Tablet 10, name=bmi160, label=accel-display"),
+            "\(example.output)")
+        // Without the label only the one-key file in the first folder and the bundled identity agree.
+        let sensor = try CommandRun.run("tilt", arguments + ["--name", "bmi160"])
+        #expect(sensor.output.contains("calibration  \(first.path)/sensor.calib: matched name=bmi160"), "\(sensor.output)")
+        // Another sensor: only the identity file, which matches any device.
+        let other = try CommandRun.run("tilt", arguments + ["--name", "lsm6dsl"])
+        #expect(other.output.contains("\(bundled)/identity.calib: matched (no match keys: any device)"), "\(other.output)")
+        // No bundled folder: nothing matches, exit status 1.
+        let none = try CommandRun.run(
+            "tilt", ["calibrate", "match", "--dmi-root", dmi.path, "--calibration-dir", second.path, "--name", "x"])
+        #expect(none.status == 1)
+        #expect(none.output.contains("none: no file matched (looked in \(second.path))"), "\(none.output)")
+    }
 }
