@@ -172,17 +172,23 @@ struct CalibrateError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// A progress line on standard error that rewrites itself.
+/// A progress line on standard error: rewritten in place on a terminal, else one plain line a second.
 struct ProgressLine {
+    private let terminal = isatty(STDERR_FILENO) == 1
     private var last = ContinuousClock.now - .seconds(1)
     private var shown = false
 
-    /// Shows `text` unless the last one was under 0.2 s ago (`force` shows it anyway).
+    /// Shows `text` unless the last one was shown very recently (`force` shows it anyway).
     mutating func show(_ text: String, force: Bool = false) {
-        guard force || ContinuousClock.now - last >= .milliseconds(200) else { return }
+        let interval: Duration = terminal ? .milliseconds(200) : .seconds(1)
+        guard force || ContinuousClock.now - last >= interval else { return }
         last = .now
-        shown = true
-        FileHandle.standardError.write("\r\u{1B}[K" + text)
+        if terminal {
+            shown = true
+            FileHandle.standardError.write("\r\u{1B}[K" + text)
+        } else {
+            FileHandle.standardError.write(text + "\n")
+        }
     }
 
     /// Ends the line.

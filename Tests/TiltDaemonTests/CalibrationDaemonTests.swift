@@ -231,7 +231,8 @@ struct CalibrateCommandTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         try "Example Corp\n".write(to: dmi.appendingPathComponent("sys_vendor"), atomically: true, encoding: .utf8)
-        try "Example Tablet 10\n".write(to: dmi.appendingPathComponent("product_name"), atomically: true, encoding: .utf8)
+        try "Example Tablet 10\n".write(
+            to: dmi.appendingPathComponent("product_name"), atomically: true, encoding: .utf8)
         try "format = 1\n[match]\nname = bmi160\n".write(
             to: first.appendingPathComponent("sensor.calib"), atomically: true, encoding: .utf8)
         let bundled = TestPaths.repositoryRoot.appendingPathComponent("Calibration").path
@@ -249,10 +250,12 @@ struct CalibrateCommandTests {
             "\(example.output)")
         // Without the label only the one-key file in the first folder and the bundled identity agree.
         let sensor = try CommandRun.run("tilt", arguments + ["--name", "bmi160"])
-        #expect(sensor.output.contains("calibration  \(first.path)/sensor.calib: matched name=bmi160"), "\(sensor.output)")
+        #expect(
+            sensor.output.contains("calibration  \(first.path)/sensor.calib: matched name=bmi160"), "\(sensor.output)")
         // Another sensor: only the identity file, which matches any device.
         let other = try CommandRun.run("tilt", arguments + ["--name", "lsm6dsl"])
-        #expect(other.output.contains("\(bundled)/identity.calib: matched (no match keys: any device)"), "\(other.output)")
+        #expect(
+            other.output.contains("\(bundled)/identity.calib: matched (no match keys: any device)"), "\(other.output)")
         // No bundled folder: nothing matches, exit status 1.
         let none = try CommandRun.run(
             "tilt", ["calibrate", "match", "--dmi-root", dmi.path, "--calibration-dir", second.path, "--name", "x"])
