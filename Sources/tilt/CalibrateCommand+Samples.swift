@@ -51,17 +51,16 @@ final class CalibrationSampleFeed: Sendable {
     }
 
     /// Connects to the daemon, checks that it streams uncalibrated samples, and starts collecting raw samples.
-    init(socketPath: String?, allowCalibrated: Bool) async throws {
+    init(socketPath: String?) async throws {
         let answer = try await TiltConnection.request(.status, socketPath: socketPath) {
             if case .status = $0 { return true } else { return false }
         }
         guard case .status(let status) = answer else { throw CalibrateError("tiltd did not answer status") }
-        if !status.calibration.hasPrefix("none"), !allowCalibrated {
+        if !status.calibration.hasPrefix("none") {
             throw CalibrateError(
                 """
                 tiltd applies a calibration to the samples it streams (\(status.calibration)); a new one must be made \
-                from uncalibrated samples. Restart it with --no-calibration while you calibrate (or pass \
-                --allow-calibrated to fit on top of it).
+                from uncalibrated samples. Restart it with --no-calibration while you calibrate.
                 """)
         }
         let subscriber = TiltSubscriber(

@@ -45,13 +45,10 @@ struct CalibrateOptions: ParsableArguments {
         help: ArgumentHelp("Where the machine's DMI strings are read for [match].", valueName: "DIR"))
     var dmiRoot = "/sys/class/dmi/id"
 
-    @Flag(name: .customLong("allow-calibrated"), help: "Fit even though tiltd already calibrates what it streams.")
-    var allowCalibrated = false
-
     /// The sample feed these options ask for.
     func feed() async throws -> CalibrationSampleFeed {
         if let input { return try CalibrationSampleFeed(logPath: input) }
-        return try await CalibrationSampleFeed(socketPath: socketOptions.socket, allowCalibrated: allowCalibrated)
+        return try await CalibrationSampleFeed(socketPath: socketOptions.socket)
     }
 
     /// Writes `update` applied to the output file's calibration (or a new one matched to this machine).
