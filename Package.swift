@@ -120,7 +120,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltDaemonTests",
-            dependencies: ["TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit"],
+            dependencies: ["TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit", "TiltSensors", "TiltCore"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltEffectsTests", dependencies: ["TiltEffects", "TiltCore"], swiftSettings: swiftSettings),

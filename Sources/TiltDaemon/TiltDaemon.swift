@@ -27,15 +27,23 @@ public struct TiltDaemon: Sendable {
         public var pipeline: MotionPipeline.Configuration
         /// Threads serving clients.
         public var eventLoopThreads: Int
+        /// Which calibration to apply: searched for IIO sensors, only an explicit file for a replay.
+        public var calibration: CalibrationLoader.Choice
+        /// Where DMI strings are read to match calibration files (`/sys/class/dmi/id`).
+        public var dmiRoot: String
 
         public init(
             socketPath: String? = nil, source: Source, pipeline: MotionPipeline.Configuration = .init(),
-            eventLoopThreads: Int = 1
+            eventLoopThreads: Int = 1,
+            calibration: CalibrationLoader.Choice = .automatic(directories: CalibrationLoader.defaultDirectories()),
+            dmiRoot: String = "/sys/class/dmi/id"
         ) {
             self.socketPath = socketPath
             self.source = source
             self.pipeline = pipeline
             self.eventLoopThreads = eventLoopThreads
+            self.calibration = calibration
+            self.dmiRoot = dmiRoot
         }
     }
 
@@ -53,8 +61,15 @@ public struct TiltDaemon: Sendable {
     /// - Throws: ``DaemonError`` when the source or the socket cannot be set up.
     public func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
         let path = SocketPath.resolve(configuration.socketPath)
-        let source = try makeSource()
-        let hub = Hub(sourceName: source.name, sensors: source.sensors, calibration: "none")
+        let uncalibrated = try makeSource()
+        let resolution = resolveCalibration(for: uncalibrated, label: (uncalibrated as? IIOMotionSource)?.label)
+        if resolution.problems.isEmpty {
+            logger.info("calibration: \(resolution.explanation)")
+        } else {
+            logger.warning("calibration: \(resolution.explanation)")
+        }
+        let source = CalibratedMotionSource(base: uncalibrated, calibration: resolution.calibration)
+        let hub = Hub(sourceName: source.name, sensors: source.sensors, calibration: resolution.explanation)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let server = SocketServer(path: path, hub: hub, group: group, logger: logger, onReady: onReady)
         let motion = MotionService(hub: hub, source: source, pipeline: configuration.pipeline, logger: logger)
@@ -75,6 +90,24 @@ public struct TiltDaemon: Sendable {
         }
         hub.finish()
         try await group.shutdownGracefully()
+    }
+
+    /// The calibration for `source` as configured: a replayed log is already in the device frame, so only a file
+    /// named with `--calibration` applies to it; IIO sensors get the best match for this machine and sensor.
+    /// Call it again to reload the files.
+    ///
+    /// - Parameter label: The IIO device's `label` (from ``IIOContextScanner``), which ``SensorDescription`` lacks.
+    public func resolveCalibration(for source: any MotionSource, label: String? = nil) -> CalibrationLoader.Resolution {
+        if case .replay = configuration.source, case .automatic = configuration.calibration {
+            return .init(
+                calibration: nil, path: nil,
+                explanation:
+                    "none: a replayed log is already in the device frame; pass --calibration FILE to apply one")
+        }
+        let sensor = source.sensors.first
+        let identity = CalibrationLoader.identity(
+            dmiRoot: configuration.dmiRoot, name: sensor?.name, label: label)
+        return CalibrationLoader.resolve(configuration.calibration, identity: identity)
     }
 
     private func makeSource() throws -> any MotionSource {

@@ -34,6 +34,8 @@ public struct IIOMotionSource: MotionSource {
     public let configuration: Configuration
     public let sensors: [SensorDescription]
     public let name: String
+    /// The `label` of the main device (e.g. `accel-display`), which calibration files may match.
+    public let label: String?
 
     /// Finds the sensors at `configuration.uri` and describes them; opens nothing for capture yet.
     ///
@@ -47,6 +49,7 @@ public struct IIOMotionSource: MotionSource {
             SensorDescription(name: $0.name, kinds: $0.kinds, location: $0.id, rateHz: $0.rateHz, mode: $0.mode)
         }
         name = "iio:\(main.name)"
+        label = main.label
     }
 
     /// Reads the sensors at a libiio URI (`local:` or `ip:HOST`) with default settings.

@@ -40,6 +40,26 @@ struct Tiltd: AsyncParsableCommand {
     @Option(name: .long, help: "Tilt soft-clamp limit, radians.")
     var limit: Double = 0.5
 
+    @Option(
+        name: .long, help: ArgumentHelp("Apply this calibration file, whatever its [match] says.", valueName: "FILE"))
+    var calibration: String?
+
+    @Flag(name: .customLong("no-calibration"), help: "Apply no calibration.")
+    var noCalibration = false
+
+    @Option(
+        name: .customLong("calibration-dir"),
+        help: ArgumentHelp(
+            "Search this folder for calibration files instead of the defaults (repeatable; also "
+                + "$TILT_CALIBRATION_PATH).",
+            valueName: "DIR"))
+    var calibrationDirs: [String] = []
+
+    @Option(
+        name: .customLong("dmi-root"),
+        help: ArgumentHelp("Where DMI strings are read to match calibration files.", valueName: "DIR"))
+    var dmiRoot = "/sys/class/dmi/id"
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -50,6 +70,9 @@ struct Tiltd: AsyncParsableCommand {
             throw ValidationError("unknown --log-level '\(logLevel)'; use trace, debug, info, notice, warning, error or critical")
         }
         if loop, replay == nil { throw ValidationError("--loop needs --replay FILE") }
+        if noCalibration, calibration != nil {
+            throw ValidationError("--calibration FILE and --no-calibration exclude each other")
+        }
     }
 
     func run() async throws {
@@ -69,7 +92,19 @@ struct Tiltd: AsyncParsableCommand {
         var pipeline = MotionPipeline.Configuration()
         pipeline.filter.useMagnetometer = !noMag
         pipeline.shaping.limit = limit
-        let daemon = TiltDaemon(configuration: .init(socketPath: socket, source: source, pipeline: pipeline), logger: logger)
+        let choice: CalibrationLoader.Choice =
+            if noCalibration {
+                .disabled(reason: "disabled by --no-calibration")
+            } else if let calibration {
+                .file(calibration)
+            } else {
+                .automatic(
+                    directories: calibrationDirs.isEmpty ? CalibrationLoader.defaultDirectories() : calibrationDirs)
+            }
+        let daemon = TiltDaemon(
+            configuration: .init(
+                socketPath: socket, source: source, pipeline: pipeline, calibration: choice, dmiRoot: dmiRoot),
+            logger: logger)
         do {
             try await daemon.run()
         } catch let error as DaemonError {

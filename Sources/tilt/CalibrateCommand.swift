@@ -1,0 +1,493 @@
+import ArgumentParser
+import Foundation
+import TiltCore
+import TiltSensors
+
+/// `tilt calibrate`: measures the sensors' errors and writes a calibration file that tiltd applies.
+struct Calibrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure the sensors' errors and write a calibration file for tiltd.",
+        discussion: """
+            Each command reads raw samples from tiltd (start it with --no-calibration while calibrating) or from a \
+            sensor log (--input), fits one sensor's correction, and writes it into a calibration file: by default \
+            $XDG_CONFIG_HOME/tilt/calibration.d/NAME.calib, which tiltd picks for this machine and sensor. An \
+            existing file is only changed with --force, and then only the section for this sensor is replaced. \
+            The format is described in Calibration/README.md.
+            """,
+        subcommands: [Gyro.self, Accel.self, Mag.self, Match.self])
+}
+
+/// Options every `tilt calibrate` command shares: where samples come from, and where the file goes.
+struct CalibrateOptions: ParsableArguments {
+    @OptionGroup var socketOptions: SocketOptions
+
+    @Option(name: .long, help: ArgumentHelp("Read samples from this sensor log instead of tiltd.", valueName: "LOG"))
+    var input: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The calibration file to write (default: in the user's calibration.d).", valueName: "FILE"))
+    var output: String?
+
+    @Flag(name: .long, help: "Change an existing file: replace this sensor's section, keep the others.")
+    var force = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The sensor name for [match] (default: what tiltd or the log says).", valueName: "NAME"))
+    var name: String?
+
+    @Option(name: .long, help: ArgumentHelp("The sensor label for [match], e.g. accel-display.", valueName: "LABEL"))
+    var label: String?
+
+    @Option(
+        name: .customLong("dmi-root"),
+        help: ArgumentHelp("Where the machine's DMI strings are read for [match].", valueName: "DIR"))
+    var dmiRoot = "/sys/class/dmi/id"
+
+    /// The sample feed these options ask for.
+    func feed() async throws -> CalibrationSampleFeed {
+        if let input { return try CalibrationSampleFeed(logPath: input) }
+        return try await CalibrationSampleFeed(socketPath: socketOptions.socket)
+    }
+
+    /// Writes `update` applied to the output file's calibration (or a new one matched to this machine).
+    ///
+    /// - Returns: The path written.
+    func write(
+        device: CalibrationSampleFeed.Device, command: String, summary: String,
+        update: (inout Calibration) -> Void
+    ) throws -> String {
+        let identity = CalibrationLoader.identity(dmiRoot: dmiRoot, name: name ?? device.name, label: label)
+        let path = output ?? Self.defaultPath(identity)
+        var calibration: Calibration
+        if FileManager.default.fileExists(atPath: path) {
+            guard force else {
+                throw CalibrateError(
+                    "\(path) already exists; pass --force to replace its section for this sensor (the others are "
+                        + "kept), or --output FILE to write elsewhere")
+            }
+            do {
+                calibration = try CalibrationFile.read(path: path)
+            } catch {
+                throw CalibrateError("cannot update \(error); fix or remove the file")
+            }
+        } else {
+            calibration = Calibration(
+                match: CalibrationMatch(
+                    sysVendor: identity.sysVendor, productName: identity.productName, name: identity.name,
+                    label: identity.label))
+        }
+        update(&calibration)
+        let stamp = ISO8601DateFormatter().string(from: Date())
+        let comment = ["\(command) at \(stamp) from \(device.origin)", summary]
+        var existingComment: [String] = []
+        if force, let old = try? String(contentsOfFile: path, encoding: .utf8) {
+            existingComment = old.split(separator: "\n").prefix { $0.hasPrefix("#") }.map { String($0.dropFirst(2)) }
+        }
+        do {
+            try CalibrationFile.write(
+                CalibrationFile.text(for: calibration, comment: existingComment + comment), to: path, overwrite: force)
+        } catch {
+            throw CalibrateError("\(error)")
+        }
+        return path
+    }
+
+    /// `calibration.d/<product>-<sensor>.calib` in the user's folder, from whatever is known.
+    static func defaultPath(_ identity: CalibrationIdentity) -> String {
+        let parts = [identity.productName, identity.name].compactMap { $0 }
+        let raw = parts.isEmpty ? "default" : parts.joined(separator: "-")
+        let safe = String(raw.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+        return CalibrationLoader.userDirectory() + "/" + safe + "." + CalibrationFile.pathExtension
+    }
+}
+
+/// Runs `body`, turning calibration failures into a message on standard error and exit status 1.
+func reportingCalibrationErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as CalibrateError {
+        FileHandle.standardError.write("error: \(error.message)\n")
+        throw ExitCode(1)
+    } catch let error as CalibrationFitError {
+        FileHandle.standardError.write("error: \(error.message)\n")
+        throw ExitCode(1)
+    } catch let error as CancellationError {
+        throw error
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        FileHandle.standardError.write("error: \(error)\n")
+        throw ExitCode(1)
+    }
+}
+
+private func f3(_ v: Vector3) -> String {
+    v.array.map { String(format: "%.5f", $0) }.joined(separator: ", ")
+}
+
+extension Calibrate {
+    /// `tilt calibrate match`: which file tiltd would apply to a sensor on this machine, and why.
+    struct Match: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show which calibration file tiltd would pick for a sensor on this machine, and why.",
+            discussion: """
+                Searches the same folders as tiltd (or --calibration-dir) with the machine's DMI strings and the \
+                sensor's name and label (see `tilt sensors`), and prints the explanation `tilt status` would show, \
+                then the file. Exits with status 1 when no file matches.
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("The IIO sensor's name, e.g. bmi160.", valueName: "NAME"))
+        var name: String?
+
+        @Option(name: .long, help: ArgumentHelp("The IIO sensor's label, e.g. accel-display.", valueName: "LABEL"))
+        var label: String?
+
+        @Option(
+            name: .customLong("dmi-root"),
+            help: ArgumentHelp("Where the machine's DMI strings are read.", valueName: "DIR"))
+        var dmiRoot = "/sys/class/dmi/id"
+
+        @Option(
+            name: .customLong("calibration-dir"),
+            help: ArgumentHelp("Search this folder instead of tiltd's defaults (repeatable).", valueName: "DIR"))
+        var calibrationDirs: [String] = []
+
+        func run() throws {
+            let identity = CalibrationLoader.identity(dmiRoot: dmiRoot, name: name, label: label)
+            let directories = calibrationDirs.isEmpty ? CalibrationLoader.defaultDirectories() : calibrationDirs
+            let resolution = CalibrationLoader.search(directories: directories, identity: identity)
+            let keys = [
+                ("sys_vendor", identity.sysVendor), ("product_name", identity.productName), ("name", identity.name),
+                ("label", identity.label),
+            ].map { "\($0.0)=\($0.1.map { "'\($0)'" } ?? "none")" }
+            print("device       \(keys.joined(separator: ", "))")
+            print("calibration  \(resolution.explanation)")
+            guard let path = resolution.path else { throw ExitCode(1) }
+            print("")
+            print((try? String(contentsOfFile: path, encoding: .utf8)) ?? "", terminator: "")
+        }
+    }
+
+    /// `tilt calibrate gyro`: the gyroscope bias from a still stretch.
+    struct Gyro: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure the gyroscope bias while the device lies still.",
+            discussion: """
+                Put the device on a table and leave it alone. Refuses when the gyroscope or accelerometer shows \
+                movement. With --input, the first --duration seconds of the log are used.
+                """)
+
+        @OptionGroup var options: CalibrateOptions
+
+        @Option(name: .long, help: ArgumentHelp("Seconds to hold still.", valueName: "S"))
+        var duration: Double = 10
+
+        @Option(
+            name: .customLong("max-gyro-std"),
+            help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
+        var maxGyroStd = 0.01
+
+        @Option(
+            name: .customLong("max-accel-std"),
+            help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
+        var maxAccelStd = 0.1
+
+        func validate() throws {
+            guard duration > 0, duration.isFinite else {
+                throw ValidationError("--duration must be a positive number of seconds")
+            }
+            guard maxGyroStd > 0, maxAccelStd > 0 else { throw ValidationError("the movement limits must be positive") }
+        }
+
+        func run() async throws {
+            try await reportingCalibrationErrors {
+                let feed = try await options.feed()
+                let samples: [MotionSample]
+                if let all = feed.logSamples {
+                    guard let start = all.first?.time else { throw CalibrateError("the log holds no samples") }
+                    samples = all.filter { $0.time - start <= duration }
+                    let span = (samples.last?.time ?? start) - start
+                    guard span >= duration * 0.9 else {
+                        throw CalibrateError(
+                            "the log holds only \(String(format: "%.1f", span)) s; need \(duration) s "
+                                + "(or pass a smaller --duration)")
+                    }
+                } else {
+                    FileHandle.standardError.write(
+                        "hold the device still (on a table) for \(formatSeconds(duration)) s…\n")
+                    var line = ProgressLine()
+                    feed.restart()
+                    samples = try await feed.collect(seconds: duration) { span, count in
+                        line.show("gyro: \(formatSeconds(max(duration - span, 0))) s left, \(count) samples")
+                    }
+                    line.finish()
+                }
+                let limits = CalibrationFit.StillnessLimits(gyroStd: maxGyroStd, accelMagnitudeStd: maxAccelStd)
+                let (bias, stats) = try CalibrationFit.gyroBias(samples, limits: limits)
+                let summary = String(
+                    format: "%d samples; gyro std %.4f rad/s, accel magnitude std %.4f m/s²", stats.count,
+                    stats.gyroStd,
+                    stats.accelMagnitudeStd)
+                let path = try options.write(device: feed.device, command: "tilt calibrate gyro", summary: summary) {
+                    $0.gyroBias = bias
+                }
+                print("gyro bias \(f3(bias)) rad/s (\(summary))")
+                print("wrote \(path); restart tiltd to apply it")
+            }
+        }
+    }
+
+    /// `tilt calibrate accel`: six still positions, one per axis direction, fit by least squares.
+    struct Accel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure accelerometer offset, scale and misalignment in six still positions.",
+            discussion: """
+                Prompts for each position (screen up, screen down, each edge up) and collects about two seconds \
+                in each; a position that moved, is tilted, or repeats one already done is refused and asked again. \
+                With --input (or --auto) the positions are found in the stream: every still stretch of --seconds \
+                with a new axis up counts.
+                """)
+
+        @OptionGroup var options: CalibrateOptions
+
+        @Option(name: .long, help: ArgumentHelp("Seconds to collect per position.", valueName: "S"))
+        var seconds: Double = 2
+
+        @Flag(name: .long, help: "Do not wait for Enter: take each new still position as it comes (from tiltd).")
+        var auto = false
+
+        @Option(name: .long, help: ArgumentHelp("Give up after this many seconds in --auto mode.", valueName: "S"))
+        var timeout: Double = 180
+
+        func validate() throws {
+            guard seconds > 0.2, seconds.isFinite else { throw ValidationError("--seconds must be more than 0.2") }
+        }
+
+        func run() async throws {
+            try await reportingCalibrationErrors {
+                let feed = try await options.feed()
+                var finder = PositionFinder(seconds: seconds)
+                if let all = feed.logSamples {
+                    for sample in all { _ = finder.add(sample) }
+                } else if auto {
+                    try await collectAutomatically(feed, &finder)
+                } else {
+                    try await collectInteractively(feed, &finder)
+                }
+                let missing = CalibrationFit.Face.allCases.filter { finder.positions[$0] == nil }
+                guard missing.isEmpty else {
+                    throw CalibrateError(
+                        "found \(6 - missing.count) of 6 still positions; missing "
+                            + missing.map(\.description).joined(separator: ", "))
+                }
+                let (offset, matrix) = try CalibrationFit.sixPosition(finder.positions)
+                let residual =
+                    CalibrationFit.Face.allCases.map { face in
+                        (matrix.apply(finder.positions[face]! - offset) - face.up * standardGravity).norm
+                    }.max() ?? 0
+                let summary = String(format: "six positions of %.1f s; largest residual %.4f m/s²", seconds, residual)
+                let path = try options.write(device: feed.device, command: "tilt calibrate accel", summary: summary) {
+                    $0.accelOffset = offset
+                    $0.accelMatrix = matrix
+                }
+                print("accel offset \(f3(offset)) m/s², matrix \(matrix) (\(summary))")
+                print("wrote \(path); restart tiltd to apply it")
+            }
+        }
+
+        private func collectInteractively(_ feed: CalibrationSampleFeed, _ finder: inout PositionFinder) async throws {
+            while let face = CalibrationFit.Face.allCases.first(where: { finder.positions[$0] == nil }) {
+                let done = finder.positions.count
+                FileHandle.standardError.write("position \(done + 1)/6: \(face.instruction), then press Enter\n")
+                guard await readLineAsync() != nil else {
+                    throw CalibrateError(
+                        "standard input ended before all six positions were done (use --auto without a terminal)")
+                }
+                var line = ProgressLine()
+                feed.restart()
+                let samples = try await feed.collect(seconds: seconds) { span, _ in
+                    line.show(
+                        "collecting: \(formatSeconds(max(seconds - span, 0))) s left, \(done) of 6 positions done")
+                }
+                line.finish()
+                switch finder.judge(samples) {
+                case .accepted(let got):
+                    finder.positions[got] = CalibrationFit.Stillness(samples).accelMean
+                    FileHandle.standardError.write("got \(got)\(got == face ? "" : " (not the one asked, but new)")\n")
+                case .refused(let why):
+                    FileHandle.standardError.write("refused: \(why); try again\n")
+                }
+            }
+        }
+
+        private func collectAutomatically(_ feed: CalibrationSampleFeed, _ finder: inout PositionFinder) async throws {
+            let started = ContinuousClock.now
+            var line = ProgressLine()
+            var taken = 0
+            feed.restart()
+            while finder.positions.count < 6 {
+                guard ContinuousClock.now - started < .seconds(timeout) else {
+                    line.finish()
+                    throw CalibrateError(
+                        "gave up after \(Int(timeout)) s with \(finder.positions.count) of 6 positions")
+                }
+                let samples = try feed.snapshot()
+                for sample in samples.dropFirst(taken) {
+                    if let face = finder.add(sample) {
+                        line.finish()
+                        FileHandle.standardError.write("got \(face)\n")
+                    }
+                }
+                taken = samples.count
+                let next = CalibrationFit.Face.allCases.first { finder.positions[$0] == nil }
+                line.show(
+                    "\(finder.positions.count) of 6 positions done; next: \(next?.instruction ?? "-"), hold still")
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            line.finish()
+        }
+    }
+
+    /// `tilt calibrate mag`: hard and soft iron from readings in every direction, fit as an ellipsoid.
+    struct Mag: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure magnetometer hard and soft iron while the device turns in every direction.",
+            discussion: """
+                Turn the device slowly through every orientation (figure eights, then each edge up) away from \
+                metal. Progress is the share of 26 directions seen; it stops when all are seen or at --duration. \
+                With --input the whole log is used.
+                """)
+
+        @OptionGroup var options: CalibrateOptions
+
+        @Option(name: .long, help: ArgumentHelp("Longest time to collect, seconds.", valueName: "S"))
+        var duration: Double = 90
+
+        @Option(
+            name: .customLong("min-coverage"),
+            help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F"))
+        var minCoverage = 0.7
+
+        func validate() throws {
+            guard duration > 0, duration.isFinite else {
+                throw ValidationError("--duration must be a positive number of seconds")
+            }
+            guard minCoverage > 0, minCoverage <= 1 else { throw ValidationError("--min-coverage must be in (0, 1]") }
+        }
+
+        func run() async throws {
+            try await reportingCalibrationErrors {
+                let feed = try await options.feed()
+                let points: [Vector3]
+                if let all = feed.logSamples {
+                    points = all.compactMap(\.mag)
+                } else {
+                    FileHandle.standardError.write("turn the device slowly in every direction…\n")
+                    points = try await collect(feed)
+                }
+                guard !points.isEmpty else {
+                    throw CalibrateError("no magnetometer readings (the sensor has none, or tiltd runs with --no-mag)")
+                }
+                let fit = try CalibrationFit.ellipsoid(points)
+                let covered = CalibrationFit.coveredBins(points, centre: fit.hardIron).count
+                guard Double(covered) / 26 >= minCoverage else {
+                    throw CalibrateError(
+                        "the readings cover only \(covered) of 26 directions; turn the device in every direction "
+                            + "and run again")
+                }
+                let summary = String(
+                    format: "%d readings covering %d of 26 directions; field %.1f µT", points.count, covered,
+                    fit.fieldStrength)
+                let path = try options.write(device: feed.device, command: "tilt calibrate mag", summary: summary) {
+                    $0.magHardIron = fit.hardIron
+                    $0.magSoftIron = fit.softIron
+                }
+                print("magn hard iron \(f3(fit.hardIron)) µT, soft iron \(fit.softIron) (\(summary))")
+                print("wrote \(path); restart tiltd to apply it")
+            }
+        }
+
+        private func collect(_ feed: CalibrationSampleFeed) async throws -> [Vector3] {
+            feed.restart()
+            let started = ContinuousClock.now
+            var line = ProgressLine()
+            var covered = 0
+            defer { line.finish() }
+            while true {
+                let points = try feed.snapshot().compactMap(\.mag)
+                // The bounding-box centre moves as readings arrive; show the best count so far.
+                covered = max(covered, Self.coverage(points))
+                let elapsed = (ContinuousClock.now - started) / .seconds(1)
+                line.show("magn: \(covered) of 26 directions, \(formatSeconds(max(duration - elapsed, 0))) s left")
+                if covered == 26 || elapsed >= duration { return points }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+
+        /// Directions seen, around the centre of the readings' bounding box (the fit comes later).
+        static func coverage(_ points: [Vector3]) -> Int {
+            guard let first = points.first else { return 0 }
+            var low = first
+            var high = first
+            for p in points {
+                low = Vector3(min(low.x, p.x), min(low.y, p.y), min(low.z, p.z))
+                high = Vector3(max(high.x, p.x), max(high.y, p.y), max(high.z, p.z))
+            }
+            let step = max(points.count / 2000, 1)
+            let sampled = stride(from: 0, to: points.count, by: step).map { points[$0] }
+            return CalibrationFit.coveredBins(sampled, centre: (low + high) / 2).count
+        }
+    }
+}
+
+/// Finds still positions with a new axis up in a stream of samples (the six-position procedure).
+struct PositionFinder {
+    enum Verdict {
+        case accepted(CalibrationFit.Face)
+        case refused(String)
+    }
+
+    let seconds: Double
+    var positions: [CalibrationFit.Face: Vector3] = [:]
+    private var window: [MotionSample] = []
+
+    init(seconds: Double) {
+        self.seconds = seconds
+    }
+
+    /// Whether a stretch of samples is a usable new position, and why not.
+    func judge(_ samples: [MotionSample]) -> Verdict {
+        guard samples.count >= 10 else { return .refused("only \(samples.count) samples arrived") }
+        let stats = CalibrationFit.Stillness(samples)
+        if let why = CalibrationFit.StillnessLimits(gyroStd: 0.05, accelMagnitudeStd: 0.15).violation(stats) {
+            return .refused("the device moved (\(why))")
+        }
+        guard let face = CalibrationFit.Face.classify(stats.accelMean) else {
+            return .refused("no axis points straight up (the device is tilted); lean it against something square")
+        }
+        if positions[face] != nil { return .refused("\(face) is done already; turn the device to a new side") }
+        return .accepted(face)
+    }
+
+    /// Adds a sample; returns the face when a window of `seconds` became a new position.
+    mutating func add(_ sample: MotionSample) -> CalibrationFit.Face? {
+        window.append(sample)
+        guard let first = window.first, sample.time - first.time >= seconds else { return nil }
+        if case .accepted(let face) = judge(window) {
+            positions[face] = CalibrationFit.Stillness(window).accelMean
+            window.removeAll(keepingCapacity: true)
+            return face
+        }
+        // Slide by a tenth of the window.
+        let cut = window.firstIndex { $0.time - first.time >= seconds / 10 } ?? 1
+        window.removeFirst(max(cut, 1))
+        return nil
+    }
+}
+
+/// Seconds with one decimal.
+func formatSeconds(_ s: Double) -> String {
+    String(format: "%.1f", s)
+}
