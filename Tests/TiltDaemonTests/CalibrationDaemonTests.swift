@@ -64,10 +64,10 @@ struct CalibrationDaemonTests {
         #expect(daemon.log.contains("calibration: \(file): forced by --calibration"), "\(daemon.log)")
 
         // Calibrating on top of calibrated samples is refused, saying what to do.
-        let refused = try CommandRun.run(
-            "tilt", ["calibrate", "gyro", "--socket", socket, "--output", dir.appendingPathComponent("x.calib").path])
+        let refused = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["calibrate", "gyro", "--socket", socket, "--output", dir.appendingPathComponent("x.calib").path])
         #expect(refused.status == 1)
-        #expect(refused.error.contains("--no-calibration"), "\(refused.error)")
+        #expect(refused.stderr.contains("--no-calibration"), "\(refused.stderr)")
         #expect(daemon.stop() == 0)
     }
 
@@ -103,12 +103,12 @@ struct CalibrationDaemonTests {
         let daemon = try DaemonProcess(socketPath: socket, arguments: ["--replay", log, "--loop", "--speed", "4"])
         _ = try LineSocket(path: socket)
         let output = dir.appendingPathComponent("out/gyro.calib").path
-        let result = try CommandRun.run(
-            "tilt",
+        let result = try ChildProcess.run(
+            TestPaths.executable("tilt"),
             ["calibrate", "gyro", "--socket", socket, "--duration", "3", "--output", output, "--dmi-root", dmi.path])
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.error.contains("s left"), "a progress line: \(result.error)")
-        #expect(result.output.contains("wrote \(output)"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("s left"), "a progress line: \(result.stderr)")
+        #expect(result.stdout.contains("wrote \(output)"))
         let written = try CalibrationFile.read(path: output)
         #expect((written.gyroBias - Self.bias).norm < 0.001, "\(written.gyroBias)")
         #expect(written.match == CalibrationMatch(sysVendor: "Example Corp", name: "replay"))
@@ -127,9 +127,9 @@ struct CalibrationDaemonTests {
         let daemon = try DaemonProcess(socketPath: socket, arguments: ["--replay", log, "--loop", "--speed", "4"])
         _ = try LineSocket(path: socket)
         let output = dir.appendingPathComponent("accel.calib").path
-        let result = try CommandRun.run(
-            "tilt", ["calibrate", "accel", "--auto", "--timeout", "60", "--socket", socket, "--output", output])
-        #expect(result.status == 0, "\(result.error)")
+        let result = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["calibrate", "accel", "--auto", "--timeout", "60", "--socket", socket, "--output", output])
+        #expect(result.status == 0, "\(result.stderr)")
         let written = try CalibrationFile.read(path: output)
         #expect((written.accelOffset - offset).norm < 0.02, "\(written.accelOffset)")
         #expect(written.accelMatrix.maxDifference(to: matrix) < 0.005, "\(written.accelMatrix)")
@@ -152,9 +152,9 @@ struct CalibrateCommandTests {
         let still = dir.appendingPathComponent("still.csv").path
         try CalibrationFixtures.writeLog(
             CalibrationFixtures.samples(duration: 12) { _ in (bias, Vector3(0, 0, standardGravity), nil) }, to: still)
-        let gyro = try CommandRun.run(
-            "tilt", ["calibrate", "gyro", "--input", still, "--output", output, "--dmi-root", dmi.path])
-        #expect(gyro.status == 0, "\(gyro.error)")
+        let gyro = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["calibrate", "gyro", "--input", still, "--output", output, "--dmi-root", dmi.path])
+        #expect(gyro.status == 0, "\(gyro.stderr)")
 
         let offset = Vector3(0.12, 0.3, -0.2)
         let matrix = Matrix3(rowMajor: [0.99, 0.012, -0.006, 0.012, 1.03, 0.01, -0.006, 0.01, 0.97])!
@@ -163,11 +163,13 @@ struct CalibrateCommandTests {
             CalibrationFixtures.sixPositions(
                 offset: offset, inverseMatrix: try #require(matrix.inverse), noise: .init(accel: 0.04)),
             to: six)
-        let refused = try CommandRun.run("tilt", ["calibrate", "accel", "--input", six, "--output", output])
+        let refused = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["calibrate", "accel", "--input", six, "--output", output])
         #expect(refused.status == 1)
-        #expect(refused.error.contains("already exists; pass --force"), "\(refused.error)")
-        let accel = try CommandRun.run("tilt", ["calibrate", "accel", "--input", six, "--output", output, "--force"])
-        #expect(accel.status == 0, "\(accel.error)")
+        #expect(refused.stderr.contains("already exists; pass --force"), "\(refused.stderr)")
+        let accel = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["calibrate", "accel", "--input", six, "--output", output, "--force"])
+        #expect(accel.status == 0, "\(accel.stderr)")
 
         let hardIron = Vector3(-15, 8, 33)
         let softIron = Matrix3(rowMajor: [1.05, 0.03, 0, 0.03, 0.95, 0, 0, 0, 1.0])!
@@ -176,9 +178,10 @@ struct CalibrateCommandTests {
         try CalibrationFixtures.writeLog(
             CalibrationFixtures.magneticSweep(hardIron: hardIron, inverseSoftIron: try #require(normalised.inverse)),
             to: sweep)
-        let mag = try CommandRun.run("tilt", ["calibrate", "mag", "--input", sweep, "--output", output, "--force"])
-        #expect(mag.status == 0, "\(mag.error)")
-        #expect(mag.output.contains("26 of 26 directions"), "\(mag.output)")
+        let mag = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["calibrate", "mag", "--input", sweep, "--output", output, "--force"])
+        #expect(mag.status == 0, "\(mag.stderr)")
+        #expect(mag.stdout.contains("26 of 26 directions"), "\(mag.stdout)")
 
         let c = try CalibrationFile.read(path: output)
         #expect(c.match == CalibrationMatch(productName: "Tablet 10", name: "bmi160"))
@@ -200,10 +203,11 @@ struct CalibrateCommandTests {
                 (Vector3(0.1 * sin(3 * t), 0, 0), Vector3(0, 0, standardGravity), nil)
             }, to: moving)
         let output = dir.appendingPathComponent("never.calib").path
-        let result = try CommandRun.run("tilt", ["calibrate", "gyro", "--input", moving, "--output", output])
+        let result = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["calibrate", "gyro", "--input", moving, "--output", output])
         #expect(result.status == 1)
-        #expect(result.error.contains("the device moved (gyro std"), "\(result.error)")
-        #expect(result.error.contains("put it on a table and run again"))
+        #expect(result.stderr.contains("the device moved (gyro std"), "\(result.stderr)")
+        #expect(result.stderr.contains("put it on a table and run again"))
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
@@ -213,12 +217,12 @@ struct CalibrateCommandTests {
         let flat = dir.appendingPathComponent("flat.csv").path
         try CalibrationFixtures.writeLog(
             CalibrationFixtures.samples(duration: 6) { _ in (.zero, Vector3(0, 0, standardGravity), nil) }, to: flat)
-        let result = try CommandRun.run(
-            "tilt", ["calibrate", "accel", "--input", flat, "--output", dir.appendingPathComponent("a.calib").path])
+        let result = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["calibrate", "accel", "--input", flat, "--output", dir.appendingPathComponent("a.calib").path])
         #expect(result.status == 1)
         #expect(
-            result.error.contains("found 1 of 6 still positions; missing -z up, +y up, -y up, +x up, -x up"),
-            "\(result.error)")
+            result.stderr.contains("found 1 of 6 still positions; missing -z up, +y up, -y up, +x up, -x up"),
+            "\(result.stderr)")
     }
 
     @Test("calibrate match picks the file for a fake machine's DMI strings and sensor name")
@@ -241,25 +245,28 @@ struct CalibrateCommandTests {
             "--calibration-dir", second.path, "--calibration-dir", bundled,
         ]
         // The bundled example names this fictional machine and sensor with four keys: it beats the one-key file.
-        let example = try CommandRun.run("tilt", arguments + ["--name", "bmi160", "--label", "accel-display"])
-        #expect(example.status == 0, "\(example.error)")
+        let example = try ChildProcess.run(
+            TestPaths.executable("tilt"), arguments + ["--name", "bmi160", "--label", "accel-display"])
+        #expect(example.status == 0, "\(example.stderr)")
         #expect(
-            example.output.contains(
+            example.stdout.contains(
                 "calibration  \(bundled)/example-tablet-bmi160.calib: matched sys_vendor=Example Corp, "
                     + "product_name=Example Tablet 10, name=bmi160, label=accel-display"),
-            "\(example.output)")
+            "\(example.stdout)")
         // Without the label only the one-key file in the first folder and the bundled identity agree.
-        let sensor = try CommandRun.run("tilt", arguments + ["--name", "bmi160"])
+        let sensor = try ChildProcess.run(
+            TestPaths.executable("tilt"), arguments + ["--name", "bmi160"])
         #expect(
-            sensor.output.contains("calibration  \(first.path)/sensor.calib: matched name=bmi160"), "\(sensor.output)")
+            sensor.stdout.contains("calibration  \(first.path)/sensor.calib: matched name=bmi160"), "\(sensor.stdout)")
         // Another sensor: only the identity file, which matches any device.
-        let other = try CommandRun.run("tilt", arguments + ["--name", "lsm6dsl"])
+        let other = try ChildProcess.run(
+            TestPaths.executable("tilt"), arguments + ["--name", "lsm6dsl"])
         #expect(
-            other.output.contains("\(bundled)/identity.calib: matched (no match keys: any device)"), "\(other.output)")
+            other.stdout.contains("\(bundled)/identity.calib: matched (no match keys: any device)"), "\(other.stdout)")
         // No bundled folder: nothing matches, exit status 1.
-        let none = try CommandRun.run(
-            "tilt", ["calibrate", "match", "--dmi-root", dmi.path, "--calibration-dir", second.path, "--name", "x"])
+        let none = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["calibrate", "match", "--dmi-root", dmi.path, "--calibration-dir", second.path, "--name", "x"])
         #expect(none.status == 1)
-        #expect(none.output.contains("none: no file matched (looked in \(second.path))"), "\(none.output)")
+        #expect(none.stdout.contains("none: no file matched (looked in \(second.path))"), "\(none.stdout)")
     }
 }

@@ -63,7 +63,7 @@ struct DaemonIIOTests {
         try client.send(#"{"cmd":"watch","enable":false}"#)
         #expect(waitFor { tree.read(device: 0, "buffer/enable") == "0" }, "the buffer is disabled with no watcher")
         kill(daemon.process.processIdentifier, SIGTERM)
-        let result = daemon.wait()
+        let result = try daemon.wait()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: socketPath), "the socket file is removed on SIGTERM")
     }

@@ -115,7 +115,7 @@ struct IIONamespaceTests {
         }
         scans.append(FakeIIOTree.pack([format.range.upperBound, 0, 0, 0, 0, 0], type: type, timestampNs: 2_000_000_000))
         try tree.feed(0, scans: scans)
-        let result = child.wait()
+        let result = try child.wait()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(tree.read(device: 0, "buffer/enable") == "0", "the buffer is disabled when capture stops")
         #expect(result.stderr.contains("(1 rejected)"), "the saturated scan is rejected: \(result.stderr)")
@@ -139,7 +139,7 @@ struct IIONamespaceTests {
         let rowsWhileGone = try rows(out).count
         usleep(300_000)
         try tree.restoreDevice(0)
-        let result = child.wait()
+        let result = try child.wait()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("sensor lost"), "\(result.stderr)")
         #expect(result.stderr.components(separatedBy: "sensor active").count - 1 == 2, "\(result.stderr)")
@@ -165,7 +165,7 @@ struct IIONamespaceTests {
         try tree.restoreDevice(0)
         // feed waits until the source opens the character device again.
         try tree.feed(0, scans: scans)
-        let result = child.wait()
+        let result = try child.wait()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("sensor lost"), "\(result.stderr)")
         #expect(result.stderr.components(separatedBy: "sensor active").count - 1 == 2, "\(result.stderr)")

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A finished child process: how it ended and what it printed.
 public struct ChildProcess: Sendable {
@@ -6,42 +9,58 @@ public struct ChildProcess: Sendable {
     public var stdout: String
     public var stderr: String
 
-    /// Runs `executable arguments…` to completion, with `environment` merged over this process's environment.
+    /// Runs `executable arguments…` to completion, with `environment` merged over this process's environment and
+    /// `input` on its standard input.
+    ///
+    /// - Throws: ``TestError`` when it cannot start, or runs past `timeout` seconds (it is then killed).
     public static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+        _ executable: String, _ arguments: [String], input: String = "", environment: [String: String] = [:],
+        timeout: Double = 120
     ) throws -> ChildProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        process.environment = env
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()
+        let stdin = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = stdin
         try process.run()
-        return collect(process, stdout: out, stderr: err)
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try? stdin.fileHandleForWriting.close()
+        return try collect(process, stdout: out, stderr: err, timeout: timeout)
     }
 
-    /// Reads both pipes of a started `process` to their end (at once, so neither can fill up and stall the child),
-    /// then waits for it.
-    public static func collect(_ process: Process, stdout: Pipe, stderr: Pipe) -> ChildProcess {
-        let errorBox = DataBox()
-        let reader = DispatchGroup()
-        DispatchQueue.global().async(group: reader) {
-            errorBox.data = stderr.fileHandleForReading.readDataToEndOfFile()
+    /// Collects both pipes of a started `process` while it runs (so neither can fill up and stall it), and waits
+    /// for it to end.
+    ///
+    /// - Throws: ``TestError`` when it runs past `timeout` seconds (it is then killed).
+    public static func collect(_ process: Process, stdout: Pipe, stderr: Pipe, timeout: Double = 120) throws
+        -> ChildProcess
+    {
+        let collectedOut = OutputBuffer()
+        let collectedErr = OutputBuffer()
+        stdout.fileHandleForReading.readabilityHandler = { h in collectedOut.append(h.availableData) }
+        stderr.fileHandleForReading.readabilityHandler = { h in collectedErr.append(h.availableData) }
+        defer {
+            stdout.fileHandleForReading.readabilityHandler = nil
+            stderr.fileHandleForReading.readabilityHandler = nil
         }
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        reader.wait()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let name = process.executableURL?.lastPathComponent ?? "child"
+            throw TestError("\(name) ran past \(timeout) s and was killed; it printed: \(collectedErr.text)")
+        }
         process.waitUntilExit()
-        return ChildProcess(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: errorBox.data, as: UTF8.self))
+        stdout.fileHandleForReading.readabilityHandler = nil
+        stderr.fileHandleForReading.readabilityHandler = nil
+        collectedOut.append(stdout.fileHandleForReading.readDataToEndOfFile())
+        collectedErr.append(stderr.fileHandleForReading.readDataToEndOfFile())
+        return ChildProcess(status: process.terminationStatus, stdout: collectedOut.text, stderr: collectedErr.text)
     }
-}
-
-/// Bytes filled on another thread; read only after that thread is done (the DispatchGroup wait orders it).
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
 }

@@ -201,8 +201,8 @@ public final class FakeIIOTree: Sendable {
         public typealias Result = ChildProcess
 
         /// Waits for the child and collects its output.
-        public func wait() -> Result {
-            ChildProcess.collect(process, stdout: stdout, stderr: stderr)
+        public func wait() throws -> Result {
+            try ChildProcess.collect(process, stdout: stdout, stderr: stderr)
         }
     }
 }
