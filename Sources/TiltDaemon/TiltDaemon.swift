@@ -27,6 +27,8 @@ public struct TiltDaemon: Sendable {
         public var pipeline: MotionPipeline.Configuration
         /// Threads serving clients.
         public var eventLoopThreads: Int
+        /// Where the power state comes from; `nil` publishes mains power and probes nothing.
+        public var power: PowerMonitor.Configuration? = .init()
 
         public init(
             socketPath: String? = nil, source: Source, pipeline: MotionPipeline.Configuration = .init(),
@@ -54,16 +56,18 @@ public struct TiltDaemon: Sendable {
     public func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
         let path = SocketPath.resolve(configuration.socketPath)
         let source = try makeSource()
-        let hub = Hub(sourceName: source.name, sensors: source.sensors, calibration: "none")
+        let power = configuration.power.map { PowerMonitor(configuration: $0).readFiles() } ?? .mains
+        let hub = Hub(sourceName: source.name, sensors: source.sensors, calibration: "none", power: power)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let server = SocketServer(path: path, hub: hub, group: group, logger: logger, onReady: onReady)
         let motion = MotionService(hub: hub, source: source, pipeline: configuration.pipeline, logger: logger)
+        let powerService = configuration.power.map { PowerService(hub: hub, configuration: $0, logger: logger) }
         let services = ServiceGroup(
             configuration: .init(
                 services: [
                     .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup),
                     .init(service: motion),
-                ],
+                ] + (powerService.map { [.init(service: $0)] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         do {
