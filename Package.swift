@@ -54,7 +54,8 @@ let package = Package(
         .target(name: "TiltCore", swiftSettings: swiftSettings),
         .target(name: "TiltFusion", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
         .target(
-            name: "TiltSensors", dependencies: ["TiltCore", "CLibIIO", "CZlib", "CSystemd"], swiftSettings: swiftSettings),
+            name: "TiltSensors", dependencies: ["TiltCore", "CLibIIO", "CZlib", "CSystemd"],
+            swiftSettings: swiftSettings),
         .target(
             name: "TiltWire", dependencies: ["TiltCore", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings),

@@ -34,7 +34,8 @@ public struct HeadlessRunner: Sendable {
     /// Creates a runner.
     public init(
         preset: Preset, width: Int, height: Int, socketPath: String?, duration: Double?, policy: PowerPolicy,
-        frameRate: Double = 60, onModeChange: @escaping @Sendable (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
+        frameRate: Double = 60,
+        onModeChange: @escaping @Sendable (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
     ) {
         self.preset = preset
         self.width = width

@@ -28,7 +28,8 @@ public struct PowerGate: Sendable {
         /// Frames skipped in all modes.
         public var skipped: Int { modes.values.reduce(0) { $0 + $1.skipped } }
 
-        /// `{"class":"stats","drawn":N,"skipped":N,"modes":{"full":{"drawn":…,"skipped":…,"seconds":…,"entered":…},…}}`
+        /// One JSON line: `{"class":"stats","drawn":N,"skipped":N,"modes":{"full":{"drawn":…,"skipped":…,`
+        /// `"seconds":…,"entered":…},"capped":{…},"still":{…},"hidden":{…}}}`.
         public var jsonLine: String {
             let parts = PowerMode.allCases.map { mode -> String in
                 let e = modes[mode] ?? Entry()

@@ -25,7 +25,8 @@ final class PowerProfilesBus {
         Endpoint(
             name: "org.freedesktop.UPower.PowerProfiles", path: "/org/freedesktop/UPower/PowerProfiles",
             interface: "org.freedesktop.UPower.PowerProfiles"),
-        Endpoint(name: "net.hadess.PowerProfiles", path: "/net/hadess/PowerProfiles", interface: "net.hadess.PowerProfiles"),
+        Endpoint(
+            name: "net.hadess.PowerProfiles", path: "/net/hadess/PowerProfiles", interface: "net.hadess.PowerProfiles"),
     ]
 
     private let bus: OpaquePointer

@@ -58,7 +58,8 @@ public struct PowerSupplyProbe: Sendable {
             }
         }
         let onBattery = batteries > 0 && !mainsOnline && (discharging || mainsSupplies > 0)
-        let capacity = capacities.isEmpty ? nil : Int((Double(capacities.reduce(0, +)) / Double(capacities.count)).rounded())
+        let capacity =
+            capacities.isEmpty ? nil : Int((Double(capacities.reduce(0, +)) / Double(capacities.count)).rounded())
         return Reading(onBattery: onBattery, capacity: capacity, found: batteries + mainsSupplies > 0)
     }
 
