@@ -94,6 +94,48 @@ struct PowerProbeTests {
         try seen.waitFor("balanced again") { $0.last?.profile == "balanced" }
     }
 
+    @Test func aDaemonThatStartsLaterIsFollowed() throws {
+        if let reason = PrivateBus.unavailableReason {
+            print("skipped: \(reason)")
+            return
+        }
+        let bus = try PrivateBus()
+        let fake = try FakePowerSupply()
+        let monitor = PowerMonitor(
+            configuration: .init(
+                powerSupplyRoot: fake.root, platformProfilePath: nil, bus: .address(bus.address), pollInterval: 600))
+        let seen = StatesBox()
+        let thread = Thread { monitor.run { seen.append($0) } }
+        thread.start()
+        defer { monitor.stop() }
+        try seen.waitFor("a first state without a profile") { $0.last == PowerState(onBattery: false, capacity: 100) }
+        // The name appearing on the bus (NameOwnerChanged) is enough to read the profile, without a poll.
+        try bus.startPowerProfilesDaemon(profile: "power-saver")
+        try seen.waitFor("power-saver once the daemon is on the bus") { $0.last?.profile == "power-saver" }
+    }
+
+    @Test func theUPowerNameIsFollowedToo() throws {
+        if let reason = PrivateBus.unavailableReason {
+            print("skipped: \(reason)")
+            return
+        }
+        let bus = try PrivateBus()
+        try bus.startUPowerProfiles(profile: "power-saver")
+        let fake = try FakePowerSupply()
+        let monitor = PowerMonitor(
+            configuration: .init(
+                powerSupplyRoot: fake.root, platformProfilePath: nil, bus: .address(bus.address), pollInterval: 600))
+        let seen = StatesBox()
+        let thread = Thread { monitor.run { seen.append($0) } }
+        thread.start()
+        defer { monitor.stop() }
+        try seen.waitFor("power-saver under org.freedesktop.UPower.PowerProfiles") {
+            $0.last?.profile == "power-saver"
+        }
+        try bus.setUPowerActiveProfile("performance")
+        try seen.waitFor("performance after PropertiesChanged") { $0.last?.profile == "performance" }
+    }
+
     @Test func anUnreachableBusIsNotFatal() throws {
         let fake = try FakePowerSupply()
         let notes = StatesBox()

@@ -67,6 +67,44 @@ public final class PrivateBus {
         }
     }
 
+    /// Starts a bare dbusmock object under the newer name `org.freedesktop.UPower.PowerProfiles` (object
+    /// `/org/freedesktop/UPower/PowerProfiles`) with an `ActiveProfile` property, as power-profiles-daemon 0.20+ has.
+    public func startUPowerProfiles(profile: String) throws {
+        let name = "org.freedesktop.UPower.PowerProfiles"
+        let path = "/org/freedesktop/UPower/PowerProfiles"
+        let mock = Process()
+        mock.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        mock.arguments = ["-m", "dbusmock", "--system", name, path, name]
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        mock.environment = env
+        mock.standardOutput = FileHandle.nullDevice
+        mock.standardError = FileHandle.nullDevice
+        try mock.run()
+        mocks.append(mock)
+        let deadline = Date().addingTimeInterval(15)
+        while true {
+            let added = try? gdbus([
+                "call", "--address", address, "--dest", name, "--object-path", path, "--method",
+                "org.freedesktop.DBus.Mock.AddProperty", name, "ActiveProfile", "<'\(profile)'>",
+            ])
+            if added != nil { return }
+            guard Date() < deadline, mock.isRunning else {
+                throw TestError("dbusmock did not put \(name) on \(address) within 15 s")
+            }
+            usleep(50_000)
+        }
+    }
+
+    /// Sets `ActiveProfile` on the `org.freedesktop.UPower.PowerProfiles` mock.
+    public func setUPowerActiveProfile(_ profile: String) throws {
+        let name = "org.freedesktop.UPower.PowerProfiles"
+        _ = try gdbus([
+            "call", "--address", address, "--dest", name, "--object-path", "/org/freedesktop/UPower/PowerProfiles",
+            "--method", "org.freedesktop.DBus.Properties.Set", name, "ActiveProfile", "<'\(profile)'>",
+        ])
+    }
+
     /// Reads `ActiveProfile` with `gdbus`.
     public func activeProfile() throws -> String {
         try gdbus([
