@@ -77,6 +77,17 @@ public struct PowerPolicy: Sendable, Hashable {
         /// Motion rate to ask of the daemon, Hz; `nil`: do not watch motion.
         public var motionRate: Double?
 
+        /// For logs: `capped (30 fps, motion 15 Hz)`, `still (one frame, no motion)`.
+        public var summary: String {
+            let frames: String =
+                switch mode {
+                case .still: "one frame"
+                case .hidden: "no frames"
+                default: frameRate.map { "\(Int($0)) fps" } ?? "display rate"
+                }
+            return "\(mode.rawValue) (\(frames), \(motionRate.map { "motion \(Int($0)) Hz" } ?? "no motion"))"
+        }
+
         /// A decision.
         public init(mode: PowerMode, frameRate: Double?, motionRate: Double?) {
             self.mode = mode

@@ -73,7 +73,7 @@ public struct HeadlessRunner: Sendable {
             let snapshot = daemon.snapshot
             if let decision = gate.update(power: snapshot.power, window: .visible, now: t) {
                 if let rate = decision.motionRate { daemon.setRate(rate) } else { daemon.setWatching(false) }
-                logger.info("power: \(decision.mode.rawValue)")
+                logger.info("power: \(decision.summary)")
                 onModeChange(decision, snapshot.power)
                 lastDrawn = nil
             }

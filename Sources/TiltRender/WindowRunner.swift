@@ -120,9 +120,7 @@ public struct WindowRunner: Sendable {
             let visibility: WindowVisibility = hidden ? .hidden : .visible
             if let decision = gate.update(power: daemon.snapshot.power, window: visibility, now: elapsed) {
                 if let rate = decision.motionRate { daemon.setRate(rate) } else { daemon.setWatching(false) }
-                let rate = decision.frameRate.map { "\(Int($0)) fps" } ?? "display rate"
-                let motion = decision.motionRate.map { "motion \(Int($0)) Hz" } ?? "no motion"
-                logger.info("power: \(decision.mode.rawValue) (\(rate), \(motion))")
+                logger.info("power: \(decision.summary)")
                 lastDrawn = nil
             }
             guard let delay = gate.delay(now: elapsed, displayRate: nil) else {

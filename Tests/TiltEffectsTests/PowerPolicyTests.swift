@@ -28,6 +28,9 @@ import TiltEffects
         #expect(policy.decision(for: .full) == .init(mode: .full, frameRate: nil, motionRate: 60))
         #expect(policy.decision(for: .capped) == .init(mode: .capped, frameRate: 30, motionRate: 15))
         #expect(policy.decision(for: .still) == .init(mode: .still, frameRate: 0, motionRate: nil))
+        #expect(policy.decision(for: .capped).summary == "capped (30 fps, motion 15 Hz)")
+        #expect(policy.decision(for: .still).summary == "still (one frame, no motion)")
+        #expect(policy.decision(for: .full).summary == "full (display rate, motion 60 Hz)")
     }
 
     @Test func fixedPoliciesAndThresholds() {

@@ -184,4 +184,43 @@ struct PowerGatedRunTests {
         #expect((stillStats["seconds"] as? Double ?? 0) >= 1, "\(stats)")
         #expect(fullStats["entered"] as? Int == 2 && (fullStats["drawn"] as? Int ?? 0) > 2, "\(stats)")
     }
+
+    @Test("the window (SDL offscreen driver) goes capped on battery and still on a low battery")
+    func windowFollowsTheBattery() throws {
+        let fake = try FakePowerSupply()
+        try fake.battery(capacity: 43)
+        let dir = TestPaths.temporaryDirectory("tiltfx")
+        let socket = dir.appendingPathComponent("d.sock").path
+        let daemon = try DaemonProcess(
+            socketPath: socket,
+            arguments: [
+                "--replay", TestPaths.broadExcerpt, "--loop", "--power-supply-root", fake.root, "--platform-profile",
+                fake.platformProfile, "--system-bus", "unix:path=\(dir.path)/no-bus", "--power-poll", "0.1",
+            ])
+        defer { daemon.stop() }
+        _ = try LineSocket(path: socket)  // the daemon is up
+        let window = Process()
+        window.executableURL = URL(fileURLWithPath: TestPaths.executable("tiltfx"))
+        window.arguments = [
+            "run", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "tilt-specular", "--size", "64x64",
+            "--seconds", "4", "--socket", socket,
+        ]
+        var env = ProcessInfo.processInfo.environment
+        env["SDL_VIDEODRIVER"] = "offscreen"
+        env["EGL_PLATFORM"] = "surfaceless"
+        env["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        window.environment = env
+        let err = Pipe()
+        window.standardError = err
+        window.standardOutput = FileHandle.nullDevice
+        try window.run()
+        usleep(2_000_000)
+        try fake.battery(capacity: 9)
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        window.waitUntilExit()
+        let log = String(decoding: data, as: UTF8.self)
+        #expect(window.terminationStatus == 0, "stderr: \(log)")
+        #expect(log.contains("power: capped (30 fps, motion 15 Hz)"), "stderr: \(log)")
+        #expect(log.contains("power: still (one frame, no motion)"), "stderr: \(log)")
+    }
 }
