@@ -85,7 +85,7 @@ public final class PowerMonitor: Sendable {
 
     /// Reads the power state, calls `onChange` with it, and then again at every change, until ``stop()``.
     ///
-    /// Blocks the calling thread (give it a thread of its own); `onChange` runs on it.
+    /// Blocks the calling thread (give it a thread of its own); `onChange` runs on it. Call it once per monitor.
     public func run(onChange: (PowerState) -> Void) {
         var bus: PowerProfilesBus?
         var busProfile: String?

@@ -41,24 +41,24 @@ final class PowerProfilesBus {
     /// - Throws: ``PowerProbeError`` when the bus cannot be reached or refuses the subscription.
     init(address: String?) throws(PowerProbeError) {
         var raw: OpaquePointer?
-        let where_ = address ?? "the system bus"
+        let target = address ?? "the system bus"
         if let address {
             var r = sd_bus_new(&raw)
-            guard r >= 0, let made = raw else { throw PowerProbeError.bus(where_, Self.describe(r)) }
+            guard r >= 0, let made = raw else { throw PowerProbeError.bus(target, Self.describe(r)) }
             r = sd_bus_set_address(made, address)
             if r >= 0 { r = sd_bus_set_bus_client(made, 1) }
             if r >= 0 { r = sd_bus_start(made) }
             guard r >= 0 else {
                 sd_bus_unref(made)
-                throw PowerProbeError.bus(where_, Self.describe(r))
+                throw PowerProbeError.bus(target, Self.describe(r))
             }
         } else {
             let r = sd_bus_open_system(&raw)
-            guard r >= 0, raw != nil else { throw PowerProbeError.bus(where_, Self.describe(r)) }
+            guard r >= 0, raw != nil else { throw PowerProbeError.bus(target, Self.describe(r)) }
         }
-        guard let bus = raw else { throw PowerProbeError.bus(where_, "no connection") }
+        guard let bus = raw else { throw PowerProbeError.bus(target, "no connection") }
         self.bus = bus
-        description = where_
+        description = target
         changed = .allocate(capacity: 1)
         changed.initialize(to: false)
 
@@ -80,7 +80,7 @@ final class PowerProfilesBus {
             let r = sd_bus_add_match(bus, &slot, rule, handler, UnsafeMutableRawPointer(changed))
             guard r >= 0, let slot else {
                 close()
-                throw PowerProbeError.bus(where_, "cannot subscribe (\(rule)): \(Self.describe(r))")
+                throw PowerProbeError.bus(target, "cannot subscribe (\(rule)): \(Self.describe(r))")
             }
             slots.append(slot)
         }
