@@ -15,19 +15,28 @@ private final class RunningTiltFX: Sendable {
 
     let process: Process
     private let lines = Lines()
+    private let errors = Lines()
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.executable("tiltfx"))
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["EGL_PLATFORM"] = "surfaceless"
         env["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err
         self.process = process
+        let errors = self.errors
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return }
+            errors.mutex.withLock { $0.1 += String(decoding: data, as: UTF8.self) }
+        }
         let lines = self.lines
         out.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
@@ -41,6 +50,20 @@ private final class RunningTiltFX: Sendable {
             }
         }
         try process.run()
+    }
+
+    /// Everything printed on stderr so far (the log).
+    var log: String { errors.mutex.withLock { $0.1 } }
+
+    /// Waits up to `timeout` s for `text` in the log.
+    func waitForLog(_ text: String, timeout: Double = 15) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !log.contains(text) {
+            guard Date() < deadline, process.isRunning else {
+                throw TestError("tiltfx did not log '\(text)' within \(timeout) s; log:\n\(log)")
+            }
+            usleep(20_000)
+        }
     }
 
     /// The JSON lines so far.
@@ -199,28 +222,15 @@ struct PowerGatedRunTests {
             ])
         defer { daemon.stop() }
         _ = try LineSocket(path: socket)  // the daemon is up
-        let window = Process()
-        window.executableURL = URL(fileURLWithPath: TestPaths.executable("tiltfx"))
-        window.arguments = [
-            "run", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "tilt-specular", "--size", "64x64",
-            "--seconds", "4", "--socket", socket,
-        ]
-        var env = ProcessInfo.processInfo.environment
-        env["SDL_VIDEODRIVER"] = "offscreen"
-        env["EGL_PLATFORM"] = "surfaceless"
-        env["LIBGL_ALWAYS_SOFTWARE"] = "1"
-        window.environment = env
-        let err = Pipe()
-        window.standardError = err
-        window.standardOutput = FileHandle.nullDevice
-        try window.run()
-        usleep(2_000_000)
+        let window = try RunningTiltFX(
+            [
+                "run", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "tilt-specular", "--size",
+                "64x64", "--seconds", "30", "--socket", socket,
+            ], environment: ["SDL_VIDEODRIVER": "offscreen"])
+        try window.waitForLog("power: capped (30 fps, motion 15 Hz)")
         try fake.battery(capacity: 9)
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        window.waitUntilExit()
-        let log = String(decoding: data, as: UTF8.self)
-        #expect(window.terminationStatus == 0, "stderr: \(log)")
-        #expect(log.contains("power: capped (30 fps, motion 15 Hz)"), "stderr: \(log)")
-        #expect(log.contains("power: still (one frame, no motion)"), "stderr: \(log)")
+        try window.waitForLog("power: still (one frame, no motion)")
+        try fake.mains(capacity: 9)
+        try window.waitForLog("power: full (display rate, motion 60 Hz)")
     }
 }
