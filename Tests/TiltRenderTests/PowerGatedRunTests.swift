@@ -208,7 +208,7 @@ struct PowerGatedRunTests {
         #expect(fullStats["entered"] as? Int == 2 && (fullStats["drawn"] as? Int ?? 0) > 2, "\(stats)")
     }
 
-    @Test("the window (SDL offscreen driver) goes capped on battery and still on a low battery")
+    @Test("the window (SDL offscreen driver): capped on battery, still on a low battery, full on mains")
     func windowFollowsTheBattery() throws {
         let fake = try FakePowerSupply()
         try fake.battery(capacity: 43)
