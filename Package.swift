@@ -46,11 +46,16 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
 
         // MARK: Libraries
         .target(name: "TiltCore", swiftSettings: swiftSettings),
         .target(name: "TiltFusion", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
-        .target(name: "TiltSensors", dependencies: ["TiltCore", "CLibIIO", "CZlib"], swiftSettings: swiftSettings),
+        .target(
+            name: "TiltSensors", dependencies: ["TiltCore", "CLibIIO", "CZlib", "CSystemd"],
+            swiftSettings: swiftSettings),
         .target(
             name: "TiltWire", dependencies: ["TiltCore", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings),

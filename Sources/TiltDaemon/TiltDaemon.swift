@@ -31,6 +31,8 @@ public struct TiltDaemon: Sendable {
         public var calibration: CalibrationLoader.Choice
         /// Where DMI strings are read to match calibration files (`/sys/class/dmi/id`).
         public var dmiRoot: String
+        /// Where the power state comes from; `nil` publishes mains power and probes nothing.
+        public var power: PowerMonitor.Configuration? = .init()
 
         public init(
             socketPath: String? = nil, source: Source, pipeline: MotionPipeline.Configuration = .init(),
@@ -69,16 +71,19 @@ public struct TiltDaemon: Sendable {
             logger.warning("calibration: \(resolution.explanation)")
         }
         let source = CalibratedMotionSource(base: uncalibrated, calibration: resolution.calibration)
-        let hub = Hub(sourceName: source.name, sensors: source.sensors, calibration: resolution.explanation)
+        let power = configuration.power.map { PowerMonitor(configuration: $0).readFiles() } ?? .mains
+        let hub = Hub(
+            sourceName: source.name, sensors: source.sensors, calibration: resolution.explanation, power: power)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let server = SocketServer(path: path, hub: hub, group: group, logger: logger, onReady: onReady)
         let motion = MotionService(hub: hub, source: source, pipeline: configuration.pipeline, logger: logger)
+        let powerService = configuration.power.map { PowerService(hub: hub, configuration: $0, logger: logger) }
         let services = ServiceGroup(
             configuration: .init(
                 services: [
                     .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup),
                     .init(service: motion),
-                ],
+                ] + (powerService.map { [.init(service: $0)] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         do {

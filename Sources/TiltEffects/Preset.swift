@@ -31,6 +31,8 @@ public struct Preset: Sendable, Hashable {
     public var shadertoy: String?
     /// The effects, applied in order.
     public var effects: [Effect]
+    /// The preset's power policy (its `power` key), if it sets one; `nil` uses ``PowerPolicy/automatic``.
+    public var power: PowerPolicy?
 
     /// Creates a preset from its parts.
     public init(

@@ -40,6 +40,7 @@ struct PresetFile: Decodable {
     var description: String?
     var shadertoy: String?
     var effects: [EffectEntry]?
+    var power: PowerPolicyEntry?
 
     /// Checks the decoded values and builds the preset.
     func resolve(name: String, directory: URL, file: String) throws(PresetError) -> Preset {
@@ -86,9 +87,11 @@ struct PresetFile: Decodable {
         if toy == nil && effects.isEmpty {
             throw .invalid(file, field: "effects", reason: "a preset needs at least one effect or a \"shadertoy\" file")
         }
-        return Preset(
+        var preset = Preset(
             name: name, description: description ?? "", directory: directory.path, file: file, shadertoy: toy,
             effects: effects)
+        preset.power = try power?.resolve(file: file)
+        return preset
     }
 
     private static func argument(_ arg: Argument, field: String, file: String) throws(PresetError) -> EffectArgument {

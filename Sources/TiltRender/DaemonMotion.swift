@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import TiltClient
 import TiltCore
@@ -20,6 +21,8 @@ public final class DaemonMotion: Sendable {
     /// The shared state, in a class so the background task can hold it without holding `self`.
     private final class Shared: Sendable {
         let mutex = Mutex(Snapshot(frame: nil, connected: false, lastProblem: nil, power: nil))
+        /// Signalled when the power state or the connection changes, for loops that sleep until then.
+        let changed = DispatchSemaphore(value: 0)
     }
 
     private let shared = Shared()
@@ -36,6 +39,7 @@ public final class DaemonMotion: Sendable {
         let shared = self.shared
         task = Task.detached {
             for await event in subscriber.events() {
+                let before = shared.mutex.withLock { ($0.power, $0.connected) }
                 shared.mutex.withLock { s in
                     switch event {
                     case .connected(let hello):
@@ -49,6 +53,8 @@ public final class DaemonMotion: Sendable {
                     default: break
                     }
                 }
+                let after = shared.mutex.withLock { ($0.power, $0.connected) }
+                if after != before { shared.changed.signal() }
             }
         }
     }
@@ -56,8 +62,17 @@ public final class DaemonMotion: Sendable {
     /// The current state.
     public var snapshot: Snapshot { shared.mutex.withLock { $0 } }
 
-    /// Changes the frame rate asked of the daemon.
+    /// Changes the frame rate asked of the daemon (and watches).
     public func setRate(_ rate: Double) { subscriber.setRate(rate) }
+
+    /// Starts or stops frames from the daemon (`power` events keep coming either way).
+    public func setWatching(_ on: Bool) { subscriber.setWatching(on) }
+
+    /// Sleeps until the power state or the connection changes, or `timeout` seconds pass; returns whether it changed.
+    @discardableResult
+    public func waitForChange(timeout: Double) -> Bool {
+        shared.changed.wait(timeout: .now() + max(0, timeout)) == .success
+    }
 
     /// Stops the subscription.
     public func close() {

@@ -18,14 +18,20 @@ public struct WindowRunner: Sendable {
     public var socketPath: String?
     /// Stop after this many seconds (for tests and demos); nil runs until the window closes.
     public var duration: Double?
+    /// The power policy: full, capped or still by power state; nothing while hidden.
+    public var policy: PowerPolicy
 
     /// Creates a runner.
-    public init(preset: Preset, width: Int, height: Int, socketPath: String?, duration: Double? = nil) {
+    public init(
+        preset: Preset, width: Int, height: Int, socketPath: String?, duration: Double? = nil,
+        policy: PowerPolicy = .automatic
+    ) {
         self.preset = preset
         self.width = width
         self.height = height
         self.socketPath = socketPath
         self.duration = duration
+        self.policy = policy
     }
 
     /// Opens the window and runs until it is closed (or Escape, or `duration`).
@@ -54,9 +60,9 @@ public struct WindowRunner: Sendable {
         var watcher = try FileWatcher(files: current.files)
         var problem: String?
         let banner = try ErrorBanner()
-        let daemon = DaemonMotion(socketPath: socketPath, rate: 60)
+        let daemon = DaemonMotion(socketPath: socketPath, rate: policy.fullMotionRate)
         defer { daemon.close() }
-        var lowPower = false
+        var gate = PowerGate(policy: policy)
         var lastDrawn: FrameInputs?
         var lastProblem: String?
         var announcedPointer = false
@@ -70,10 +76,16 @@ public struct WindowRunner: Sendable {
         var pointerDown = false
         var running = true
         var event = SDL_Event()
+        var waitMilliseconds: Int32 = 0
         while running {
             if let duration, Self.seconds(start.duration(to: clock.now)) > duration { break }
-            while SDL_PollEvent(&event) != 0 {
+            // Still or hidden: block on window events (250 ms at most, to notice power changes); else just drain.
+            var pending = waitMilliseconds > 0 ? SDL_WaitEventTimeout(&event, waitMilliseconds) : SDL_PollEvent(&event)
+            waitMilliseconds = 0
+            while pending != 0 {
+                defer { pending = SDL_PollEvent(&event) }
                 switch event.type {
+                case SDL_WINDOWEVENT.rawValue: gate.invalidate()
                 case SDL_QUIT.rawValue: running = false
                 case SDL_KEYDOWN.rawValue where event.key.keysym.sym == SDLK_ESCAPE.rawValue: running = false
                 case SDL_MOUSEMOTION.rawValue: pointer = SIMD2(Double(event.motion.x), Double(event.motion.y))
@@ -83,6 +95,7 @@ public struct WindowRunner: Sendable {
                 }
             }
             if watcher.drain() {
+                gate.invalidate()  // a still frame shows the new shader too
                 let began = clock.now
                 do {
                     let reloaded = try Preset.load(directory: current.directory)
@@ -102,8 +115,20 @@ public struct WindowRunner: Sendable {
                 }
             }
             let windowFlags = SDL_GetWindowFlags(window)
-            if windowFlags & (SDL_WINDOW_HIDDEN.rawValue | SDL_WINDOW_MINIMIZED.rawValue) != 0 {
-                SDL_Delay(100)  // power gating: nothing is seen, draw nothing
+            let hidden = windowFlags & (SDL_WINDOW_HIDDEN.rawValue | SDL_WINDOW_MINIMIZED.rawValue) != 0
+            let elapsed = Self.seconds(start.duration(to: clock.now))
+            let visibility: WindowVisibility = hidden ? .hidden : .visible
+            if let decision = gate.update(power: daemon.snapshot.power, window: visibility, now: elapsed) {
+                if let rate = decision.motionRate { daemon.setRate(rate) } else { daemon.setWatching(false) }
+                logger.info("power: \(decision.summary)")
+                lastDrawn = nil
+            }
+            guard let delay = gate.delay(now: elapsed, displayRate: nil) else {
+                waitMilliseconds = 250  // still frame shown, or nothing seen: wait for events, draw nothing
+                continue
+            }
+            if delay > 0 {
+                SDL_Delay(UInt32(delay * 1000))
                 continue
             }
             var w: Int32 = 0
@@ -142,7 +167,8 @@ public struct WindowRunner: Sendable {
             key.time = 0
             key.timeDelta = 0
             key.frame = 0
-            if !effects.isAnimated && key == lastDrawn && problem == lastProblem {
+            if !effects.isAnimated && key == lastDrawn && problem == lastProblem && gate.decision?.mode != .still {
+                gate.skipped(now: elapsed)
                 SDL_Delay(8)
                 continue
             }
@@ -152,13 +178,7 @@ public struct WindowRunner: Sendable {
             if problem != nil { banner.draw(width: Int(w), height: Int(h)) }
             SDL_GL_SwapWindow(window)
             frame += 1
-            // Power gating: on battery saver, cap drawing near 30 fps and ask the daemon for motion at 15 Hz.
-            if (snapshot.power?.lowPower == true) != lowPower {
-                lowPower.toggle()
-                daemon.setRate(lowPower ? 15 : 60)
-                logger.info("power: \(lowPower ? "capped (30 fps, motion 15 Hz)" : "full rate")")
-            }
-            if lowPower { SDL_Delay(16) }
+            gate.drew(now: elapsed)
         }
     }
 

@@ -60,6 +60,31 @@ struct Tiltd: AsyncParsableCommand {
         help: ArgumentHelp("Where DMI strings are read to match calibration files.", valueName: "DIR"))
     var dmiRoot = "/sys/class/dmi/id"
 
+    @Option(
+        name: .customLong("power-supply-root"),
+        help: ArgumentHelp("The power_supply class folder (mains, battery).", valueName: "DIR"))
+    var powerSupplyRoot: String = PowerSupplyProbe.defaultRoot
+
+    @Option(
+        name: .customLong("platform-profile"),
+        help: ArgumentHelp("The ACPI platform profile file.", valueName: "FILE"))
+    var platformProfile: String = PowerMonitor.defaultPlatformProfilePath
+
+    @Option(
+        name: .customLong("system-bus"),
+        help: ArgumentHelp(
+            "D-Bus address for power-profiles-daemon (default: $DBUS_SYSTEM_BUS_ADDRESS, else the system bus).",
+            valueName: "ADDRESS"))
+    var systemBus: String?
+
+    @Option(
+        name: .customLong("power-poll"),
+        help: "Seconds between re-reads of the power_supply files (they have no change notification).")
+    var powerPoll: Double = 15
+
+    @Flag(name: .customLong("no-power"), help: "Probe no power state; publish mains power.")
+    var noPower = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -68,6 +93,9 @@ struct Tiltd: AsyncParsableCommand {
         guard limit > 0, limit.isFinite else { throw ValidationError("--limit must be a positive angle in radians, e.g. 0.5") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown --log-level '\(logLevel)'; use trace, debug, info, notice, warning, error or critical")
+        }
+        guard powerPoll >= 0.1, powerPoll.isFinite else {
+            throw ValidationError("--power-poll must be at least 0.1 seconds, e.g. 15")
         }
         if loop, replay == nil { throw ValidationError("--loop needs --replay FILE") }
         if noCalibration, calibration != nil {
@@ -101,10 +129,15 @@ struct Tiltd: AsyncParsableCommand {
                 .automatic(
                     directories: calibrationDirs.isEmpty ? CalibrationLoader.defaultDirectories() : calibrationDirs)
             }
-        let daemon = TiltDaemon(
-            configuration: .init(
-                socketPath: socket, source: source, pipeline: pipeline, calibration: choice, dmiRoot: dmiRoot),
-            logger: logger)
+        var configuration = TiltDaemon.Configuration(
+            socketPath: socket, source: source, pipeline: pipeline, calibration: choice, dmiRoot: dmiRoot)
+        configuration.power =
+            noPower
+            ? nil
+            : PowerMonitor.Configuration(
+                powerSupplyRoot: powerSupplyRoot, platformProfilePath: platformProfile,
+                bus: systemBus.map { .address($0) } ?? .system, pollInterval: powerPoll)
+        let daemon = TiltDaemon(configuration: configuration, logger: logger)
         do {
             try await daemon.run()
         } catch let error as DaemonError {

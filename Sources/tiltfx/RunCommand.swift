@@ -1,15 +1,23 @@
 import ArgumentParser
+import Foundation
 import Logging
+import TiltCore
 import TiltEffects
 import TiltRender
 
-/// `tiltfx run`: a window driven by tiltd, or by the pointer when no daemon answers.
+/// `tiltfx run`: a window driven by tiltd, or by the pointer when no daemon answers; or the same loop headless.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Show a preset in a window (X11 or Wayland), driven by tiltd or, without it, by the pointer.",
-        discussion:
-            "Edits to the preset's files reload within 100 ms; a compile error keeps the last good shader. Esc quits.")
+        discussion: """
+            Edits to the preset's files reload within 100 ms; a compile error keeps the last good shader. Esc quits.
+            Power: on mains it draws at the display's rate; on battery at most 30 fps with motion at 15 Hz; when \
+            the system saves power (power-saver profile, battery under 20 %) it draws one still frame and stops \
+            watching motion until the power state changes. A hidden or minimised window draws nothing. \
+            --power-policy full|capped|still fixes one mode; a preset's "power" key changes the automatic choice.
+            Headless (no display, EGL surfaceless): tiltfx run --headless --preset foil --seconds 10 --stats
+            """)
 
     @OptionGroup var presets: PresetOptions
 
@@ -25,9 +33,75 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Close the window after this many seconds.")
     var seconds: Double?
 
+    @Option(
+        name: .customLong("power-policy"),
+        help: "auto (follow the power state and the preset), or always full, capped or still.")
+    var powerPolicy: PowerPolicyChoice = .auto
+
+    @Flag(help: "Draw offscreen with no window or display (EGL surfaceless), driven by tiltd.")
+    var headless = false
+
+    @Option(help: "Frames per second of the headless run in full mode.")
+    var fps: Double = 60
+
+    @Flag(help: "Headless: print a JSON line on each power mode change and a statistics line at the end.")
+    var stats = false
+
+    func validate() throws {
+        if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
+        if !(fps > 0 && fps.isFinite) { throw ValidationError("--fps must be positive, e.g. 60") }
+        if stats && !headless { throw ValidationError("--stats goes with --headless") }
+    }
+
     func run() throws {
         let loaded = try presets.library.load(preset)
-        try WindowRunner(preset: loaded, width: size.width, height: size.height, socketPath: socket, duration: seconds)
-            .run(logger: Logger(label: "tiltfx"))
+        let policy = powerPolicy.policy(preset: loaded)
+        let logger = Logger(label: "tiltfx")
+        if headless {
+            let printStats = stats
+            let runner = HeadlessRunner(
+                preset: loaded, width: size.width, height: size.height, socketPath: socket, duration: seconds,
+                policy: policy, frameRate: fps
+            ) { decision, power in
+                guard printStats else { return }
+                Self.emit(Self.modeLine(decision, power))
+            }
+            let result = try runner.run(logger: logger)
+            if stats { Self.emit(result.jsonLine) }
+            return
+        }
+        try WindowRunner(
+            preset: loaded, width: size.width, height: size.height, socketPath: socket, duration: seconds,
+            policy: policy
+        ).run(logger: logger)
+    }
+
+    /// `{"class":"mode","mode":"still","frameRate":0,"motionRate":null,"lowPower":true}`
+    static func modeLine(_ d: PowerPolicy.Decision, _ power: PowerState?) -> String {
+        func number(_ v: Double?) -> String { v.map { "\($0)" } ?? "null" }
+        let profile = power?.profile.map { "\"\($0)\"" } ?? "null"
+        return "{\"class\":\"mode\",\"mode\":\"\(d.mode.rawValue)\",\"frameRate\":\(number(d.frameRate)),"
+            + "\"motionRate\":\(number(d.motionRate)),\"onBattery\":\(power?.onBattery ?? false),"
+            + "\"profile\":\(profile),\"lowPower\":\(power?.lowPower ?? false)}"
+    }
+
+    /// Prints a line and flushes, so a reader of a pipe sees it at once.
+    static func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// `--power-policy`.
+enum PowerPolicyChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case auto, full, capped, still
+
+    /// The policy: the preset's (or the automatic one) for `auto`, else one fixed mode.
+    func policy(preset: Preset) -> PowerPolicy {
+        switch self {
+        case .auto: preset.power ?? .automatic
+        case .full: .fixed(.full)
+        case .capped: .fixed(.capped)
+        case .still: .fixed(.still)
+        }
     }
 }

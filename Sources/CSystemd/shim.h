@@ -1,0 +1,5 @@
+#ifndef TILT_CSYSTEMD_SHIM_H
+#define TILT_CSYSTEMD_SHIM_H
+// sd-bus from libsystemd (Debian: libsystemd-dev), the D-Bus client the power probe uses.
+#include <systemd/sd-bus.h>
+#endif

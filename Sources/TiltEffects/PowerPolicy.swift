@@ -1,0 +1,121 @@
+import TiltCore
+
+/// How hard the renderer works.
+public enum PowerMode: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Draw at the display's rate (or the run's frame rate) and watch motion at the full rate.
+    case full
+    /// Draw at most ``PowerPolicy/cappedFrameRate`` frames per second, motion at ``PowerPolicy/cappedMotionRate`` Hz.
+    case capped
+    /// Draw one frame at the current pose, keep showing it, and stop watching motion until the power or window state
+    /// changes.
+    case still
+    /// Nothing is seen (the window is hidden or minimised): draw nothing, watch no motion.
+    case hidden
+}
+
+/// Whether the output can be seen.
+public enum WindowVisibility: Sendable, Hashable {
+    /// Shown on screen (or headless: always counted as visible).
+    case visible
+    /// Hidden or minimised.
+    case hidden
+}
+
+/// The renderer's power policy: which ``PowerMode`` to use for a power state and window state, and the rates each
+/// mode implies.
+///
+/// By default mains power draws `full`, a battery `capped`, and a low-power situation (a power-saver profile, or a
+/// battery under ``lowBatteryPercent`` percent) `still`. A preset may change the three choices (its `power` key), and
+/// `tiltfx --power-policy full|capped|still` fixes one mode for every situation. A hidden window is always
+/// ``PowerMode/hidden``. No power state (no daemon) counts as mains.
+public struct PowerPolicy: Sendable, Hashable {
+    /// The mode on mains power.
+    public var mains: PowerMode
+    /// The mode on battery, above the low-battery threshold, without a power-saver profile.
+    public var battery: PowerMode
+    /// The mode when the system asks to save power.
+    public var lowPower: PowerMode
+    /// Battery charge under which a discharging battery counts as low power, percent.
+    public var lowBatteryPercent: Int
+    /// Frames per second in ``PowerMode/capped``.
+    public var cappedFrameRate: Double
+    /// Motion rate asked of the daemon in ``PowerMode/capped``, Hz.
+    public var cappedMotionRate: Double
+    /// Motion rate asked of the daemon in ``PowerMode/full``, Hz.
+    public var fullMotionRate: Double
+
+    /// Creates a policy; the defaults are the ``automatic`` one.
+    public init(
+        mains: PowerMode = .full, battery: PowerMode = .capped, lowPower: PowerMode = .still,
+        lowBatteryPercent: Int = 20, cappedFrameRate: Double = 30, cappedMotionRate: Double = 15,
+        fullMotionRate: Double = 60
+    ) {
+        self.mains = mains
+        self.battery = battery
+        self.lowPower = lowPower
+        self.lowBatteryPercent = lowBatteryPercent
+        self.cappedFrameRate = cappedFrameRate
+        self.cappedMotionRate = cappedMotionRate
+        self.fullMotionRate = fullMotionRate
+    }
+
+    /// Full on mains, capped on battery, still when saving power.
+    public static let automatic = PowerPolicy()
+
+    /// One mode whatever the power state (a hidden window still draws nothing).
+    public static func fixed(_ mode: PowerMode) -> PowerPolicy {
+        PowerPolicy(mains: mode, battery: mode, lowPower: mode)
+    }
+
+    /// What to do, and at which rates.
+    public struct Decision: Sendable, Hashable {
+        /// The mode.
+        public var mode: PowerMode
+        /// Most frames per second to draw; `nil`: as fast as the display (or the run) goes; `0`: none after the
+        /// first (still) or none at all (hidden).
+        public var frameRate: Double?
+        /// Motion rate to ask of the daemon, Hz; `nil`: do not watch motion.
+        public var motionRate: Double?
+
+        /// For logs: `capped (30 fps, motion 15 Hz)`, `still (one frame, no motion)`.
+        public var summary: String {
+            let frames: String =
+                switch mode {
+                case .still: "one frame"
+                case .hidden: "no frames"
+                default: frameRate.map { "\(Int($0)) fps" } ?? "display rate"
+                }
+            return "\(mode.rawValue) (\(frames), \(motionRate.map { "motion \(Int($0)) Hz" } ?? "no motion"))"
+        }
+
+        /// A decision.
+        public init(mode: PowerMode, frameRate: Double?, motionRate: Double?) {
+            self.mode = mode
+            self.frameRate = frameRate
+            self.motionRate = motionRate
+        }
+    }
+
+    /// The mode for `power` (nil: no daemon, counted as mains) and the window's visibility.
+    public func mode(power: PowerState?, window: WindowVisibility = .visible) -> PowerMode {
+        if window == .hidden { return .hidden }
+        guard let power else { return mains }
+        if power.isLowPower(lowBatteryPercent: lowBatteryPercent) { return lowPower }
+        return power.onBattery ? battery : mains
+    }
+
+    /// The decision for `power` and the window's visibility.
+    public func decide(power: PowerState?, window: WindowVisibility = .visible) -> Decision {
+        decision(for: mode(power: power, window: window))
+    }
+
+    /// The rates a mode implies under this policy.
+    public func decision(for mode: PowerMode) -> Decision {
+        switch mode {
+        case .full: Decision(mode: .full, frameRate: nil, motionRate: fullMotionRate)
+        case .capped: Decision(mode: .capped, frameRate: cappedFrameRate, motionRate: cappedMotionRate)
+        case .still: Decision(mode: .still, frameRate: 0, motionRate: nil)
+        case .hidden: Decision(mode: .hidden, frameRate: 0, motionRate: nil)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import TiltCore
+import TiltEffects
+
+/// Applies a ``PowerPolicy`` to a render loop: follows the power and window state, tells the daemon what motion to
+/// send, says when a frame is due, and counts what was drawn in each mode.
+///
+/// Pure bookkeeping (no GL, no clock of its own): the loop passes the time in, so it can be tested directly.
+public struct PowerGate: Sendable {
+    /// Frames drawn, frames skipped and seconds spent, per mode.
+    public struct Stats: Sendable, Hashable {
+        /// One mode's share.
+        public struct Entry: Sendable, Hashable {
+            /// Frames drawn.
+            public var drawn = 0
+            /// Frames that were due but not drawn because nothing the effect reads had changed.
+            public var skipped = 0
+            /// Seconds spent in the mode.
+            public var seconds = 0.0
+            /// Times the mode was entered.
+            public var entered = 0
+        }
+
+        /// Per mode.
+        public var modes: [PowerMode: Entry] = [:]
+
+        /// Frames drawn in all modes.
+        public var drawn: Int { modes.values.reduce(0) { $0 + $1.drawn } }
+        /// Frames skipped in all modes.
+        public var skipped: Int { modes.values.reduce(0) { $0 + $1.skipped } }
+
+        /// One JSON line: `{"class":"stats","drawn":N,"skipped":N,"modes":{"full":{"drawn":…,"skipped":…,`
+        /// `"seconds":…,"entered":…},"capped":{…},"still":{…},"hidden":{…}}}`.
+        public var jsonLine: String {
+            let parts = PowerMode.allCases.map { mode -> String in
+                let e = modes[mode] ?? Entry()
+                let seconds = (e.seconds * 1000).rounded() / 1000
+                return "\"\(mode.rawValue)\":{\"drawn\":\(e.drawn),\"skipped\":\(e.skipped),"
+                    + "\"seconds\":\(seconds),\"entered\":\(e.entered)}"
+            }
+            return "{\"class\":\"stats\",\"drawn\":\(drawn),\"skipped\":\(skipped),\"modes\":{"
+                + parts.joined(separator: ",") + "}}"
+        }
+    }
+
+    /// The policy in force.
+    public let policy: PowerPolicy
+    /// The current decision; `nil` before the first ``update(power:window:now:)``.
+    public private(set) var decision: PowerPolicy.Decision?
+    /// What was done so far.
+    public private(set) var stats = Stats()
+    /// Whether the still frame of the current still period has been drawn.
+    public private(set) var stillShown = false
+    private var modeSince: Double = 0
+    private var lastDraw: Double?
+
+    /// A gate for `policy`.
+    public init(policy: PowerPolicy) {
+        self.policy = policy
+    }
+
+    /// Follows the latest power state and window visibility. Returns the new decision when the mode changed (the
+    /// loop then changes what it asks of the daemon), else `nil`.
+    public mutating func update(power: PowerState?, window: WindowVisibility, now: Double) -> PowerPolicy.Decision? {
+        let next = policy.decide(power: power, window: window)
+        guard next.mode != decision?.mode else { return nil }
+        if let current = decision { stats.modes[current.mode, default: .init()].seconds += now - modeSince }
+        decision = next
+        modeSince = now
+        stillShown = false
+        lastDraw = nil
+        stats.modes[next.mode, default: .init()].entered += 1
+        return next
+    }
+
+    /// Forces the still frame to be drawn again (the window was exposed or resized).
+    public mutating func invalidate() {
+        stillShown = false
+    }
+
+    /// Seconds until the next frame is due (0: now); `nil`: no frame is due until the power or window state changes.
+    public func delay(now: Double, displayRate: Double?) -> Double? {
+        guard let decision else { return 0 }
+        switch decision.mode {
+        case .hidden: return nil
+        case .still: return stillShown ? nil : 0
+        case .full, .capped:
+            guard let rate = decision.frameRate ?? displayRate, rate > 0, let lastDraw else { return 0 }
+            return max(0, lastDraw + 1 / rate - now)
+        }
+    }
+
+    /// Records a frame drawn at `now`.
+    public mutating func drew(now: Double) {
+        lastDraw = now
+        if decision?.mode == .still { stillShown = true }
+        stats.modes[decision?.mode ?? .full, default: .init()].drawn += 1
+    }
+
+    /// Records a frame that was due at `now` but skipped because nothing changed.
+    public mutating func skipped(now: Double) {
+        lastDraw = now
+        stats.modes[decision?.mode ?? .full, default: .init()].skipped += 1
+    }
+
+    /// The statistics with the time of the current mode counted up to `now`.
+    public func finalStats(now: Double) -> Stats {
+        var s = stats
+        if let decision { s.modes[decision.mode, default: .init()].seconds += now - modeSince }
+        return s
+    }
+}
