@@ -142,6 +142,13 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var accelFilter: LowPassFilter<Vector3>
     /// The regressors of the gyroscope error estimate, through the accelerometer's low-pass.
     @usableFromInline var regressors: LowPassFilter<GyroErrorRegressors>
+    /// Sum of the regressors and of the inclination corrections (earth frame) over the current block.
+    @usableFromInline var regressorSum: GyroErrorRegressors = .zero
+    @usableFromInline var correctionSum: Vector3 = .zero
+    @usableFromInline var blockTime = 0.0
+    @usableFromInline var blockCount = 0
+    /// Samples per block of the gyroscope error estimate.
+    @usableFromInline static let regressorBlock = 8
     @usableFromInline var rest: RestDetector
     @usableFromInline var magDetector: MagneticDisturbanceDetector
     @usableFromInline var started = false
@@ -199,6 +206,10 @@ public struct AttitudeFilter: Sendable {
                 dt = nominalInterval
                 accelFilter.reset()
                 regressors.reset()
+                regressorSum = .zero
+                correctionSum = .zero
+                blockTime = 0
+                blockCount = 0
                 headingCount = 0
                 headingElapsed = 0
             } else {
@@ -291,38 +302,56 @@ public struct AttitudeFilter: Sendable {
         let cx = Vector3(1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z), 2 * (q.x * q.z - q.w * q.y))
         let cy = Vector3(2 * (q.x * q.y - q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z + q.w * q.x))
         let cz = Vector3(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
-        let r = regressors.update(
-            GyroErrorRegressors(
-                biasX: cx, biasY: cy, biasZ: cz, scaleX: cx * gyro.x, scaleY: cy * gyro.y, scaleZ: cz * gyro.z),
-            dt: dt)
-        if !resting, elapsed > configuration.accelTimeConstant {
-            // The correction rate in the almost-inertial frame, and its up direction (not observed).
-            let y = qInclination.inverseRotate(Vector3(correction.x, correction.y, 0)) * (1 / dt)
-            let u = qInclination.inverseRotate(.unitZ)
-            func horizontal(_ v: Vector3) -> Vector3 { v - u * u.dot(v) }
-            let gainBias = dt / configuration.motionBiasTimeConstant
-            bias = clampBias(
-                bias
-                    - Vector3(horizontal(r.biasX).dot(y), horizontal(r.biasY).dot(y), horizontal(r.biasZ).dot(y))
-                    * gainBias)
-            if configuration.scaleTimeConstant > 0 {
-                let ax = horizontal(r.scaleX)
-                let ay = horizontal(r.scaleY)
-                let az = horizontal(r.scaleZ)
-                // Normalised step: time constant `scaleTimeConstant` once the rotation is well above the reference.
-                let r0 = configuration.scaleReferenceRate
-                let gain =
-                    dt / configuration.scaleTimeConstant / (r0 * r0 + ax.squaredNorm + ay.squaredNorm + az.squaredNorm)
-                let limit = configuration.maxScaleError
-                scale = Vector3(
-                    max(-limit, min(limit, scale.x - gain * ax.dot(y))),
-                    max(-limit, min(limit, scale.y - gain * ay.dot(y))),
-                    max(-limit, min(limit, scale.z - gain * az.dot(y))))
-            }
+        // The regressors change at the pace of the rotation and are wanted at the pace of the low-pass (seconds):
+        // they are averaged over blocks of a few samples, and the low-pass and the step run once per block.
+        regressorSum =
+            regressorSum
+            + GyroErrorRegressors(
+                biasX: cx, biasY: cy, biasZ: cz, scaleX: cx * gyro.x, scaleY: cy * gyro.y, scaleZ: cz * gyro.z)
+        blockTime += dt
+        blockCount += 1
+        let learning = !resting && elapsed > configuration.accelTimeConstant
+        if learning {
+            correctionSum = correctionSum + Vector3(correction.x, correction.y, 0)
             // The heading correction (9D), about earth up, directly in the device frame.
             if correction.z != 0 {
+                let gainBias = dt / configuration.motionBiasTimeConstant
                 bias = clampBias(bias - q6.inverseRotate(Vector3(0, 0, correction.z)) * gainBias)
             }
+        }
+        if blockCount >= Self.regressorBlock {
+            let r = regressors.update(regressorSum * (1 / Double(blockCount)), dt: blockTime)
+            if learning {
+                // The correction rate in the almost-inertial frame, and its up direction (not observed).
+                let y = qInclination.inverseRotate(correctionSum) * (1 / blockTime)
+                let u = qInclination.inverseRotate(.unitZ)
+                func horizontal(_ v: Vector3) -> Vector3 { v - u * u.dot(v) }
+                let gainBias = blockTime / configuration.motionBiasTimeConstant
+                bias = clampBias(
+                    bias
+                        - Vector3(horizontal(r.biasX).dot(y), horizontal(r.biasY).dot(y), horizontal(r.biasZ).dot(y))
+                        * gainBias)
+                if configuration.scaleTimeConstant > 0 {
+                    let ax = horizontal(r.scaleX)
+                    let ay = horizontal(r.scaleY)
+                    let az = horizontal(r.scaleZ)
+                    // Normalised step: time constant `scaleTimeConstant` once the rotation is well above the
+                    // reference rate.
+                    let r0 = configuration.scaleReferenceRate
+                    let gain =
+                        blockTime / configuration.scaleTimeConstant
+                        / (r0 * r0 + ax.squaredNorm + ay.squaredNorm + az.squaredNorm)
+                    let limit = configuration.maxScaleError
+                    scale = Vector3(
+                        max(-limit, min(limit, scale.x - gain * ax.dot(y))),
+                        max(-limit, min(limit, scale.y - gain * ay.dot(y))),
+                        max(-limit, min(limit, scale.z - gain * az.dot(y))))
+                }
+            }
+            regressorSum = .zero
+            correctionSum = .zero
+            blockTime = 0
+            blockCount = 0
         }
 
         return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: magDisturbed)
