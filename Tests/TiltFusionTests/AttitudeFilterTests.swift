@@ -135,20 +135,30 @@ private func headingError(_ estimate: Quaternion, _ truth: Quaternion) -> Double
         samples.append(MotionSample(time: 0.005, gyro: .zero, accel: Vector3(.nan, 0, 0), mag: nil))
         for k in 2..<200 { samples.append(MotionSample(time: Double(k) * 0.005, gyro: .zero, accel: g, mag: field)) }
         // Zero acceleration (free fall) for a while.
-        for k in 200..<400 { samples.append(MotionSample(time: Double(k) * 0.005, gyro: Vector3(0.1, 0, 0), accel: .zero, mag: field)) }
+        for k in 200..<400 {
+            samples.append(MotionSample(time: Double(k) * 0.005, gyro: Vector3(0.1, 0, 0), accel: .zero, mag: field))
+        }
         // A saturated gyroscope.
         for k in 400..<600 {
             samples.append(MotionSample(time: Double(k) * 0.005, gyro: Vector3(35, -35, 35), accel: g, mag: field))
         }
         // Repeated and backwards timestamps.
         for _ in 0..<50 { samples.append(MotionSample(time: 3, gyro: Vector3(1, 0, 0), accel: g, mag: field)) }
-        for k in 0..<50 { samples.append(MotionSample(time: 2 - Double(k) * 0.01, gyro: .zero, accel: g, mag: field)) }
+        for k in 0..<50 {
+            samples.append(MotionSample(time: 2 - Double(k) * 0.01, gyro: .zero, accel: g, mag: field))
+        }
         // A gap of five seconds, then more samples; infinities and NaN in every field; a zero magnetometer.
-        for k in 0..<200 { samples.append(MotionSample(time: 8 + Double(k) * 0.005, gyro: .zero, accel: g, mag: .zero)) }
-        samples.append(MotionSample(time: 9.1, gyro: Vector3(.infinity, 0, 0), accel: Vector3(0, .infinity, 0), mag: Vector3(.nan, 0, 0)))
+        for k in 0..<200 {
+            samples.append(MotionSample(time: 8 + Double(k) * 0.005, gyro: .zero, accel: g, mag: .zero))
+        }
+        samples.append(
+            MotionSample(
+                time: 9.1, gyro: Vector3(.infinity, 0, 0), accel: Vector3(0, .infinity, 0), mag: Vector3(.nan, 0, 0)))
         samples.append(MotionSample(time: .nan, gyro: .zero, accel: g, mag: field))
         samples.append(MotionSample(time: .infinity, gyro: .zero, accel: g, mag: field))
-        for k in 0..<400 { samples.append(MotionSample(time: 9.2 + Double(k) * 0.005, gyro: .zero, accel: g, mag: field)) }
+        for k in 0..<400 {
+            samples.append(MotionSample(time: 9.2 + Double(k) * 0.005, gyro: .zero, accel: g, mag: field))
+        }
 
         for useMagnetometer in [true, false] {
             var filter = AttitudeFilter(configuration: .init(useMagnetometer: useMagnetometer))
