@@ -20,9 +20,16 @@ import TiltCore
 ///   heading that makes the horizontal magnetic field point north. Readings whose strength or dip angle depart from
 ///   the learned Earth field are rejected, and the heading then rides on the gyroscope.
 ///
-/// The gyroscope bias is estimated two ways: at rest, as the slow mean of the gyroscope; in motion, by integrating
-/// the correction rates the accelerometer (and the undisturbed magnetometer) apply, mapped back into the device
-/// frame (time constant `motionBiasTimeConstant`).
+/// The gyroscope bias is estimated two ways: at rest, as the slow mean of the gyroscope; in motion, from the
+/// correction rates the accelerometer (and the undisturbed magnetometer) apply (time constant
+/// `motionBiasTimeConstant`). In motion the per-axis scale-factor errors are estimated too: a MEMS gyroscope's
+/// sensitivity is off by up to a few per cent, so during fast rotation the almost-inertial frame turns by that
+/// fraction of the rotation (0.5 % of 300 °/s is 1.5 °/s), and the low-pass lets such a steadily growing error
+/// through with a lag of about its time constant (1.5 °/s × 3 s = 4.5°). Both estimates correlate the correction
+/// rate with regressors passed through the same low-pass as the accelerometer, as the VQF filter (Laidig and Seel,
+/// 2023) does for the bias, so the low-pass's lag is accounted for rather than mistaken for error; the scale step
+/// is normalised (time constant `scaleTimeConstant` at rates well above `scaleReferenceRate`) and bounded by
+/// `maxScaleError`.
 ///
 /// Without a magnetometer (or with `useMagnetometer` false) it runs 6D and `δ` stays at its start value.
 public struct AttitudeFilter: Sendable {
@@ -43,6 +50,16 @@ public struct AttitudeFilter: Sendable {
         /// Time constant of the bias estimate in motion, s. Long, because the accelerometer's correction rates carry
         /// residual motion; bias changes with temperature over minutes.
         public var motionBiasTimeConstant: Double
+        /// Time constant of the gyroscope scale-factor estimate during fast rotation, s (0 turns it off). Of the
+        /// order of the low-pass, so that one bout of fast motion teaches it; the estimate is bounded by
+        /// `maxScaleError`.
+        public var scaleTimeConstant: Double
+        /// Rotation rate below which the scale factors are hardly learned, rad/s (1 rad/s = 57 °/s: slower motion
+        /// hardly shows a scale error, and the corrections are then dominated by other errors).
+        public var scaleReferenceRate: Double
+        /// Largest scale-factor error accepted per axis, relative (3 %: the sensitivity tolerance of consumer MEMS
+        /// gyroscopes).
+        public var maxScaleError: Double
         /// Largest bias magnitude accepted per axis, rad/s (MEMS gyroscopes: a few °/s at most).
         public var maxBias: Double
         /// Rest: largest deviation of the gyroscope from its short-term mean, rad/s (2 °/s: above sensor noise,
@@ -67,6 +84,9 @@ public struct AttitudeFilter: Sendable {
             magTimeConstant: Double = 9.0,
             restBiasTimeConstant: Double = 2.0,
             motionBiasTimeConstant: Double = 60.0,
+            scaleTimeConstant: Double = 10.0,
+            scaleReferenceRate: Double = 1.0,
+            maxScaleError: Double = 0.03,
             maxBias: Double = 0.1,
             restGyroThreshold: Double = 2.0 * .pi / 180,
             restAccelThreshold: Double = 0.5,
@@ -81,6 +101,9 @@ public struct AttitudeFilter: Sendable {
             self.magTimeConstant = magTimeConstant
             self.restBiasTimeConstant = restBiasTimeConstant
             self.motionBiasTimeConstant = motionBiasTimeConstant
+            self.scaleTimeConstant = scaleTimeConstant
+            self.scaleReferenceRate = scaleReferenceRate
+            self.maxScaleError = maxScaleError
             self.maxBias = maxBias
             self.restGyroThreshold = restGyroThreshold
             self.restAccelThreshold = restAccelThreshold
@@ -99,17 +122,33 @@ public struct AttitudeFilter: Sendable {
     /// The current gyroscope bias estimate, rad/s, in the device frame.
     @inlinable public var gyroBias: Vector3 { bias }
 
+    /// The current estimate of each gyroscope axis's relative scale-factor error (0.01: reads 1 % high).
+    @inlinable public var gyroScaleError: Vector3 { scale }
+
     @usableFromInline var attitude: Quaternion = .identity
     @usableFromInline var bias: Vector3 = .zero
 
     @usableFromInline var qGyro: Quaternion = .identity
+    /// Estimated relative scale-factor error of each gyroscope axis.
+    @usableFromInline var scale: Vector3 = .zero
+    /// The device's axes, each scaled by the gyroscope reading about it, in the almost-inertial frame, passed through
+    /// the same low-pass as the accelerometer: how a scale error of each axis shows in the filtered accelerometer.
     @usableFromInline var qInclination: Quaternion = .identity
     /// The heading offset about earth up, as the quaternion `(headingW, 0, 0, headingZ)`.
     @usableFromInline var headingW = 1.0
     @usableFromInline var headingZ = 0.0
     @usableFromInline var headingCount = 0.0
     @usableFromInline var headingElapsed = 0.0
-    @usableFromInline var accelFilter: LowPassFilter
+    @usableFromInline var accelFilter: LowPassFilter<Vector3>
+    /// The regressors of the gyroscope error estimate, through the accelerometer's low-pass.
+    @usableFromInline var regressors: LowPassFilter<GyroErrorRegressors>
+    /// Sum of the regressors and of the inclination corrections (earth frame) over the current block.
+    @usableFromInline var regressorSum: GyroErrorRegressors = .zero
+    @usableFromInline var correctionSum: Vector3 = .zero
+    @usableFromInline var blockTime = 0.0
+    @usableFromInline var blockCount = 0
+    /// Samples per block of the gyroscope error estimate.
+    @usableFromInline static let regressorBlock = 8
     @usableFromInline var rest: RestDetector
     @usableFromInline var magDetector: MagneticDisturbanceDetector
     @usableFromInline var started = false
@@ -121,6 +160,7 @@ public struct AttitudeFilter: Sendable {
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         accelFilter = LowPassFilter(timeConstant: configuration.accelTimeConstant)
+        regressors = LowPassFilter(timeConstant: configuration.accelTimeConstant)
         rest = RestDetector(
             gyroThreshold: configuration.restGyroThreshold, accelThreshold: configuration.restAccelThreshold,
             minimumDuration: configuration.restMinimumDuration, filterTimeConstant: 0.5,
@@ -165,6 +205,11 @@ public struct AttitudeFilter: Sendable {
                 // The gyroscope is unknown across the gap: start the accelerometer and heading averages afresh.
                 dt = nominalInterval
                 accelFilter.reset()
+                regressors.reset()
+                regressorSum = .zero
+                correctionSum = .zero
+                blockTime = 0
+                blockCount = 0
                 headingCount = 0
                 headingElapsed = 0
             } else {
@@ -185,7 +230,7 @@ public struct AttitudeFilter: Sendable {
         }
 
         // Gyroscope strapdown integration.
-        let rate = gyro - bias
+        let rate = gyro - bias - Vector3(scale.x * gyro.x, scale.y * gyro.y, scale.z * gyro.z)
         let step = Self.exponential(rate * dt)
         qGyro = Self.nearUnit(qGyro * step)
 
@@ -248,10 +293,65 @@ public struct AttitudeFilter: Sendable {
             }
         }
 
-        // Bias in motion: the corrections are what the bias left over; feed them back slowly.
-        if !resting, elapsed > configuration.accelTimeConstant {
-            let deviceCorrection = q6.inverseRotate(correction)
-            bias = clampBias(bias - deviceCorrection * (1 / configuration.motionBiasTimeConstant))
+        // Gyroscope errors in motion. A bias b and relative scale errors s make the almost-inertial frame turn
+        // against space at R·(b + s ⊙ ω) (R: device → almost-inertial); the accelerometer's correction is that rate
+        // through its low-pass, horizontal part only. So each unknown has a regressor, R's column (bias) or the
+        // column times the rate about its axis (scale), filtered exactly as the accelerometer is; the correction
+        // rate is their sum weighted by the remaining errors, and a least-mean-squares step removes them.
+        let q = qGyro
+        let cx = Vector3(1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z), 2 * (q.x * q.z - q.w * q.y))
+        let cy = Vector3(2 * (q.x * q.y - q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z + q.w * q.x))
+        let cz = Vector3(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+        // The regressors change at the pace of the rotation and are wanted at the pace of the low-pass (seconds):
+        // they are averaged over blocks of a few samples, and the low-pass and the step run once per block.
+        regressorSum =
+            regressorSum
+            + GyroErrorRegressors(
+                biasX: cx, biasY: cy, biasZ: cz, scaleX: cx * gyro.x, scaleY: cy * gyro.y, scaleZ: cz * gyro.z)
+        blockTime += dt
+        blockCount += 1
+        let learning = !resting && elapsed > configuration.accelTimeConstant
+        if learning {
+            correctionSum = correctionSum + Vector3(correction.x, correction.y, 0)
+            // The heading correction (9D), about earth up, directly in the device frame.
+            if correction.z != 0 {
+                let gainBias = dt / configuration.motionBiasTimeConstant
+                bias = clampBias(bias - q6.inverseRotate(Vector3(0, 0, correction.z)) * gainBias)
+            }
+        }
+        if blockCount >= Self.regressorBlock {
+            let r = regressors.update(regressorSum * (1 / Double(blockCount)), dt: blockTime)
+            if learning {
+                // The correction rate in the almost-inertial frame, and its up direction (not observed).
+                let y = qInclination.inverseRotate(correctionSum) * (1 / blockTime)
+                let u = qInclination.inverseRotate(.unitZ)
+                func horizontal(_ v: Vector3) -> Vector3 { v - u * u.dot(v) }
+                let gainBias = blockTime / configuration.motionBiasTimeConstant
+                bias = clampBias(
+                    bias
+                        - Vector3(horizontal(r.biasX).dot(y), horizontal(r.biasY).dot(y), horizontal(r.biasZ).dot(y))
+                        * gainBias)
+                if configuration.scaleTimeConstant > 0 {
+                    let ax = horizontal(r.scaleX)
+                    let ay = horizontal(r.scaleY)
+                    let az = horizontal(r.scaleZ)
+                    // Normalised step: time constant `scaleTimeConstant` once the rotation is well above the
+                    // reference rate.
+                    let r0 = configuration.scaleReferenceRate
+                    let gain =
+                        blockTime / configuration.scaleTimeConstant
+                        / (r0 * r0 + ax.squaredNorm + ay.squaredNorm + az.squaredNorm)
+                    let limit = configuration.maxScaleError
+                    scale = Vector3(
+                        max(-limit, min(limit, scale.x - gain * ax.dot(y))),
+                        max(-limit, min(limit, scale.y - gain * ay.dot(y))),
+                        max(-limit, min(limit, scale.z - gain * az.dot(y))))
+                }
+            }
+            regressorSum = .zero
+            correctionSum = .zero
+            blockTime = 0
+            blockCount = 0
         }
 
         return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: magDisturbed)
@@ -402,5 +502,50 @@ public struct AttitudeEstimate: Sendable, Hashable {
         self.userAcceleration = userAcceleration
         self.gyroBias = gyroBias
         self.flags = flags
+    }
+}
+
+/// The six regressors of the gyroscope error estimate (see `AttitudeFilter.update`), as one value for the low-pass.
+@usableFromInline
+struct GyroErrorRegressors: LowPassValue {
+    @usableFromInline var biasX: Vector3
+    @usableFromInline var biasY: Vector3
+    @usableFromInline var biasZ: Vector3
+    @usableFromInline var scaleX: Vector3
+    @usableFromInline var scaleY: Vector3
+    @usableFromInline var scaleZ: Vector3
+
+    @inlinable
+    init(biasX: Vector3, biasY: Vector3, biasZ: Vector3, scaleX: Vector3, scaleY: Vector3, scaleZ: Vector3) {
+        self.biasX = biasX
+        self.biasY = biasY
+        self.biasZ = biasZ
+        self.scaleX = scaleX
+        self.scaleY = scaleY
+        self.scaleZ = scaleZ
+    }
+
+    @usableFromInline static let zero = GyroErrorRegressors(
+        biasX: .zero, biasY: .zero, biasZ: .zero, scaleX: .zero, scaleY: .zero, scaleZ: .zero)
+
+    @inlinable
+    static func + (a: Self, b: Self) -> Self {
+        Self(
+            biasX: a.biasX + b.biasX, biasY: a.biasY + b.biasY, biasZ: a.biasZ + b.biasZ,
+            scaleX: a.scaleX + b.scaleX, scaleY: a.scaleY + b.scaleY, scaleZ: a.scaleZ + b.scaleZ)
+    }
+
+    @inlinable
+    static func - (a: Self, b: Self) -> Self {
+        Self(
+            biasX: a.biasX - b.biasX, biasY: a.biasY - b.biasY, biasZ: a.biasZ - b.biasZ,
+            scaleX: a.scaleX - b.scaleX, scaleY: a.scaleY - b.scaleY, scaleZ: a.scaleZ - b.scaleZ)
+    }
+
+    @inlinable
+    static func * (a: Self, s: Double) -> Self {
+        Self(
+            biasX: a.biasX * s, biasY: a.biasY * s, biasZ: a.biasZ * s, scaleX: a.scaleX * s, scaleY: a.scaleY * s,
+            scaleZ: a.scaleZ * s)
     }
 }

@@ -5,7 +5,19 @@ import Darwin
 #endif
 import TiltCore
 
-/// A second-order Butterworth low-pass filter on a 3-vector, with a warm-up phase that averages.
+/// What `LowPassFilter` can filter: a vector space over `Double`.
+@usableFromInline
+protocol LowPassValue: Sendable {
+    static var zero: Self { get }
+    static func + (a: Self, b: Self) -> Self
+    static func - (a: Self, b: Self) -> Self
+    static func * (a: Self, s: Double) -> Self
+}
+
+extension Vector3: LowPassValue {}
+
+/// A second-order Butterworth low-pass filter on a vector (`Vector3`, or a bundle of them), with a warm-up phase
+/// that averages.
 ///
 /// During the first `timeConstant` seconds the output is the running mean of all inputs, so that the output is
 /// meaningful from the first sample on (a plain low-pass filter would start at its arbitrary initial state and need
@@ -13,14 +25,14 @@ import TiltCore
 /// `√2 / (2π τ)`, started in steady state at the mean. Coefficients follow the sample interval: they are recomputed
 /// only when it changes by more than 1 %.
 @usableFromInline
-struct LowPassFilter: Sendable {
+struct LowPassFilter<Value: LowPassValue>: Sendable {
     @usableFromInline let timeConstant: Double
-    @usableFromInline var output: Vector3 = .zero
+    @usableFromInline var output: Value = .zero
     @usableFromInline var count: Double = 0
     @usableFromInline var elapsed: Double = 0
     @usableFromInline var warm = false
-    @usableFromInline var s1: Vector3 = .zero
-    @usableFromInline var s2: Vector3 = .zero
+    @usableFromInline var s1: Value = .zero
+    @usableFromInline var s2: Value = .zero
     @usableFromInline var b0 = 0.0
     @usableFromInline var a1 = 0.0
     @usableFromInline var a2 = 0.0
@@ -41,7 +53,7 @@ struct LowPassFilter: Sendable {
     /// Feeds one input taken `dt` seconds after the previous one and returns the new output.
     @inlinable
     @discardableResult
-    mutating func update(_ x: Vector3, dt: Double, timeConstant tau: Double? = nil) -> Vector3 {
+    mutating func update(_ x: Value, dt: Double, timeConstant tau: Double? = nil) -> Value {
         if !warm {
             count += 1
             elapsed += dt

@@ -28,18 +28,30 @@ struct FusionBench: AsyncParsableCommand {
             heading offset removed. Speed counts the filter alone (parsing excluded); build with -c release.
             """)
 
-    @Option(name: .long, help: ArgumentHelp("Folder of logs (default: ../shared/data/broad from here, then from the repository).", valueName: "DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Folder of logs (default: ../shared/data/broad from here, then from the repository).", valueName: "DIR"))
     var data: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only logs whose file name matches this shell pattern, e.g. '0*'.", valueName: "GLOB"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Only logs whose file name matches this shell pattern, e.g. '0*'.", valueName: "GLOB"))
     var trials: String?
 
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Override a filter parameter, e.g. 'accelTimeConstant=2'; several values ('=2,3,4') score each"
+                + " (a sensitivity check); repeat for more parameters. Names: \(FilterParameter.names).",
+            valueName: "NAME=VALUES"))
+    var overrides: [String] = []
+
     func run() async throws {
+        let variants = try FilterParameter.variants(from: overrides)
         let folder = try resolveFolder()
         let names = try logNames(in: folder)
-        var rows: [(name: String, nine: BroadScore?, six: BroadScore)] = []
-        var fusedSamples = 0
-        var fusedSeconds = 0.0
+        var logs: [(name: String, log: SensorLog, truth: [Quaternion?])] = []
         for (index, name) in names.enumerated() {
             FileHandle.standardError.write(Data("[\(index + 1)/\(names.count)] \(name)\n".utf8))
             let log: SensorLog
@@ -52,33 +64,48 @@ struct FusionBench: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("  skipped: no truth_w..z columns\n".utf8))
                 continue
             }
-            var estimates = [Quaternion](repeating: .identity, count: log.samples.count)
-            var nine: BroadScore?
-            if log.hasMagnetometer {
-                let seconds = Self.fuse(log.samples, useMagnetometer: true, into: &estimates)
-                fusedSeconds += seconds
-                fusedSamples += log.samples.count
-                nine = BroadScore.score(
-                    estimates: estimates, truth: truth, movement: log.movement, removeHeadingOffset: false)
-            }
-            let seconds = Self.fuse(log.samples, useMagnetometer: false, into: &estimates)
-            fusedSeconds += seconds
-            fusedSamples += log.samples.count
-            let six = BroadScore.score(
-                estimates: estimates, truth: truth, movement: log.movement, removeHeadingOffset: true)
-            rows.append((name, nine, six))
+            logs.append((name, log, truth))
         }
-        guard !rows.isEmpty else {
+        guard !logs.isEmpty else {
             throw BenchError("no log in \(folder) has a reference orientation (truth_w..z columns)")
         }
-        print(Self.table(rows))
-        let rate = fusedSeconds > 0 ? Double(fusedSamples) / fusedSeconds : 0
-        print(String(format: "filter speed: %.2f M samples/s (%d samples, one core, parsing excluded)", rate / 1e6, fusedSamples))
+        for variant in variants {
+            var rows: [(name: String, nine: BroadScore?, six: BroadScore)] = []
+            var fusedSamples = 0
+            var fusedSeconds = 0.0
+            for (name, log, truth) in logs {
+                var estimates = [Quaternion](repeating: .identity, count: log.samples.count)
+                var nine: BroadScore?
+                var configuration = variant.configuration
+                if log.hasMagnetometer {
+                    configuration.useMagnetometer = true
+                    fusedSeconds += Self.fuse(log.samples, configuration: configuration, into: &estimates)
+                    fusedSamples += log.samples.count
+                    nine = BroadScore.score(
+                        estimates: estimates, truth: truth, movement: log.movement, removeHeadingOffset: false)
+                }
+                configuration.useMagnetometer = false
+                fusedSeconds += Self.fuse(log.samples, configuration: configuration, into: &estimates)
+                fusedSamples += log.samples.count
+                let six = BroadScore.score(
+                    estimates: estimates, truth: truth, movement: log.movement, removeHeadingOffset: true)
+                rows.append((name, nine, six))
+            }
+            if variants.count > 1 { print("\n" + variant.label) }
+            print(Self.table(rows))
+            let rate = fusedSeconds > 0 ? Double(fusedSamples) / fusedSeconds : 0
+            print(
+                String(
+                    format: "filter speed: %.2f M samples/s (%d samples, one core, parsing excluded)", rate / 1e6,
+                    fusedSamples))
+        }
     }
 
-    /// Runs a fresh default filter over the samples; returns the seconds spent in the filter.
-    static func fuse(_ samples: [MotionSample], useMagnetometer: Bool, into estimates: inout [Quaternion]) -> Double {
-        var filter = AttitudeFilter(configuration: .init(useMagnetometer: useMagnetometer))
+    /// Runs a fresh filter over the samples; returns the seconds spent in the filter.
+    static func fuse(
+        _ samples: [MotionSample], configuration: AttitudeFilter.Configuration, into estimates: inout [Quaternion]
+    ) -> Double {
+        var filter = AttitudeFilter(configuration: configuration)
         let clock = ContinuousClock()
         let start = clock.now
         estimates.withUnsafeMutableBufferPointer { out in
@@ -162,6 +189,78 @@ struct FusionBench: AsyncParsableCommand {
                     + "; pass a folder of sensor logs with --data DIR")
         }
         return names
+    }
+}
+
+/// A numeric filter parameter that `--set` can override.
+struct FilterParameter {
+    /// A configuration to score, and how it differs from the default.
+    struct Variant {
+        var configuration: AttitudeFilter.Configuration
+        var label: String
+    }
+
+    /// The names `--set` accepts.
+    static let names = [
+        "accelTimeConstant", "magTimeConstant", "restBiasTimeConstant", "motionBiasTimeConstant", "scaleTimeConstant",
+        "scaleReferenceRate", "maxScaleError", "maxBias",
+        "restGyroThreshold", "restAccelThreshold", "restMinimumDuration", "magNormTolerance", "magDipTolerance",
+        "magNewFieldTime", "magNewFieldRotation",
+    ].joined(separator: ", ")
+
+    /// Sets the parameter called `name`; false if there is none.
+    static func set(_ name: String, to value: Double, in c: inout AttitudeFilter.Configuration) -> Bool {
+        switch name {
+        case "accelTimeConstant": c.accelTimeConstant = value
+        case "magTimeConstant": c.magTimeConstant = value
+        case "restBiasTimeConstant": c.restBiasTimeConstant = value
+        case "motionBiasTimeConstant": c.motionBiasTimeConstant = value
+        case "scaleTimeConstant": c.scaleTimeConstant = value
+        case "scaleReferenceRate": c.scaleReferenceRate = value
+        case "maxScaleError": c.maxScaleError = value
+        case "maxBias": c.maxBias = value
+        case "restGyroThreshold": c.restGyroThreshold = value
+        case "restAccelThreshold": c.restAccelThreshold = value
+        case "restMinimumDuration": c.restMinimumDuration = value
+        case "magNormTolerance": c.magNormTolerance = value
+        case "magDipTolerance": c.magDipTolerance = value
+        case "magNewFieldTime": c.magNewFieldTime = value
+        case "magNewFieldRotation": c.magNewFieldRotation = value
+        default: return false
+        }
+        return true
+    }
+
+    /// Every combination of the `NAME=V1,V2,…` overrides; the default configuration alone when there are none.
+    static func variants(from overrides: [String]) throws -> [Variant] {
+        var variants = [Variant(configuration: .init(), label: "")]
+        for text in overrides {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else {
+                throw ValidationError("--set \(text): expected NAME=VALUE or NAME=V1,V2,…")
+            }
+            let name = parts[0]
+            var probe = AttitudeFilter.Configuration()
+            guard set(name, to: 0, in: &probe) else {
+                throw ValidationError("--set \(text): unknown parameter '\(name)'; known: \(names)")
+            }
+            let values = try parts[1].split(separator: ",").map { item in
+                guard let value = Double(item), value.isFinite else {
+                    throw ValidationError("--set \(text): '\(item)' is not a number")
+                }
+                return value
+            }
+            guard !values.isEmpty else { throw ValidationError("--set \(text): no value given") }
+            variants = variants.flatMap { base in
+                values.map { value in
+                    var v = base
+                    _ = set(name, to: value, in: &v.configuration)
+                    v.label += (v.label.isEmpty ? "" : " ") + "\(name)=\(value)"
+                    return v
+                }
+            }
+        }
+        return variants
     }
 }
 
