@@ -107,7 +107,7 @@ final class IIOCaptureSession {
             rate = min(max(wantedRate, 1), 200)
         }
         rateHz = rate
-        quietSince = IIOCaptureSession.monotonicNow()
+        quietSince = monotonicSeconds()
         if buffered { try startBuffer() }
     }
 
@@ -144,12 +144,6 @@ final class IIOCaptureSession {
         buffer = nil
     }
 
-    static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-
     /// Waits at most `timeoutMs` for data and returns what arrived.
     ///
     /// - Throws: ``IIOError`` with ``IIOError/isTransient`` when the device went away.
@@ -161,7 +155,7 @@ final class IIOCaptureSession {
         case .success(let r): raw = r
         case .failure(let e): throw lost(plan.accel, e)
         }
-        let now = IIOCaptureSession.monotonicNow()
+        let now = monotonicSeconds()
         try readSides(now: now)
         return makeSample(time: now, accelRaw: raw, gyroRaw: nil)
     }
@@ -174,7 +168,7 @@ final class IIOCaptureSession {
     private func bufferedStep(_ buf: OpaquePointer, timeoutMs: Int32) throws(IIOError) -> Step {
         var pfd = pollfd(fd: iio_buffer_get_poll_fd(buf), events: Int16(POLLIN), revents: 0)
         let ready = poll(&pfd, 1, timeoutMs)
-        let now = IIOCaptureSession.monotonicNow()
+        let now = monotonicSeconds()
         if ready <= 0 {
             // No data: a vanished device shows only as silence, so look for its folder now and then.
             if now - quietSince > 0.5 {

@@ -114,7 +114,7 @@ public final class PowerMonitor: Sendable {
 
         connect()
         while !stopped.load(ordering: .acquiring) {
-            let now = Self.monotonic()
+            let now = monotonicSeconds()
             if now >= nextPoll {
                 if bus == nil { connect() } else { busProfile = bus?.activeProfile() }
                 nextPoll = now + max(configuration.pollInterval, 0.1)
@@ -128,7 +128,7 @@ public final class PowerMonitor: Sendable {
             // Sleep until the bus has something, the poll is due, or stop() writes to the pipe.
             var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             if let bus { fds.append(pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0)) }
-            var timeout = Int(max(0, (nextPoll - Self.monotonic()) * 1000).rounded(.up))
+            var timeout = Int(max(0, (nextPoll - monotonicSeconds()) * 1000).rounded(.up))
             if let busTimeout = bus?.timeoutMilliseconds { timeout = min(timeout, busTimeout) }
             let r = poll(&fds, nfds_t(fds.count), Int32(clamping: timeout))
             if r < 0 && errno != EINTR { break }
@@ -152,9 +152,4 @@ public final class PowerMonitor: Sendable {
         _ = write(wake.write, &byte, 1)
     }
 
-    private static func monotonic() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
 }

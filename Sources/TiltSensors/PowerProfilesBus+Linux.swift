@@ -1,4 +1,5 @@
 import CSystemd
+import TiltCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -113,9 +114,7 @@ final class PowerProfilesBus {
     var timeoutMilliseconds: Int? {
         var usec: UInt64 = 0
         guard sd_bus_get_timeout(bus, &usec) >= 0, usec != UInt64.max else { return nil }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let nowUsec = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        let nowUsec = UInt64(monotonicSeconds() * 1e6)
         return usec <= nowUsec ? 0 : Int((usec - nowUsec + 999) / 1000)
     }
 
