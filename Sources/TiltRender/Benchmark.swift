@@ -51,6 +51,9 @@ public struct Benchmark: Sendable {
 
     /// GL renderer name, from a throwaway context.
     public static func rendererName() throws -> String {
-        try HeadlessContext().rendererName
+        // The context must outlive the query: `rendererName` reads the current GL context, not `self`, so an
+        // optimised build could otherwise release the context first and read no renderer at all.
+        let context = try HeadlessContext()
+        return withExtendedLifetime(context) { context.rendererName }
     }
 }
