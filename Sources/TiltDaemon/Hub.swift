@@ -45,8 +45,9 @@ final class Hub: Sendable {
 
     let sourceName: String
     let sensors: [SensorDescription]
-    let calibration: String
     let startTime: Double
+    /// Which calibration applies and why, as `status` reports it; replaced when `SIGHUP` re-resolves it.
+    private let calibrationState: Mutex<String>
     private let state = Mutex(State())
     private let demandContinuation: AsyncStream<Demand>.Continuation
     /// Changes of demand, newest wins: the motion service follows it.
@@ -57,7 +58,7 @@ final class Hub: Sendable {
     init(sourceName: String, sensors: [SensorDescription], calibration: String, power: PowerState = .mains) {
         self.sourceName = sourceName
         self.sensors = sensors
-        self.calibration = calibration
+        calibrationState = Mutex(calibration)
         startTime = monotonicSeconds()
         (demands, demandContinuation) = AsyncStream.makeStream(of: Demand.self, bufferingPolicy: .bufferingNewest(1))
         state.withLock { $0.power = power }
@@ -70,9 +71,10 @@ final class Hub: Sendable {
 
     // MARK: Sessions
 
-    /// Registers a new connection and returns its id.
-    func register(session: NIOLoopBound<SessionHandler>, eventLoop: any EventLoop) -> UInt64 {
+    /// Registers a new connection and returns its id, or `nil` when `limit` clients are connected already.
+    func register(session: NIOLoopBound<SessionHandler>, eventLoop: any EventLoop, limit: Int = .max) -> UInt64? {
         state.withLock { s in
+            guard s.subscribers.count < limit else { return nil }
             let id = s.nextID
             s.nextID += 1
             s.subscribers[id] = Subscriber(session: session, eventLoop: eventLoop)
@@ -265,6 +267,14 @@ final class Hub: Sendable {
         for (session, loop) in targets {
             try? await loop.submit { session.value.close() }.get()
         }
+    }
+
+    /// Which calibration applies and why.
+    var calibration: String { calibrationState.withLock { $0 } }
+
+    /// Replaces the calibration explanation `status` reports (after a reload).
+    func setCalibration(_ explanation: String) {
+        calibrationState.withLock { $0 = explanation }
     }
 
     /// The latest frame, if any.

@@ -8,6 +8,11 @@ import TiltWire
 /// Lives on the connection's event loop. Frames are written only while the channel is writable: a client that does
 /// not read fills its small socket buffer, the channel turns unwritable, and further frames are dropped and counted
 /// instead of queued. So a stalled client costs the daemon nothing and never delays anyone else.
+///
+/// The service policy applies here: a connection over `max_clients` gets one `error` and is closed; commands pass a
+/// token bucket (`commands_per_second`) and a client that keeps flooding is disconnected; shared commands (`tare`)
+/// are refused to anyone but the daemon's user, root and the admin group. While the channel is not writable the
+/// session stops reading, and a client that lets many replies pile up unread is closed, so memory stays bounded.
 final class SessionHandler: ChannelInboundHandler {
     typealias InboundIn = LineEvent
     typealias OutboundOut = ByteBuffer
@@ -20,7 +25,11 @@ final class SessionHandler: ChannelInboundHandler {
         case reply
     }
 
+    /// Replies that may wait while the client does not read, before it is closed.
+    static let maxPendingReplies = 256
+
     private let hub: Hub
+    private let settings: DaemonSettings
     private var logger: Logger
     private var context: ChannelHandlerContext?
     private(set) var id: UInt64 = 0
@@ -28,9 +37,21 @@ final class SessionHandler: ChannelInboundHandler {
     private var dropped: UInt64 = 0
     private var errors: UInt64 = 0
     private var peer: PeerCredentials?
+    private var peerGroups: Set<UInt32> = []
+    /// Turned away (the daemon was full) or being closed: read nothing more.
+    private var closing = false
+    private var registered = false
+    private var bucket = TokenBucket(rate: 1, burst: 1)
+    private var refusedInARow = 0
+    private var pendingReplies = 0
 
-    init(hub: Hub, logger: Logger) {
+    /// The line length this connection's decoder was made with (a reload applies to new connections).
+    private let maxLineLength: Int
+
+    init(hub: Hub, settings: DaemonSettings, maxLineLength: Int, logger: Logger) {
         self.hub = hub
+        self.settings = settings
+        self.maxLineLength = maxLineLength
         self.logger = logger
     }
 
@@ -44,12 +65,29 @@ final class SessionHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        id = hub.register(session: bound, eventLoop: context.eventLoop)
+        let policy = settings.policy
+        bucket = TokenBucket(rate: policy.commandsPerSecond, burst: policy.commandBurst)
+        guard let id = hub.register(session: bound, eventLoop: context.eventLoop, limit: policy.maxClients) else {
+            closing = true
+            logger.notice("client refused: the daemon is full", metadata: ["limit": "\(policy.maxClients)"])
+            let message = ServerMessage.error(
+                message: "the daemon is full (limit \(policy.maxClients) clients); try again later, or raise "
+                    + "max_clients in the daemon's config")
+            closeAfter(message, context: context)
+            context.fireChannelActive()
+            return
+        }
+        self.id = id
+        registered = true
         logger[metadataKey: "client"] = "\(id)"
         PeerCredentials.read(channel: context.channel) { credentials in
             bound.value.peer = credentials
             if let credentials {
-                bound.value.logger.info("client connected", metadata: ["uid": "\(credentials.uid)", "pid": "\(credentials.pid)"])
+                bound.value.peerGroups = UnixGroup.groups(
+                    ofProcess: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+                bound.value.logger.info(
+                    "client connected",
+                    metadata: ["uid": "\(credentials.uid)", "gid": "\(credentials.gid)", "pid": "\(credentials.pid)"])
             } else {
                 bound.value.logger.info("client connected")
             }
@@ -59,18 +97,23 @@ final class SessionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        hub.unregister(id: id)
-        logger.info("client disconnected", metadata: ["sent": "\(sent)", "dropped": "\(dropped)"])
+        if registered {
+            hub.unregister(id: id)
+            logger.info("client disconnected", metadata: ["sent": "\(sent)", "dropped": "\(dropped)"])
+        }
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
         switch unwrapInboundIn(data) {
         case .overlong(let length):
-            fail("line too long (at least \(length) bytes; the limit is \(WireProtocol.maxLineLength)); it was discarded")
+            guard admit(context: context) else { return }
+            fail("line too long (at least \(length) bytes; the limit is \(maxLineLength)); it was discarded")
         case .line(let line):
             let bytes = line.readableBytesView
             if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
+            guard admit(context: context) else { return }
             do {
                 handle(try ClientCommand.decode(bytes))
             } catch {
@@ -82,6 +125,59 @@ final class SessionHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         logger.debug("connection error: \(error)")
         context.close(promise: nil)
+    }
+
+    /// Stops reading while the client does not take what is written; starts again once it does.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        let writable = context.channel.isWritable
+        if writable { pendingReplies = 0 }
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: writable)
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Whether the next command may run under the rate limit; refuses it (or disconnects a flooder) if not.
+    private func admit(context: ChannelHandlerContext) -> Bool {
+        let policy = settings.policy
+        guard policy.commandsPerSecond > 0 else { return true }
+        bucket.configure(rate: policy.commandsPerSecond, burst: policy.commandBurst)
+        if bucket.take(at: monotonicSeconds()) {
+            refusedInARow = 0
+            return true
+        }
+        refusedInARow += 1
+        errors &+= 1
+        let rate = Self.format(policy.commandsPerSecond)
+        if refusedInARow > policy.floodLimit {
+            closing = true
+            logger.notice(
+                "client disconnected for flooding",
+                metadata: ["refused": "\(refusedInARow)", "rate": "\(rate)", "uid": "\(peerUID)"])
+            let message = ServerMessage.error(
+                message: "rate limit: \(refusedInARow) commands in a row over \(rate) per second; disconnecting")
+            closeAfter(message, context: context)
+            return false
+        }
+        if refusedInARow == 1 {
+            // Once per run of refusals, not per command: a flood must not flood the log too.
+            logger.notice("rate limit: commands dropped", metadata: ["rate": "\(rate)"])
+        }
+        let burst = Self.format(policy.commandBurst)
+        reply(.error(message: "rate limit: more than \(rate) commands per second (burst \(burst)); command dropped"))
+        return false
+    }
+
+    private var peerUID: String { peer.map { "\($0.uid)" } ?? "?" }
+
+    /// Writes `message`, then closes the connection.
+    private func closeAfter(_ message: ServerMessage, context: ChannelHandlerContext) {
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(encode(message, context: context))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
     }
 
     private func handle(_ command: ClientCommand) {
@@ -96,6 +192,17 @@ final class SessionHandler: ChannelInboundHandler {
                 uid: peer?.uid, pid: peer?.pid)
             reply(.status(hub.status(client: me)))
         case .tare:
+            let policy = settings.policy
+            if let refusal = policy.refusal(
+                command: "tare", peer: peer, groups: peerGroups, daemonUID: settings.daemonUID)
+            {
+                errors &+= 1
+                logger.notice(
+                    "tare refused",
+                    metadata: ["uid": "\(peerUID)", "pid": "\(peer.map { "\($0.pid)" } ?? "?")"])
+                reply(.error(message: refusal))
+                return
+            }
             if let reference = hub.tare() {
                 logger.info("tare", metadata: ["reference": "\(reference)"])
                 reply(.tare(reference: reference))
@@ -113,10 +220,14 @@ final class SessionHandler: ChannelInboundHandler {
 
     private func reply(_ message: ServerMessage) {
         guard let context else { return }
+        deliver(encode(message, context: context), kind: .reply)
+    }
+
+    private func encode(_ message: ServerMessage, context: ChannelHandlerContext) -> ByteBuffer {
         var buffer = context.channel.allocator.buffer(capacity: 256)
         buffer.writeString(message.jsonLine)
         buffer.writeInteger(UInt8(ascii: "\n"))
-        deliver(buffer, kind: .reply)
+        return buffer
     }
 
     /// Closes the connection (at daemon shutdown).
@@ -124,12 +235,23 @@ final class SessionHandler: ChannelInboundHandler {
         context?.close(promise: nil)
     }
 
-    /// Writes `buffer` if the client is keeping up; otherwise drops it and counts it (replies are always written).
+    /// Writes `buffer` if the client is keeping up; otherwise drops it and counts it. Replies are written even
+    /// then, up to ``maxPendingReplies``; a client that lets more pile up unread is closed.
     func deliver(_ buffer: ByteBuffer, kind: Kind) {
-        guard let context, context.channel.isActive else { return }
-        if kind != .reply, !context.channel.isWritable {
+        guard let context, context.channel.isActive, registered else { return }
+        if !context.channel.isWritable {
             if kind == .frame { dropped &+= 1 }
-            return
+            guard kind == .reply else { return }
+            pendingReplies += 1
+            if pendingReplies > Self.maxPendingReplies {
+                if !closing {
+                    closing = true
+                    logger.notice(
+                        "client does not read its replies; closing", metadata: ["pending": "\(pendingReplies)"])
+                    context.close(promise: nil)
+                }
+                return
+            }
         }
         context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
         if kind == .frame { sent &+= 1 }

@@ -59,6 +59,18 @@ enum SocketFile {
         return (UInt64(st.st_dev), UInt64(st.st_ino))
     }
 
+    /// Gives the socket file at `path` to `group` (its mode stays 0660, so the group's members may connect).
+    ///
+    /// - Throws: ``DaemonError`` when the daemon may not (it must be root, or a member of the group).
+    static func setGroup(_ path: String, group: UnixGroup) throws(DaemonError) {
+        guard chown(path, uid_t.max, gid_t(group.gid)) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw DaemonError(
+                "cannot give the socket \(path) to socket_group \(group) (\(reason)); run tiltd as root or as a "
+                    + "member of that group, or choose another socket_group")
+        }
+    }
+
     /// Removes the socket at `path` if it is still the one we created.
     static func remove(_ path: String, ifIdentity identity: (UInt64, UInt64)?) {
         guard let identity, let now = Self.identity(path), now == identity else { return }

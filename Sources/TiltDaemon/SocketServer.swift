@@ -3,52 +3,83 @@ import Glibc
 #endif
 import Logging
 import NIOCore
-import TiltWire
 import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import TiltWire
 
 /// The Unix-socket server: accepts clients and gives each a `SessionHandler`, until graceful shutdown.
+///
+/// It creates the socket file (mode 0660, given to `socket_group` when one is set) and removes it at shutdown, or,
+/// under systemd socket activation, serves the listening socket systemd passed and leaves the file to systemd.
 struct SocketServer: Service {
     let path: String
     let hub: Hub
     let group: MultiThreadedEventLoopGroup
+    let settings: DaemonSettings
     let logger: Logger
+    /// The listening socket systemd passed, if any.
+    let passedListener: Int32?
     /// Called once the socket accepts connections.
     let onReady: @Sendable () -> Void
 
     func run() async throws {
-        try SocketFile.prepare(path)
         let hub = self.hub
         let logger = self.logger
-        let oldMask = umask(0o117)  // the socket file gets mode 0660
-        let channel: any Channel
-        do {
-            channel = try await ServerBootstrap(group: group)
-                .serverChannelOption(.backlog, value: 256)
-                .childChannelOption(.writeBufferWaterMark, value: .init(low: 4 * 1024, high: 16 * 1024))
-                .childChannelOption(.socketOption(.so_sndbuf), value: 32 * 1024)
-                .childChannelInitializer { child in
-                    child.eventLoop.makeCompletedFuture {
-                        try child.pipeline.syncOperations.addHandler(
-                            ByteToMessageHandler(LineFrameDecoder(maxLength: WireProtocol.maxLineLength)))
-                        try child.pipeline.syncOperations.addHandler(SessionHandler(hub: hub, logger: logger))
-                    }
+        let settings = self.settings
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 4 * 1024, high: 16 * 1024))
+            .childChannelOption(.socketOption(.so_sndbuf), value: 32 * 1024)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture {
+                    let maxLineLength = settings.policy.maxLineLength
+                    try child.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineFrameDecoder(maxLength: maxLineLength)))
+                    try child.pipeline.syncOperations.addHandler(
+                        SessionHandler(hub: hub, settings: settings, maxLineLength: maxLineLength, logger: logger))
                 }
-                .bind(unixDomainSocketPath: path)
-                .get()
-        } catch {
+            }
+        let channel: any Channel
+        var identity: (UInt64, UInt64)?
+        if let fd = passedListener {
+            do {
+                channel = try await bootstrap.withBoundSocket(fd).get()
+            } catch {
+                throw DaemonError("cannot serve the socket systemd passed (fd \(fd)): \(error)")
+            }
+            logger.notice("listening on the socket systemd passed", metadata: ["socket": "\(path)", "fd": "\(fd)"])
+        } else {
+            try SocketFile.prepare(path)
+            let oldMask = umask(0o117)  // the socket file gets mode 0660
+            do {
+                channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
+            } catch {
+                umask(oldMask)
+                throw DaemonError("cannot listen on \(path): \(error)")
+            }
             umask(oldMask)
-            throw DaemonError("cannot listen on \(path): \(error)")
+            identity = SocketFile.identity(path)
+            if let group = settings.policy.socketGroup {
+                do {
+                    try SocketFile.setGroup(path, group: group)
+                } catch {
+                    try? await channel.close()
+                    SocketFile.remove(path, ifIdentity: identity)
+                    throw error
+                }
+            }
+            logger.notice(
+                "listening",
+                metadata: [
+                    "socket": "\(path)", "group": "\(settings.policy.socketGroup?.name ?? "default")", "mode": "0660",
+                ])
         }
-        umask(oldMask)
-        let identity = SocketFile.identity(path)
-        logger.notice("listening", metadata: ["socket": "\(path)"])
         onReady()
 
         try? await gracefulShutdown()
         logger.notice("shutting down")
+        Systemd.notify("STOPPING=1")
         try? await channel.close()
         await hub.closeAll()
         SocketFile.remove(path, ifIdentity: identity)

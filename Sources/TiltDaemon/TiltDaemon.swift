@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import NIOCore
 import NIOPosix
@@ -33,6 +36,10 @@ public struct TiltDaemon: Sendable {
         public var dmiRoot: String
         /// Where the power state comes from; `nil` publishes mains power and probes nothing.
         public var power: PowerMonitor.Configuration? = .init()
+        /// Limits and access rules (reloadable).
+        public var policy = ServicePolicy()
+        /// The log level (reloadable; applied through the daemon's ``LogLevelControl``).
+        public var logLevel: Logger.Level = .info
 
         public init(
             socketPath: String? = nil, source: Source, pipeline: MotionPipeline.Configuration = .init(),
@@ -51,20 +58,50 @@ public struct TiltDaemon: Sendable {
 
     public var configuration: Configuration
     public var logger: Logger
+    /// The level every daemon logger reads, set again on reload; `nil` leaves log levels alone.
+    public var logLevel: LogLevelControl?
+    /// Builds the configuration afresh on `SIGHUP` (re-reading the config file, flags over it); `nil` keeps the
+    /// configuration and only re-resolves the calibration.
+    public var reload: (@Sendable () throws -> Configuration)?
 
-    public init(configuration: Configuration, logger: Logger) {
+    public init(
+        configuration: Configuration, logger: Logger, logLevel: LogLevelControl? = nil,
+        reload: (@Sendable () throws -> Configuration)? = nil
+    ) {
         self.configuration = configuration
         self.logger = logger
+        self.logLevel = logLevel
+        self.reload = reload
     }
 
     /// Runs until SIGTERM or SIGINT (or task cancellation), then stops serving and removes the socket file.
+    ///
+    /// `SIGHUP` reloads (see ``reload``). Under systemd it serves a socket passed by socket activation and sends
+    /// readiness notifications.
     ///
     /// - Parameter onReady: Called once the socket accepts connections.
     /// - Throws: ``DaemonError`` when the source or the socket cannot be set up.
     public func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
         let path = SocketPath.resolve(configuration.socketPath)
+        let passedCount = Systemd.passedCount
+        let passedListener = try Systemd.passedListener()
+        if passedCount > 1 {
+            logger.warning("systemd passed \(passedCount) sockets; serving the first, fd 3")
+        }
+        let files = FileLimit.raiseToHardLimit()
+        logger.info("open file limit", metadata: ["soft": "\(files.soft)", "hard": "\(files.hard)"])
+        if files.soft < UInt64(configuration.policy.maxClients) + 64 {
+            let clients = configuration.policy.maxClients
+            logger.warning(
+                """
+                the open file limit (\(files.soft)) is below max_clients (\(clients)) plus headroom; \
+                raise LimitNOFILE= or lower max_clients
+                """)
+        }
+        logLevel?.level = configuration.logLevel
         let uncalibrated = try makeSource()
-        let resolution = resolveCalibration(for: uncalibrated, label: (uncalibrated as? IIOMotionSource)?.label)
+        let label = (uncalibrated as? IIOMotionSource)?.label
+        let resolution = resolveCalibration(for: uncalibrated, label: label)
         if resolution.problems.isEmpty {
             logger.info("calibration: \(resolution.explanation)")
         } else {
@@ -75,14 +112,25 @@ public struct TiltDaemon: Sendable {
         let hub = Hub(
             sourceName: source.name, sensors: source.sensors, calibration: resolution.explanation, power: power)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
-        let server = SocketServer(path: path, hub: hub, group: group, logger: logger, onReady: onReady)
+        let settings = DaemonSettings(policy: configuration.policy, daemonUID: Int(getuid()))
+        let server = SocketServer(
+            path: path, hub: hub, group: group, settings: settings, logger: logger, passedListener: passedListener
+        ) {
+            Systemd.notify("READY=1\nSTATUS=serving \(path)")
+            onReady()
+        }
         let motion = MotionService(hub: hub, source: source, pipeline: configuration.pipeline, logger: logger)
         let powerService = configuration.power.map { PowerService(hub: hub, configuration: $0, logger: logger) }
+        // Trap SIGHUP before the socket is ready, so a reload asked for at once is not a termination.
+        let reloader = ReloadService(
+            signals: await UnixSignalsSequence(trapping: .sighup), hub: hub, source: source, sensorLabel: label,
+            settings: settings, logLevel: logLevel, configuration: configuration, reload: reload, logger: logger)
         let services = ServiceGroup(
             configuration: .init(
                 services: [
                     .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup),
                     .init(service: motion),
+                    .init(service: reloader),
                 ] + (powerService.map { [.init(service: $0)] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))

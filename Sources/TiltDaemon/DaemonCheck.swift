@@ -1,0 +1,192 @@
+import Foundation
+import Logging
+import TiltCore
+import TiltEffects
+import TiltSensors
+import TiltWire
+
+/// `tiltd --check`: validates what the daemon would start with, without starting it.
+///
+/// It reads the config file, builds the configuration (flags over the file), opens the source, resolves the
+/// calibration and loads every preset of the presets folder, and reports each as `ok`, `note` or `FAIL`. The daemon
+/// would start (and clients would get working presets) when nothing failed.
+public struct DaemonCheck: Sendable {
+    /// One finding.
+    public struct Finding: Sendable, Equatable {
+        public enum Verdict: String, Sendable {
+            case ok
+            case note
+            case fail = "FAIL"
+        }
+
+        public var verdict: Verdict
+        public var subject: String
+        public var text: String
+    }
+
+    /// The config file to read, if any.
+    public var configPath: String?
+    /// Options from the command line, put over the file's.
+    public var flags: DaemonOptions
+    /// The presets folder named on the command line; `nil` checks the first standard one found.
+    public var presetsDirectory: String?
+
+    public init(configPath: String?, flags: DaemonOptions, presetsDirectory: String?) {
+        self.configPath = configPath
+        self.flags = flags
+        self.presetsDirectory = presetsDirectory
+    }
+
+    /// Runs every check.
+    public func run() -> [Finding] {
+        var findings: [Finding] = []
+        func add(_ verdict: Finding.Verdict, _ subject: String, _ text: String) {
+            findings.append(Finding(verdict: verdict, subject: subject, text: text))
+        }
+        var options = DaemonOptions()
+        if let configPath {
+            do {
+                let file = try ConfigFile.read(path: configPath)
+                options = try DaemonOptions(file: file)
+                add(.ok, "config", "\(configPath): \(file.entries.count) keys")
+            } catch {
+                add(.fail, "config", error.description)
+            }
+        } else {
+            add(.note, "config", "no config file given (--config FILE); flags and defaults only")
+        }
+        let configuration: TiltDaemon.Configuration
+        do {
+            configuration = try options.overlaid(by: flags).makeConfiguration()
+        } catch {
+            add(.fail, "options", error.message)
+            checkPresets(add)
+            return findings
+        }
+        checkSocket(configuration, add)
+        let policy = configuration.policy
+        add(
+            .ok, "limits",
+            "max_clients \(policy.maxClients), max_line_length \(policy.maxLineLength) bytes, "
+                + "commands_per_second \(policy.commandsPerSecond) (burst \(policy.commandBurst)); "
+                + "admin_group \(policy.adminGroup?.description ?? "none")")
+        let files = FileLimit.current
+        if files.hard < UInt64(policy.maxClients) + 64 {
+            add(
+                .note, "limits",
+                "the open file hard limit (\(files.hard)) is below max_clients plus headroom; raise LimitNOFILE=")
+        }
+        checkSourceAndCalibration(configuration, add)
+        checkPresets(add)
+        return findings
+    }
+
+    /// The report for people, one finding a line, then the verdict.
+    public static func report(_ findings: [Finding]) -> String {
+        var lines = findings.map { "\($0.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))"
+            + "\($0.subject): \($0.text)" }
+        let failures = findings.filter { $0.verdict == .fail }.count
+        let plural = failures == 1 ? "" : "s"
+        lines.append(failures == 0 ? "tiltd --check: OK" : "tiltd --check: \(failures) problem\(plural)")
+        return lines.joined(separator: "\n")
+    }
+
+    private func checkSocket(
+        _ configuration: TiltDaemon.Configuration, _ add: (Finding.Verdict, String, String) -> Void
+    ) {
+        let path = SocketPath.resolve(configuration.socketPath)
+        if path.utf8.count > SocketPath.maxLength {
+            add(.fail, "socket", "\(path) is \(path.utf8.count) bytes, over the \(SocketPath.maxLength)-byte limit")
+            return
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if folder.isEmpty || FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+            folder.isEmpty || isDirectory.boolValue
+        {
+            let group = configuration.policy.socketGroup.map { ", group \($0)" } ?? ""
+            add(.ok, "socket", "\(path) (mode 0660\(group))")
+        } else {
+            add(
+                .note, "socket",
+                "\(path): the folder \(folder) does not exist yet; create it (systemd's RuntimeDirectory= does)")
+        }
+    }
+
+    private func checkSourceAndCalibration(
+        _ configuration: TiltDaemon.Configuration, _ add: (Finding.Verdict, String, String) -> Void
+    ) {
+        let source: any MotionSource
+        var label: String?
+        switch configuration.source {
+        case .replay(let replay):
+            do {
+                source = try LogReplaySource(configuration: replay)
+                add(.ok, "source", "replay \(replay.path): \(source.sensors.flatMap(\.kinds).joined(separator: ", "))")
+            } catch {
+                add(.fail, "source", "cannot replay: \(error)")
+                return
+            }
+        case .iio(let uri):
+            do {
+                let iio = try IIOMotionSource(uri: uri)
+                label = iio.label
+                source = iio
+                add(.ok, "source", "IIO at \(uri): \(iio.sensors.map(\.name).joined(separator: ", "))")
+            } catch {
+                add(.fail, "source", "cannot read IIO sensors at \(uri): \(error)")
+                return
+            }
+        }
+        let resolution = TiltDaemon(configuration: configuration, logger: .init(label: "tiltd-check"))
+            .resolveCalibration(for: source, label: label)
+        if resolution.problems.isEmpty {
+            add(.ok, "calibration", resolution.explanation)
+        } else {
+            for problem in resolution.problems {
+                add(.fail, "calibration", "\(problem)")
+            }
+            add(.note, "calibration", resolution.explanation)
+        }
+    }
+
+    private func checkPresets(_ add: (Finding.Verdict, String, String) -> Void) {
+        let folder: String
+        if let presetsDirectory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: presetsDirectory, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            else {
+                add(.fail, "presets", "\(presetsDirectory) is not a folder; pass --presets DIR with the preset folders")
+                return
+            }
+            folder = presetsDirectory
+        } else {
+            let candidates = PresetLibrary.standard().searchPaths
+            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+                add(.note, "presets", "no presets folder found (searched \(candidates.joined(separator: ", ")))")
+                return
+            }
+            folder = found
+        }
+        let library = PresetLibrary(searchPaths: [folder])
+        let presets = library.presetDirectories()
+        if presets.isEmpty {
+            add(.fail, "presets", "\(folder) holds no presets (folders with a \(Preset.fileName))")
+            return
+        }
+        var broken = 0
+        for preset in presets {
+            do {
+                _ = try Preset.load(directory: preset.directory)
+            } catch {
+                broken += 1
+                add(.fail, "presets", "\(preset.name): \(error)")
+            }
+        }
+        if broken == 0 {
+            let names = presets.map(\.name).joined(separator: ", ")
+            add(.ok, "presets", "\(folder): \(presets.count) presets load (\(names))")
+        }
+    }
+}

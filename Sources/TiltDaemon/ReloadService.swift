@@ -1,0 +1,104 @@
+import Logging
+import TiltFusion
+import Synchronization
+import ServiceLifecycle
+import TiltSensors
+import UnixSignals
+
+/// Reloads on `SIGHUP`: reads the config file again, puts the new limits, groups and log level in force, and
+/// re-resolves the calibration, all without dropping a client.
+///
+/// A config that does not load is logged and the one in force is kept. Settings that need a new source or socket
+/// (`socket`, `replay`, `uri`, …) are reported as needing a restart.
+final class ReloadService: Service {
+    let signals: UnixSignalsSequence
+    let hub: Hub
+    let source: CalibratedMotionSource
+    let sensorLabel: String?
+    let settings: DaemonSettings
+    let logLevel: LogLevelControl?
+    let reload: (@Sendable () throws -> TiltDaemon.Configuration)?
+    let logger: Logger
+    private let state: Mutex<TiltDaemon.Configuration>
+
+    init(
+        signals: UnixSignalsSequence, hub: Hub, source: CalibratedMotionSource, sensorLabel: String?,
+        settings: DaemonSettings, logLevel: LogLevelControl?, configuration: TiltDaemon.Configuration,
+        reload: (@Sendable () throws -> TiltDaemon.Configuration)?, logger: Logger
+    ) {
+        self.signals = signals
+        self.hub = hub
+        self.source = source
+        self.sensorLabel = sensorLabel
+        self.settings = settings
+        self.logLevel = logLevel
+        state = Mutex(configuration)
+        self.reload = reload
+        self.logger = logger
+    }
+
+    func run() async throws {
+        for await _ in signals.cancelOnGracefulShutdown() {
+            reloadNow()
+        }
+    }
+
+    /// One reload, as `SIGHUP` asks.
+    func reloadNow() {
+        Systemd.notifyReloading()
+        defer { Systemd.notify("READY=1") }
+        logger.notice("SIGHUP: reloading")
+        let current = state.withLock { $0 }
+        var next = current
+        if let reload {
+            do {
+                next = try reload()
+            } catch {
+                logger.error("reload failed, keeping the configuration in force: \(error)")
+                return
+            }
+        }
+        for name in restartOnlyChanges(from: current, to: next) {
+            logger.warning("\(name) changed; restart tiltd to apply it (kept as it was)")
+        }
+        next.socketPath = current.socketPath
+        next.source = current.source
+        next.pipeline = current.pipeline
+        next.power = current.power
+        next.eventLoopThreads = current.eventLoopThreads
+        if next.policy.socketGroup != current.policy.socketGroup {
+            logger.warning("socket_group changed; restart tiltd to apply it (kept as it was)")
+            next.policy.socketGroup = current.policy.socketGroup
+        }
+        settings.replace(next.policy)
+        logLevel?.level = next.logLevel
+        let resolution = TiltDaemon(configuration: next, logger: logger)
+            .resolveCalibration(for: source.base, label: sensorLabel)
+        source.setCalibration(resolution.calibration)
+        hub.setCalibration(resolution.explanation)
+        if resolution.problems.isEmpty {
+            logger.notice("calibration: \(resolution.explanation)")
+        } else {
+            logger.warning("calibration: \(resolution.explanation)")
+        }
+        state.withLock { $0 = next }
+        logger.notice(
+            "reloaded",
+            metadata: [
+                "max_clients": "\(next.policy.maxClients)", "max_line_length": "\(next.policy.maxLineLength)",
+                "commands_per_second": "\(next.policy.commandsPerSecond)",
+                "admin_group": "\(next.policy.adminGroup?.name ?? "none")", "log_level": "\(next.logLevel)",
+            ])
+    }
+
+    private func restartOnlyChanges(from old: TiltDaemon.Configuration, to new: TiltDaemon.Configuration) -> [String] {
+        var names: [String] = []
+        if old.socketPath != new.socketPath { names.append("socket") }
+        if old.source != new.source { names.append("the source (replay, speed, loop, uri, no_mag)") }
+        if old.pipeline.shaping.limit != new.pipeline.shaping.limit { names.append("limit") }
+        if (old.power == nil) != (new.power == nil) || old.power?.pollInterval != new.power?.pollInterval {
+            names.append("power settings")
+        }
+        return names
+    }
+}

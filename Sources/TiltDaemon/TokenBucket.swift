@@ -1,0 +1,31 @@
+/// A token bucket: on average `rate` events per second, with up to `burst` at once after a quiet spell.
+struct TokenBucket: Sendable, Equatable {
+    private(set) var rate: Double
+    private(set) var burst: Double
+    private var tokens: Double
+    private var last: Double?
+
+    /// A full bucket.
+    init(rate: Double, burst: Double) {
+        self.rate = rate
+        self.burst = burst
+        tokens = burst
+    }
+
+    /// Changes the rate and burst, keeping the tokens there are (capped at the new burst).
+    mutating func configure(rate: Double, burst: Double) {
+        guard rate != self.rate || burst != self.burst else { return }
+        self.rate = rate
+        self.burst = burst
+        tokens = min(tokens, burst)
+    }
+
+    /// Takes one token at monotonic time `now` (seconds) if there is one.
+    mutating func take(at now: Double) -> Bool {
+        if let last { tokens = min(burst, tokens + max(0, now - last) * rate) }
+        last = now
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+}
