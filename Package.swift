@@ -125,7 +125,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltDaemonTests",
-            dependencies: ["TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit", "TiltSensors", "TiltCore"],
+            dependencies: [
+                "TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit", "TiltSensors", "TiltCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltEffectsTests", dependencies: ["TiltEffects", "TiltCore"], swiftSettings: swiftSettings),
