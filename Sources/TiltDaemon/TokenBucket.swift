@@ -15,9 +15,10 @@ struct TokenBucket: Sendable, Equatable {
     /// Changes the rate and burst, keeping the tokens there are (capped at the new burst).
     mutating func configure(rate: Double, burst: Double) {
         guard rate != self.rate || burst != self.burst else { return }
+        // A bucket that had no room (the limit was off) starts full, as a new one does.
+        tokens = self.burst <= 0 ? burst : min(tokens, burst)
         self.rate = rate
         self.burst = burst
-        tokens = min(tokens, burst)
     }
 
     /// Takes one token at monotonic time `now` (seconds) if there is one.

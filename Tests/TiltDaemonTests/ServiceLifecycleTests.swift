@@ -14,14 +14,15 @@ struct ServiceLifecycleTests {
         return try #require(status["calibration"] as? String)
     }
 
-    @Test("SIGHUP reloads limits and calibration without dropping a watcher; a bad config keeps the old one")
+    @Test("SIGHUP reloads limits, log level and calibration without dropping a watcher; a bad config keeps the old one")
     func sighupReloads() throws {
         let dir = TestPaths.temporaryDirectory("lcH")
         defer { try? FileManager.default.removeItem(at: dir) }
         let first = try ServiceFixtures.write("format = 1\n[gyro]\nbias = 0.01, 0, 0\n", to: "a.calib", in: dir)
         let second = try ServiceFixtures.write("format = 1\n[gyro]\nbias = 0.02, 0, 0\n", to: "b.calib", in: dir)
-        func config(maxClients: Int, calibration: String) -> String {
+        func config(maxClients: Int, calibration: String, level: String = "info") -> String {
             """
+            log_level = \(level)
             replay = \(TestPaths.broadExcerpt)
             loop = true
             speed = 4
@@ -41,10 +42,18 @@ struct ServiceLifecycleTests {
         let third = try LineSocket(path: path)
         #expect(third.read(class: "error")?["message"] as? String != nil, "max_clients = 2 holds before the reload")
 
-        _ = try ServiceFixtures.write(config(maxClients: 5, calibration: second), to: "tiltd.conf", in: dir)
+        try other.send("not json")
+        _ = try #require(other.read(class: "error"))
+        _ = try ServiceFixtures.write(
+            config(maxClients: 5, calibration: second, level: "debug"), to: "tiltd.conf", in: dir)
         daemon.send(SIGHUP)
         #expect(daemon.waitForLog("reloaded"), "\(daemon.log)")
         #expect(daemon.log.contains("max_clients=5"))
+        // The log level went from info to debug: a bad line is now logged.
+        #expect(!daemon.log.contains("bad line"))
+        try other.send("not json either")
+        _ = try #require(other.read(class: "error"))
+        #expect(daemon.waitForLog("bad line"), "log_level = debug applies after the reload")
         // The watcher stayed connected and keeps getting frames.
         let seq = try #require(watcher.read(class: "attitude")?["seq"] as? Int)
         let later = try #require(watcher.read(class: "attitude")?["seq"] as? Int)
