@@ -32,7 +32,9 @@ struct Tiltd: AsyncParsableCommand {
         name: .long, help: ArgumentHelp("The presets folder --check validates (default: Presets/).", valueName: "DIR"))
     var presets: String?
 
-    @Option(name: .long, help: ArgumentHelp("Replay this sensor log (.csv or .csv.gz) instead of reading IIO.", valueName: "FILE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Replay this sensor log (.csv or .csv.gz) instead of reading IIO.", valueName: "FILE"))
     var replay: String?
 
     @Option(name: .long, help: "Replay speed: 1 is real time. [default: 1]")
@@ -41,7 +43,8 @@ struct Tiltd: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Start the replay over at the end of the log. [default: no]")
     var loop: Bool?
 
-    @Option(name: .long, help: ArgumentHelp("libiio context URI for live sensors: local: or ip:HOST.", valueName: "URI"))
+    @Option(
+        name: .long, help: ArgumentHelp("libiio context URI for live sensors: local: or ip:HOST.", valueName: "URI"))
     var uri: String?
 
     @Flag(inversion: .prefixedNo, help: "Use the magnetometer (--no-mag: 6D fusion). [default: yes]")
@@ -51,7 +54,8 @@ struct Tiltd: AsyncParsableCommand {
     var socket: String?
 
     @Option(
-        name: .customLong("socket-group"), help: ArgumentHelp("Give the socket file to this group.", valueName: "GROUP"))
+        name: .customLong("socket-group"),
+        help: ArgumentHelp("Give the socket file to this group.", valueName: "GROUP"))
     var socketGroup: String?
 
     @Option(
@@ -135,7 +139,8 @@ struct Tiltd: AsyncParsableCommand {
             throw ValidationError("--limit must be a positive angle in radians, e.g. 0.5")
         }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError("unknown --log-level '\(logLevel)'; use trace, debug, info, notice, warning, error or critical")
+            throw ValidationError(
+                "unknown --log-level '\(logLevel)'; use trace, debug, info, notice, warning, error or critical")
         }
         if let logFormat, JournalLogHandler.Format(rawValue: logFormat) == nil {
             throw ValidationError("unknown --log-format '\(logFormat)'; use auto, journal or plain")

@@ -130,8 +130,9 @@ struct ServiceConfigTests {
         let result = try ChildProcess.run(
             TestPaths.executable("tiltd"), ["--config", config, "--check", "--presets", presets.path], timeout: 30)
         #expect(result.status == 1, "\(result.stdout)")
-        #expect(result.stdout.contains("FAIL calibration:") && result.stdout.contains("missing.calib"), "\(result.stdout)")
-        #expect(result.stdout.contains("FAIL presets: broken:") && result.stdout.contains("nowhere.glsl"), "\(result.stdout)")
+        let report = result.stdout
+        #expect(report.contains("FAIL calibration:") && report.contains("missing.calib"), "\(report)")
+        #expect(report.contains("FAIL presets: broken:") && report.contains("nowhere.glsl"), "\(report)")
         #expect(result.stdout.contains("tiltd --check: 2 problems"), "\(result.stdout)")
 
         let noFolder = try ChildProcess.run(

@@ -136,7 +136,8 @@ struct ServiceLifecycleTests {
         #expect(auto.waitForLog("<5>listening"), "\(auto.log)")
         #expect(auto.stop() == 0)
         let plain = try ServiceProcess.tiltd(
-            ["--replay", TestPaths.broadExcerpt, "--no-power", "--socket", path], environment: ["JOURNAL_STREAM": "1:1"])
+            ["--replay", TestPaths.broadExcerpt, "--no-power", "--socket", path],
+            environment: ["JOURNAL_STREAM": "1:1"])
         #expect(plain.waitForLog("listening"), "\(plain.log)")
         #expect(plain.stop() == 0)
         #expect(!plain.log.contains("<5>"), "a JOURNAL_STREAM that is not stderr means plain: \(plain.log)")
