@@ -50,7 +50,10 @@ public struct DaemonCheck: Sendable {
                 options = try DaemonOptions(file: file)
                 add(.ok, "config", "\(configPath): \(file.entries.count) keys")
             } catch {
+                // The rest depends on the config: check only what does not.
                 add(.fail, "config", error.description)
+                checkPresets(add)
+                return findings
             }
         } else {
             add(.note, "config", "no config file given (--config FILE); flags and defaults only")

@@ -116,7 +116,7 @@ struct ServiceConfigTests {
         #expect(result.stdout.contains("max_clients 100"))
     }
 
-    @Test("--check fails on a missing calibration file and a broken preset, naming both")
+    @Test("--check fails on a missing calibration file, a broken preset, a missing folder and a bad config")
     func checkFails() throws {
         let dir = TestPaths.temporaryDirectory("cfgK")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -141,5 +141,11 @@ struct ServiceConfigTests {
             timeout: 30)
         #expect(noFolder.status == 1)
         #expect(noFolder.stdout.contains("FAIL presets:") && noFolder.stdout.contains("is not a folder"))
+
+        let badConfig = try ServiceFixtures.write("max_clients = x\n", to: "bad.conf", in: dir)
+        let badResult = try ChildProcess.run(
+            TestPaths.executable("tiltd"), ["--config", badConfig, "--check", "--presets", presets.path], timeout: 30)
+        #expect(badResult.status == 1)
+        #expect(badResult.stdout.contains("FAIL config: \(badConfig):1: key 'max_clients'"), "\(badResult.stdout)")
     }
 }
