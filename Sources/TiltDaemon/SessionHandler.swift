@@ -37,7 +37,8 @@ final class SessionHandler: ChannelInboundHandler {
     private var dropped: UInt64 = 0
     private var errors: UInt64 = 0
     private var peer: PeerCredentials?
-    private var peerGroups: Set<UInt32> = []
+    /// The peer's groups, looked up at its first shared command (not at connect: NSS can be slow).
+    private var peerGroups: Set<UInt32>?
     /// Turned away (the daemon was full) or being closed: read nothing more.
     private var closing = false
     private var registered = false
@@ -83,8 +84,6 @@ final class SessionHandler: ChannelInboundHandler {
         PeerCredentials.read(channel: context.channel) { credentials in
             bound.value.peer = credentials
             if let credentials {
-                bound.value.peerGroups = UnixGroup.groups(
-                    ofProcess: credentials.pid, uid: credentials.uid, gid: credentials.gid)
                 bound.value.logger.info(
                     "client connected",
                     metadata: ["uid": "\(credentials.uid)", "gid": "\(credentials.gid)", "pid": "\(credentials.pid)"])
@@ -166,6 +165,15 @@ final class SessionHandler: ChannelInboundHandler {
         return false
     }
 
+    /// The peer's groups (primary, supplementary, and from the group database), looked up once.
+    private func groupsOfPeer() -> Set<UInt32> {
+        if let peerGroups { return peerGroups }
+        guard let peer else { return [] }
+        let groups = UnixGroup.groups(ofProcess: peer.pid, uid: peer.uid, gid: peer.gid)
+        peerGroups = groups
+        return groups
+    }
+
     private var peerUID: String { peer.map { "\($0.uid)" } ?? "?" }
 
     /// Writes `message`, then closes the connection.
@@ -193,8 +201,9 @@ final class SessionHandler: ChannelInboundHandler {
             reply(.status(hub.status(client: me)))
         case .tare:
             let policy = settings.policy
+            let privileged = peer.map { $0.uid == settings.daemonUID || $0.uid == 0 } ?? false
             if let refusal = policy.refusal(
-                command: "tare", peer: peer, groups: peerGroups, daemonUID: settings.daemonUID)
+                command: "tare", peer: peer, groups: privileged ? [] : groupsOfPeer(), daemonUID: settings.daemonUID)
             {
                 errors &+= 1
                 logger.notice(
