@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import TiltFusion
 import Synchronization
@@ -8,13 +11,16 @@ import UnixSignals
 /// Reloads on `SIGHUP`: reads the config file again, puts the new limits, groups and log level in force, and
 /// re-resolves the calibration, all without dropping a client.
 ///
-/// A config that does not load is logged and the one in force is kept. Settings that need a new source or socket
-/// (`socket`, `replay`, `uri`, …) are reported as needing a restart.
+/// A config that does not load is logged and the one in force is kept. A new `socket_group` is applied to the socket
+/// file the daemon made (not to one systemd passed). Settings that need a new source or socket (`socket`, `replay`,
+/// `uri`, …) are reported as needing a restart.
 final class ReloadService: Service {
     let signals: UnixSignalsSequence
     let hub: Hub
     let source: CalibratedMotionSource
     let sensorLabel: String?
+    /// The socket file the daemon created, whose group a reload may change; `nil` under socket activation.
+    let socketFile: String?
     let settings: DaemonSettings
     let logLevel: LogLevelControl?
     let reload: (@Sendable () throws -> TiltDaemon.Configuration)?
@@ -23,13 +29,14 @@ final class ReloadService: Service {
 
     init(
         signals: UnixSignalsSequence, hub: Hub, source: CalibratedMotionSource, sensorLabel: String?,
-        settings: DaemonSettings, logLevel: LogLevelControl?, configuration: TiltDaemon.Configuration,
-        reload: (@Sendable () throws -> TiltDaemon.Configuration)?, logger: Logger
+        socketFile: String?, settings: DaemonSettings, logLevel: LogLevelControl?,
+        configuration: TiltDaemon.Configuration, reload: (@Sendable () throws -> TiltDaemon.Configuration)?, logger: Logger
     ) {
         self.signals = signals
         self.hub = hub
         self.source = source
         self.sensorLabel = sensorLabel
+        self.socketFile = socketFile
         self.settings = settings
         self.logLevel = logLevel
         state = Mutex(configuration)
@@ -67,8 +74,19 @@ final class ReloadService: Service {
         next.power = current.power
         next.eventLoopThreads = current.eventLoopThreads
         if next.policy.socketGroup != current.policy.socketGroup {
-            logger.warning("socket_group changed; restart tiltd to apply it (kept as it was)")
-            next.policy.socketGroup = current.policy.socketGroup
+            if let socketFile {
+                let group = next.policy.socketGroup ?? UnixGroup(name: "the daemon's group", gid: UInt32(getgid()))
+                do {
+                    try SocketFile.setGroup(socketFile, group: group)
+                    logger.notice("socket group changed", metadata: ["group": "\(group.name)"])
+                } catch {
+                    logger.error("\(error.message); the socket keeps its group")
+                    next.policy.socketGroup = current.policy.socketGroup
+                }
+            } else {
+                logger.warning("socket_group changed; systemd owns the socket: set SocketGroup= in tiltd.socket")
+                next.policy.socketGroup = current.policy.socketGroup
+            }
         }
         settings.replace(next.policy)
         logLevel?.level = next.logLevel

@@ -124,7 +124,8 @@ public struct TiltDaemon: Sendable {
         // Trap SIGHUP before the socket is ready, so a reload asked for at once is not a termination.
         let reloader = ReloadService(
             signals: await UnixSignalsSequence(trapping: .sighup), hub: hub, source: source, sensorLabel: label,
-            settings: settings, logLevel: logLevel, configuration: configuration, reload: reload, logger: logger)
+            socketFile: passedListener == nil ? path : nil, settings: settings, logLevel: logLevel,
+            configuration: configuration, reload: reload, logger: logger)
         let services = ServiceGroup(
             configuration: .init(
                 services: [

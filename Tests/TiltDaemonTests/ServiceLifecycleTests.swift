@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltDaemon
 import TiltTestKit
 #if canImport(Glibc)
 import Glibc
@@ -14,15 +15,18 @@ struct ServiceLifecycleTests {
         return try #require(status["calibration"] as? String)
     }
 
-    @Test("SIGHUP reloads limits, log level and calibration without dropping a watcher; a bad config keeps the old one")
+    @Test("SIGHUP reloads limits, log level, socket group and calibration, keeping clients; a bad config is refused")
     func sighupReloads() throws {
         let dir = TestPaths.temporaryDirectory("lcH")
         defer { try? FileManager.default.removeItem(at: dir) }
         let first = try ServiceFixtures.write("format = 1\n[gyro]\nbias = 0.01, 0, 0\n", to: "a.calib", in: dir)
         let second = try ServiceFixtures.write("format = 1\n[gyro]\nbias = 0.02, 0, 0\n", to: "b.calib", in: dir)
-        func config(maxClients: Int, calibration: String, level: String = "info") -> String {
+        func config(maxClients: Int, calibration: String, level: String = "info", group: String = "root")
+            -> String
+        {
             """
             log_level = \(level)
+            socket_group = \(group)
             replay = \(TestPaths.broadExcerpt)
             loop = true
             speed = 4
@@ -45,10 +49,14 @@ struct ServiceLifecycleTests {
         try other.send("not json")
         _ = try #require(other.read(class: "error"))
         _ = try ServiceFixtures.write(
-            config(maxClients: 5, calibration: second, level: "debug"), to: "tiltd.conf", in: dir)
+            config(maxClients: 5, calibration: second, level: "debug", group: "nogroup"), to: "tiltd.conf",
+            in: dir)
         daemon.send(SIGHUP)
         #expect(daemon.waitForLog("reloaded"), "\(daemon.log)")
         #expect(daemon.log.contains("max_clients=5"))
+        var st = stat()
+        let nogroup = try UnixGroup.lookup("nogroup", key: "test")
+        #expect(lstat(path, &st) == 0 && st.st_gid == nogroup.gid, "socket_group = nogroup applies on reload")
         // The log level went from info to debug: a bad line is now logged.
         #expect(!daemon.log.contains("bad line"))
         try other.send("not json either")
