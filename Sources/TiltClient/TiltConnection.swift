@@ -43,7 +43,7 @@ public enum TiltConnection {
         _ command: ClientCommand, socketPath: String? = nil, timeout: Double = 5,
         accept: @escaping @Sendable (ServerMessage) -> Bool
     ) async throws -> ServerMessage {
-        let path = SocketPath.resolve(socketPath)
+        let path = SocketPath.resolveForClient(socketPath)
         let channel = try await open(socketPath: path)
         return try await withThrowingTaskGroup(of: ServerMessage?.self) { group in
             group.addTask {

@@ -184,7 +184,7 @@ struct Record: AsyncParsableCommand {
 
     /// Records the daemon's raw sample stream (`watch` with `raw`), across reconnections.
     private func recordFromDaemon(into shared: Shared) throws -> Task<Void, any Error> {
-        let path = SocketPath.resolve(socketOptions.socket)
+        let path = SocketPath.resolveForClient(socketOptions.socket)
         let subscriber = TiltSubscriber(configuration: .init(socketPath: path, rate: 1, raw: true))
         let output = output
         return Task {

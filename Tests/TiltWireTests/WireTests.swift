@@ -115,4 +115,15 @@ import TiltWire
         #expect(SocketPath.resolve(nil, environment: ["TILTD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/run/user/1"]) == "/y")
         #expect(SocketPath.resolve(nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) == "/run/user/1/tiltd.sock")
     }
+
+    @Test func clientsFallBackToTheSystemSocketOnlyWhenNothingNamesOne() {
+        let user = ["XDG_RUNTIME_DIR": "/run/user/1"]
+        let onlySystem: (String) -> Bool = { $0 == SocketPath.system }
+        #expect(SocketPath.resolveForClient(nil, environment: user, isSocket: onlySystem) == SocketPath.system)
+        #expect(SocketPath.resolveForClient(nil, environment: user, isSocket: { _ in true }) == "/run/user/1/tiltd.sock")
+        #expect(SocketPath.resolveForClient(nil, environment: user, isSocket: { _ in false }) == "/run/user/1/tiltd.sock")
+        #expect(
+            SocketPath.resolveForClient(nil, environment: ["TILTD_SOCKET": "/y"], isSocket: onlySystem) == "/y")
+        #expect(SocketPath.resolveForClient("/x.sock", environment: user, isSocket: onlySystem) == "/x.sock")
+    }
 }
