@@ -8,6 +8,13 @@ import TiltWire
 /// Lives on the connection's event loop. Frames are written only while the channel is writable: a client that does
 /// not read fills its small socket buffer, the channel turns unwritable, and further frames are dropped and counted
 /// instead of queued. So a stalled client costs the daemon nothing and never delays anyone else.
+///
+/// Half-close: the connection allows remote half-closure (`ChannelOptions.allowRemoteHalfClosure`, set when the
+/// handler is added). A client that shuts down its sending side (`shutdown(SHUT_WR)`, `socat -u`, a script that
+/// writes its command and closes stdin) still has its last line answered, even without a trailing newline. After
+/// that the session can receive no more commands, so it stays open only while there is something to send: a
+/// watcher keeps getting frames until it closes (a write then fails and the session ends), and a pending `poll`
+/// is still answered; otherwise the session flushes what it wrote and closes.
 final class SessionHandler: ChannelInboundHandler {
     typealias InboundIn = LineEvent
     typealias OutboundOut = ByteBuffer
@@ -28,6 +35,12 @@ final class SessionHandler: ChannelInboundHandler {
     private var dropped: UInt64 = 0
     private var errors: UInt64 = 0
     private var peer: PeerCredentials?
+    /// Whether this client watches frames (as it last asked).
+    private var watching = false
+    /// Whether a `poll` waits for the next frame.
+    private var awaitingPoll = false
+    /// Whether the client has shut down its sending side.
+    private var inputClosed = false
 
     init(hub: Hub, logger: Logger) {
         self.hub = hub
@@ -36,6 +49,7 @@ final class SessionHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        try? context.channel.syncOptions?.setOption(.allowRemoteHalfClosure, value: true)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -79,6 +93,25 @@ final class SessionHandler: ChannelInboundHandler {
         }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The line decoder has passed on the last line (if any) before this event arrives.
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            inputClosed = true
+            logger.debug("client half-closed", metadata: ["watching": "\(watching)"])
+            closeIfDone()
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// After a half-close, ends the session once nothing more is due to the client (what was written goes first).
+    private func closeIfDone() {
+        guard inputClosed, !watching, !awaitingPoll, let context else { return }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         logger.debug("connection error: \(error)")
         context.close(promise: nil)
@@ -87,9 +120,14 @@ final class SessionHandler: ChannelInboundHandler {
     private func handle(_ command: ClientCommand) {
         switch command {
         case .watch(let enable, let rate, let raw):
+            watching = enable
             hub.setWatch(id: id, enable: enable, rate: rate, raw: raw)
         case .poll:
-            if let frame = hub.poll(id: id) { reply(.attitude(frame)) }
+            if let frame = hub.poll(id: id) {
+                reply(.attitude(frame))
+            } else {
+                awaitingPoll = true
+            }
         case .status:
             let me = StatusReport.Client(
                 id: id, watching: false, rate: nil, raw: false, sent: sent, dropped: dropped, errors: errors,
@@ -132,6 +170,12 @@ final class SessionHandler: ChannelInboundHandler {
             return
         }
         context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-        if kind == .frame { sent &+= 1 }
+        if kind == .frame {
+            sent &+= 1
+            if awaitingPoll {
+                awaitingPoll = false
+                closeIfDone()
+            }
+        }
     }
 }
