@@ -145,12 +145,15 @@ public struct SensorLogParser: Sendable {
                     message: "'\(String(decoding: text.prefix(80), as: UTF8.self))' is not a number")
             }
             if required && !v.isFinite {
-                throw SensorLogError(path: path, line: lineNumber, column: columns[i], message: "the value is not finite")
+                throw SensorLogError(
+                    path: path, line: lineNumber, column: columns[i], message: "the value is not finite")
             }
             return v
         }
         func vector(_ i: [Int], required: Bool) throws(SensorLogError) -> Vector3 {
-            Vector3(try value(i[0], required: required), try value(i[1], required: required), try value(i[2], required: required))
+            Vector3(
+                try value(i[0], required: required), try value(i[1], required: required),
+                try value(i[2], required: required))
         }
         let t = try value(index.t, required: true)
         let g = try vector(index.gyr, required: true)

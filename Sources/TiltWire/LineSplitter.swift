@@ -49,7 +49,8 @@ public struct LineSplitter: Sendable, Equatable {
                 return .discard(consumed: length + 1)
             }
             if length > maxLength { return .overlong(length: length, consumed: length + 1) }
-            let carriageReturn = length > 0 && bytes[bytes.index(bytes.startIndex, offsetBy: length - 1)] == UInt8(ascii: "\r")
+            let last = length > 0 ? bytes[bytes.index(bytes.startIndex, offsetBy: length - 1)] : 0
+            let carriageReturn = last == UInt8(ascii: "\r")
             return .line(length: carriageReturn ? length - 1 : length, consumed: length + 1)
         }
         searched = count

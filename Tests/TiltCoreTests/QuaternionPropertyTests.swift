@@ -175,7 +175,8 @@ import TiltTestKit
             let a = rng.unitQuaternion()
             // Include nearly equal endpoints, where slerp takes its linear branch.
             let small = Bool.random(using: &rng)
-            let spread = small ? pow(10, Double.random(in: -9 ... -5, using: &rng)) : Double.random(in: 0...3, using: &rng)
+            let spread =
+                small ? pow(10, Double.random(in: -9 ... -5, using: &rng)) : Double.random(in: 0...3, using: &rng)
             let b = a * Quaternion(rotationVector: rng.direction() * spread)
             let total = a.angle(to: b)
             let t = Double.random(in: 0...1, using: &rng)

@@ -4,6 +4,7 @@ import Testing
 import TiltClient
 import TiltCore
 import TiltTestKit
+import TiltWire
 #if canImport(Glibc)
 import Glibc
 #endif
