@@ -18,6 +18,8 @@ struct BenchReport {
     /// Sample-to-client latencies, seconds.
     var latencies: [Double] = []
     var cpuPercent: Double?
+    /// The bench's own CPU over the window: near 100 % means the clients, not the daemon, set the latency.
+    var benchCPUPercent: Double?
     var rssStart: Int?
     var rssLoaded: Int?
     var rssAfterClients: Int?
@@ -53,7 +55,8 @@ struct BenchReport {
                 expected > 0 ? missing / (expected * Double(clients)) * 100 : 0),
             "daemon drops           \(daemonDrops) (frames not written to unwritable clients; "
                 + "\(statusAnswers)/\(clients) clients reported)",
-            "daemon CPU             " + (cpuPercent.map { String(format: "%.1f %% of one core", $0) } ?? "?"),
+            "daemon CPU             " + (cpuPercent.map { String(format: "%.1f %% of one core", $0) } ?? "?")
+                + (benchCPUPercent.map { String(format: " (the bench's clients: %.1f %%)", $0) } ?? ""),
             "daemon RSS             start \(mib(rssStart)), with \(clients) clients \(mib(rssLoaded)), "
                 + "after they left \(mib(rssAfterClients))",
         ]

@@ -79,10 +79,12 @@ struct DaemonBench: AsyncParsableCommand {
 
         pool.measuring = true
         let cpuStart = probe.cpuSeconds
+        let ownStart = ProcessProbe.ownCPUSeconds
         let start = monotonicSeconds()
         pool.run(until: start + seconds)
         let elapsed = monotonicSeconds() - start
         let cpuEnd = probe.cpuSeconds
+        let ownEnd = ProcessProbe.ownCPUSeconds
         pool.measuring = false
         let rssLoaded = probe.residentBytes
         // Each client asks for its status: the daemon's count of frames it dropped for that client.
@@ -97,6 +99,7 @@ struct DaemonBench: AsyncParsableCommand {
         report.statusAnswers = pool.clients.filter { $0.dropped != nil }.count
         report.latencies = pool.latencies
         if let a = cpuStart, let b = cpuEnd { report.cpuPercent = (b - a) / elapsed * 100 }
+        report.benchCPUPercent = (ownEnd - ownStart) / elapsed * 100
         report.rssStart = rssStart
         report.rssLoaded = rssLoaded
         pool.reset()

@@ -33,6 +33,14 @@ struct ProcessProbe {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count
     }
 
+    /// This process's own user plus system CPU time so far, seconds.
+    static var ownCPUSeconds: Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// Raises this process's soft limit on open files to its hard limit; returns the new soft limit.
     @discardableResult
     static func raiseOpenFileLimit() -> UInt64 {
