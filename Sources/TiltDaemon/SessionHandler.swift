@@ -15,6 +15,11 @@ import TiltWire
 /// that the session can receive no more commands, so it stays open only while there is something to send: a
 /// watcher keeps getting frames until it closes (a write then fails and the session ends), and a pending `poll`
 /// is still answered; otherwise the session flushes what it wrote and closes.
+///
+/// Back-pressure: answers are always written (never dropped like frames), so a client that sends commands but does
+/// not read its answers would make them pile up in the daemon without bound. Instead the session stops reading
+/// from a client while its channel is unwritable, and reads again once it drains: the client's own sends then
+/// block, and the daemon's memory for it stays bounded by a read's worth of answers.
 final class SessionHandler: ChannelInboundHandler {
     typealias InboundIn = LineEvent
     typealias OutboundOut = ByteBuffer
@@ -110,6 +115,21 @@ final class SessionHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
             channel.close(promise: nil)
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if !context.channel.isWritable { setReading(false, context: context) }
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { setReading(true, context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func setReading(_ on: Bool, context: ChannelHandlerContext) {
+        guard let options = context.channel.syncOptions, (try? options.getOption(.autoRead)) != on else { return }
+        try? options.setOption(.autoRead, value: on)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
