@@ -130,9 +130,9 @@ final class BenchClients {
             if clients[i].pending.isEmpty {
                 line(bytes[start..<nl], client: i, at: now)
             } else {
-                clients[i].pending += bytes[start..<nl]
-                let whole = clients[i].pending
-                clients[i].pending.removeAll(keepingCapacity: true)
+                var whole = [UInt8]()
+                swap(&whole, &clients[i].pending)
+                whole += bytes[start..<nl]
                 line(whole[...], client: i, at: now)
             }
             start = nl + 1
@@ -157,17 +157,41 @@ final class BenchClients {
         }
     }
 
-    /// The number after `key` in `line`, read with `strtod`.
+    /// The number after `key` in `line`, read with `strtod`: the client's hot path, so plain byte loops.
     private static func number(after key: [UInt8], in line: ArraySlice<UInt8>) -> Double? {
-        guard let range = line.firstRange(of: key) else { return nil }
-        var text = [CChar]()
-        text.reserveCapacity(32)
-        for byte in line[range.upperBound...].prefix(40) {
-            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") { break }
-            text.append(CChar(bitPattern: byte))
+        line.withUnsafeBytes { raw -> Double? in
+            guard let found = firstOffset(of: key, in: raw) else { return nil }
+            let start = found + key.count
+            var text = (CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
+                        CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
+                        CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
+                        CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0))
+            return withUnsafeMutableBytes(of: &text) { out -> Double in
+                var n = 0
+                while n < out.count - 1, start + n < raw.count {
+                    let byte = raw[start + n]
+                    if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") { break }
+                    out[n] = byte
+                    n += 1
+                }
+                return strtod(out.baseAddress!.assumingMemoryBound(to: CChar.self), nil)
+            }
         }
-        text.append(0)
-        return text.withUnsafeBufferPointer { strtod($0.baseAddress!, nil) }
+    }
+
+    /// The offset of the first occurrence of `key` in `raw`.
+    private static func firstOffset(of key: [UInt8], in raw: UnsafeRawBufferPointer) -> Int? {
+        guard let first = key.first, raw.count >= key.count else { return nil }
+        var i = 0
+        while i <= raw.count - key.count {
+            if raw[i] == first {
+                var j = 1
+                while j < key.count && raw[i + j] == key[j] { j += 1 }
+                if j == key.count { return i }
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// Closes client `i`.
