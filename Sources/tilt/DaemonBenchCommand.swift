@@ -108,10 +108,13 @@ struct DaemonBench: AsyncParsableCommand {
 
         if churn > 0 {
             report.churn = churn
+            // The status connection that counted the clients has just closed; give tiltd a moment to see it.
+            usleep(300_000)
             report.rssBeforeChurn = probe.residentBytes
             report.fdsBeforeChurn = probe.openDescriptors
             try runChurn(socketPath: daemon.socketPath)
             report.clientsAfterChurn = waitForClients(0, socketPath: daemon.socketPath)
+            usleep(300_000)
             report.rssAfterChurn = probe.residentBytes
             report.fdsAfterChurn = probe.openDescriptors
         }
