@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // libFuzzer target: the sensor log's text rules (SensorLogParser: comments, metadata, header, rows).
 //
 // Built by scripts/fuzz from the pure parsing files of Sources/TiltSensors and Sources/TiltCore (no zlib, no file).
@@ -19,18 +23,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let hadHeader = parser.hasHeader
         do {
             guard let row = try parser.consume(line, lineNumber: number) else { continue }
-            precondition(hadHeader, "a row before the header")
-            precondition(row.line == number, "row line \(row.line), expected \(number)")
+            check(hadHeader, "a row before the header")
+            check(row.line == number, "row line \(row.line), expected \(number)")
             let s = row.sample
-            precondition(s.time.isFinite && s.gyro.isFinite && s.accel.isFinite, "a non-finite required value")
-            precondition(s.mag == nil || (parser.hasMagnetometer && s.mag!.isFinite), "a stray or non-finite mag")
-            precondition(row.truth == nil || (parser.hasTruth && row.truth!.isFinite), "a stray or non-finite truth")
-            precondition((row.movement != nil) == parser.hasMovement, "movement present iff its column is")
+            check(s.time.isFinite && s.gyro.isFinite && s.accel.isFinite, "a non-finite required value")
+            check(s.mag == nil || (parser.hasMagnetometer && s.mag!.isFinite), "a stray or non-finite mag")
+            check(row.truth == nil || (parser.hasTruth && row.truth!.isFinite), "a stray or non-finite truth")
+            check((row.movement != nil) == parser.hasMovement, "movement present iff its column is")
             checkRoundTrip(row, columns: parser.columns)
         } catch {
-            precondition(error.path == "fuzz.csv", "the error names another file")
-            if let l = error.line { precondition(l == number, "error on line \(l) for line \(number)") }
-            precondition(!error.message.isEmpty, "an error without a message")
+            check(error.path == "fuzz.csv", "the error names another file")
+            if let l = error.line { check(l == number, "error on line \(l) for line \(number)") }
+            check(!error.message.isEmpty, "an error without a message")
         }
     }
     return 0
@@ -66,8 +70,16 @@ func checkRoundTrip(_ row: SensorLogRow, columns: [String]) {
     do {
         _ = try again.consume(ArraySlice(columns.joined(separator: ",").utf8), lineNumber: 1)
         let back = try again.consume(ArraySlice(fields.joined(separator: ",").utf8), lineNumber: 2)
-        precondition(back?.sample == row.sample, "the row does not round-trip: \(String(describing: back)) vs \(row)")
+        check(back?.sample == row.sample, "the row does not round-trip: \(String(describing: back)) vs \(row)")
     } catch {
-        preconditionFailure("a written row does not parse: \(error)")
+        check(false, "a written row does not parse: \(error)")
     }
+}
+
+/// Like `precondition`, but prints its message in optimised builds too, then aborts (libFuzzer saves the input).
+func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    guard !condition else { return }
+    let text = Array("fuzz check failed: \(message())\n".utf8)
+    _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    abort()
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // libFuzzer target: the daemon's inbound protocol path, LineSplitter then ClientCommand.decode.
 //
 // Built by scripts/fuzz from Sources/TiltWire's pure files (no NIO). The input's first byte picks the line length
@@ -39,15 +43,15 @@ func splitterEvents(_ input: ArraySlice<UInt8>, maxLength: Int, reads: [Int]) ->
     func apply(_ step: LineSplitter.Step) {
         switch step {
         case .line(let length, let consumed):
-            precondition(length <= maxLength && length <= consumed && consumed <= pending.count, "bad line step")
+            check(length <= maxLength && length <= consumed && consumed <= pending.count, "bad line step")
             events.append(.line(Array(pending[..<length])))
             pending.removeFirst(consumed)
         case .overlong(let length, let consumed):
-            precondition(length > maxLength && consumed <= pending.count, "bad overlong step")
+            check(length > maxLength && consumed <= pending.count, "bad overlong step")
             events.append(.overlong)
             pending.removeFirst(consumed)
         case .discard(let consumed):
-            precondition(consumed > 0 && consumed <= pending.count, "bad discard step")
+            check(consumed > 0 && consumed <= pending.count, "bad discard step")
             pending.removeFirst(consumed)
         case .needMoreData:
             break
@@ -64,7 +68,7 @@ func splitterEvents(_ input: ArraySlice<UInt8>, maxLength: Int, reads: [Int]) ->
             if step == .needMoreData { break }
             apply(step)
         }
-        precondition(pending.count <= maxLength + size, "the splitter holds \(pending.count) bytes")
+        check(pending.count <= maxLength + size, "the splitter holds \(pending.count) bytes")
     }
     if let last = splitter.finish(pending) { apply(last) }
     return events
@@ -82,8 +86,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let expected = referenceEvents(input, maxLength: maxLength)
     let whole = splitterEvents(input, maxLength: maxLength, reads: [max(1, input.count)])
     let chunked = splitterEvents(input, maxLength: maxLength, reads: reads)
-    precondition(whole == expected, "splitter (one read) disagrees with the reference")
-    precondition(chunked == expected, "splitter (chunked reads \(reads)) disagrees with the reference")
+    check(whole == expected, "splitter (one read) disagrees with the reference")
+    check(chunked == expected, "splitter (chunked reads \(reads)) disagrees with the reference")
 
     // Decode every line as the daemon does (it skips blank lines); the full input as one line too.
     var lines: [[UInt8]] = expected.compactMap { if case .line(let l) = $0 { return l } else { return nil } }
@@ -92,10 +96,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         do {
             let command = try ClientCommand.decode(line)
             let again = try ClientCommand.decode(Array(command.jsonLine.utf8))
-            precondition(again == command, "\(command) re-encodes as \(command.jsonLine), which decodes as \(again)")
+            check(again == command, "\(command) re-encodes as \(command.jsonLine), which decodes as \(again)")
         } catch {
-            precondition(!error.message.isEmpty, "an error without a message")
+            check(!error.message.isEmpty, "an error without a message")
         }
     }
     return 0
+}
+
+/// Like `precondition`, but prints its message in optimised builds too, then aborts (libFuzzer saves the input).
+func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    guard !condition else { return }
+    let text = Array("fuzz check failed: \(message())\n".utf8)
+    _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    abort()
 }
