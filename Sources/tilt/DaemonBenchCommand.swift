@@ -15,8 +15,8 @@ struct DaemonBench: AsyncParsableCommand {
         abstract: "Load-test tiltd: N watching clients over its Unix socket; frames, drops, latency, CPU, memory.",
         discussion: """
             Raises its open-file limit to the hard limit (tiltd inherits it), starts tiltd replaying the log in a \
-            loop on a temporary socket, connects N clients from this one process (non-blocking sockets, one poll loop), \
-            has each watch at --rate, and measures for --seconds: frames per client (expected: the lower of --rate \
+            loop on a temporary socket, connects N clients from this one process (non-blocking sockets, one poll \
+            loop), has each watch at --rate, and measures for --seconds: frames per client (expected: the lower of --rate \
             and the log's rate, times the window), frames the daemon dropped for unwritable clients (from each \
             client's status), the daemon's CPU (of one core, from /proc/PID/stat) and RSS, and the latency from a \
             sample entering the daemon to a client reading its frame (the frame's "mono" field against this \
