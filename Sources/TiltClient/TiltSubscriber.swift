@@ -77,18 +77,19 @@ public final class TiltSubscriber: Sendable {
     /// The socket path in use.
     public let socketPath: String
     private let watch: Mutex<WatchState>
-    private let commands: AsyncStream<ClientCommand>
-    private let commandContinuation: AsyncStream<ClientCommand>.Continuation
+    /// Where commands for the current connection go; `nil` while disconnected. Each connection gets a stream of
+    /// its own: cancelling the task that iterates an `AsyncStream` ends that stream for good, so one stream shared
+    /// across reconnections went deaf after the first disconnection.
+    private let outbox = Mutex<AsyncStream<ClientCommand>.Continuation?>(nil)
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// The socket path a subscriber uses when none is configured.
-    public static var defaultSocketPath: String { SocketPath.resolve(nil) }
+    public static var defaultSocketPath: String { SocketPath.resolveForClient(nil) }
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
-        socketPath = SocketPath.resolve(configuration.socketPath)
+        socketPath = SocketPath.resolveForClient(configuration.socketPath)
         watch = Mutex(WatchState(watching: configuration.watch, rate: configuration.rate, raw: configuration.raw))
-        (commands, commandContinuation) = AsyncStream.makeStream(of: ClientCommand.self)
     }
 
     /// Convenience: a subscriber on `socketPath` watching at `rate`.
@@ -120,7 +121,7 @@ public final class TiltSubscriber: Sendable {
             w.watching = true
             return w.command
         }
-        commandContinuation.yield(command)
+        send(command)
     }
 
     /// Starts or stops frames.
@@ -129,18 +130,21 @@ public final class TiltSubscriber: Sendable {
             w.watching = on
             return w.command
         }
-        commandContinuation.yield(command)
+        send(command)
     }
 
     /// Sends any command (e.g. `.tare`, `.status`, `.poll`); answers arrive as events.
+    ///
+    /// While disconnected, commands are dropped, except that the watch state (``setRate(_:)``,
+    /// ``setWatching(_:)``) is kept and sent again on every connection.
     public func send(_ command: ClientCommand) {
-        commandContinuation.yield(command)
+        _ = outbox.withLock { $0 }?.yield(command)
     }
 
     /// Disconnects and ends the event stream.
     public func close() {
         task.withLock { $0?.cancel() }
-        commandContinuation.finish()
+        outbox.withLock { $0 }?.finish()
     }
 
     private func connectionLoop(_ continuation: AsyncStream<Event>.Continuation) async {
@@ -166,12 +170,18 @@ public final class TiltSubscriber: Sendable {
     }
 
     private func serve(_ channel: TiltConnection.Channel, _ continuation: AsyncStream<Event>.Continuation) async throws {
+        let (commands, commandContinuation) = AsyncStream.makeStream(of: ClientCommand.self)
+        outbox.withLock { $0 = commandContinuation }
+        defer {
+            outbox.withLock { $0 = nil }
+            commandContinuation.finish()
+        }
         try await channel.executeThenClose { inbound, outbound in
             let first = watch.withLock { $0 }
             if first.watching { try await TiltConnection.write(first.command, to: outbound) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await command in self.commands {
+                    for await command in commands {
                         try await TiltConnection.write(command, to: outbound)
                     }
                 }

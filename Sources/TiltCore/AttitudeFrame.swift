@@ -19,10 +19,15 @@ public struct AttitudeFrame: Hashable, Sendable {
     public var flags: Flags
     /// Where the samples came from, e.g. `replay:trial.csv` or `iio:bmi160`.
     public var source: String
+    /// When the sample entered the daemon, seconds on the daemon's `CLOCK_MONOTONIC`, if known.
+    ///
+    /// `CLOCK_MONOTONIC` is system-wide, so a client on the same machine measures a frame's latency as its own
+    /// monotonic receive time minus this.
+    public var mono: Double?
 
     public init(
         seq: UInt64, time: Double, quaternion: Quaternion, gravity: Vector3, rotationRate: Vector3,
-        userAcceleration: Vector3, tilt: Tilt, flags: Flags, source: String
+        userAcceleration: Vector3, tilt: Tilt, flags: Flags, source: String, mono: Double? = nil
     ) {
         self.seq = seq
         self.time = time
@@ -33,6 +38,7 @@ public struct AttitudeFrame: Hashable, Sendable {
         self.tilt = tilt
         self.flags = flags
         self.source = source
+        self.mono = mono
     }
 
     /// Euler angles of `quaternion`, intrinsic Z-Y-X.

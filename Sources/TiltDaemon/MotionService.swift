@@ -57,7 +57,13 @@ final class MotionService: Service {
             try await source.run(rate: rate) { [self, hub, logger] event in
                 switch event {
                 case .sample(let sample):
-                    let (frame, bias) = self.pipeline.withLock { p in (p.process(sample, source: name), p.filter.gyroBias) }
+                    // The frame's `mono`: when the sample entered the daemon, for clients to measure latency.
+                    let arrived = monotonicSeconds()
+                    let (frame, bias) = self.pipeline.withLock { p in
+                        var frame = p.process(sample, source: name)
+                        frame.mono = arrived
+                        return (frame, p.filter.gyroBias)
+                    }
                     hub.publishRaw(sample)
                     hub.publish(frame, gyroBias: bias)
                 case .sensor(let state, let reason):

@@ -13,6 +13,19 @@ import TiltWire
 /// token bucket (`commands_per_second`) and a client that keeps flooding is disconnected; shared commands (`tare`)
 /// are refused to anyone but the daemon's user, root and the admin group. While the channel is not writable the
 /// session stops reading, and a client that lets many replies pile up unread is closed, so memory stays bounded.
+///
+/// Half-close: the connection allows remote half-closure (`ChannelOptions.allowRemoteHalfClosure`, set when the
+/// handler is added). A client that shuts down its sending side (`shutdown(SHUT_WR)`, `socat -u`, a script that
+/// writes its command and closes stdin) still has its last line answered, even without a trailing newline. After
+/// that the session can receive no more commands, so it stays open only while there is something to send: a
+/// watcher keeps getting frames until it closes (a write then fails and the session ends), and a pending `poll`
+/// is still answered; otherwise the session flushes what it wrote and closes.
+///
+/// Back-pressure: answers are always written (never dropped like frames), so a client that sends commands but does
+/// not read its answers would make them pile up in the daemon without bound. Instead the session stops reading
+/// from a client while its channel is unwritable, and reads again once it drains: the client's own sends then
+/// block, and the daemon's memory for it stays bounded by a read's worth of answers (and by
+/// ``maxPendingReplies``).
 final class SessionHandler: ChannelInboundHandler {
     typealias InboundIn = LineEvent
     typealias OutboundOut = ByteBuffer
@@ -45,6 +58,12 @@ final class SessionHandler: ChannelInboundHandler {
     private var bucket = TokenBucket(rate: 1, burst: 1)
     private var refusedInARow = 0
     private var pendingReplies = 0
+    /// Whether this client watches frames (as it last asked).
+    private var watching = false
+    /// Whether a `poll` waits for the next frame.
+    private var awaitingPoll = false
+    /// Whether the client has shut down its sending side.
+    private var inputClosed = false
 
     /// The line length this connection's decoder was made with (a reload applies to new connections).
     private let maxLineLength: Int
@@ -58,6 +77,7 @@ final class SessionHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        try? context.channel.syncOptions?.setOption(.allowRemoteHalfClosure, value: true)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -121,17 +141,46 @@ final class SessionHandler: ChannelInboundHandler {
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        logger.debug("connection error: \(error)")
-        context.close(promise: nil)
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The line decoder has passed on the last line (if any) before this event arrives.
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            inputClosed = true
+            logger.debug("client half-closed", metadata: ["watching": "\(watching)"])
+            closeIfDone()
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// After a half-close, ends the session once nothing more is due to the client (what was written goes first).
+    private func closeIfDone() {
+        guard inputClosed, !watching, !awaitingPoll, let context else { return }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if !context.channel.isWritable { setReading(false, context: context) }
+        context.fireChannelReadComplete()
     }
 
     /// Stops reading while the client does not take what is written; starts again once it does.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         let writable = context.channel.isWritable
         if writable { pendingReplies = 0 }
-        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: writable)
+        setReading(writable, context: context)
         context.fireChannelWritabilityChanged()
+    }
+
+    private func setReading(_ on: Bool, context: ChannelHandlerContext) {
+        guard let options = context.channel.syncOptions, (try? options.getOption(.autoRead)) != on else { return }
+        try? options.setOption(.autoRead, value: on)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        logger.debug("connection error: \(error)")
+        context.close(promise: nil)
     }
 
     /// Whether the next command may run under the rate limit; refuses it (or disconnects a flooder) if not.
@@ -191,9 +240,14 @@ final class SessionHandler: ChannelInboundHandler {
     private func handle(_ command: ClientCommand) {
         switch command {
         case .watch(let enable, let rate, let raw):
+            watching = enable
             hub.setWatch(id: id, enable: enable, rate: rate, raw: raw)
         case .poll:
-            if let frame = hub.poll(id: id) { reply(.attitude(frame)) }
+            if let frame = hub.poll(id: id) {
+                reply(.attitude(frame))
+            } else {
+                awaitingPoll = true
+            }
         case .status:
             let me = StatusReport.Client(
                 id: id, watching: false, rate: nil, raw: false, sent: sent, dropped: dropped, errors: errors,
@@ -263,6 +317,12 @@ final class SessionHandler: ChannelInboundHandler {
             }
         }
         context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-        if kind == .frame { sent &+= 1 }
+        if kind == .frame {
+            sent &+= 1
+            if awaitingPoll {
+                awaitingPoll = false
+                closeIfDone()
+            }
+        }
     }
 }

@@ -12,55 +12,45 @@ public enum LineEvent: Sendable {
 ///
 /// A line longer than `maxLength` is not buffered: the decoder reports it once as ``LineEvent/overlong(length:)``,
 /// discards bytes up to the next newline, and then carries on with the next line. Memory per connection stays
-/// bounded by `maxLength` whatever the peer sends.
+/// bounded by `maxLength` whatever the peer sends. The rules themselves live in ``LineSplitter``.
 public struct LineFrameDecoder: ByteToMessageDecoder {
     public typealias InboundOut = LineEvent
 
-    public let maxLength: Int
-    private var discarding = false
+    public var maxLength: Int { splitter.maxLength }
+    private var splitter: LineSplitter
 
     public init(maxLength: Int = WireProtocol.maxLineLength) {
-        self.maxLength = maxLength
+        splitter = LineSplitter(maxLength: maxLength)
     }
 
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        let view = buffer.readableBytesView
-        if let nl = view.firstIndex(of: UInt8(ascii: "\n")) {
-            let length = nl - view.startIndex
-            if discarding {
-                buffer.moveReaderIndex(forwardBy: length + 1)
-                discarding = false
-                return .continue
-            }
-            if length > maxLength {
-                buffer.moveReaderIndex(forwardBy: length + 1)
-                context.fireChannelRead(wrapInboundOut(.overlong(length: length)))
-                return .continue
-            }
-            var line = buffer.readSlice(length: length)!
-            buffer.moveReaderIndex(forwardBy: 1)
-            if line.readableBytesView.last == UInt8(ascii: "\r") { line.moveWriterIndex(to: line.writerIndex - 1) }
-            context.fireChannelRead(wrapInboundOut(.line(line)))
-            return .continue
-        }
-        if buffer.readableBytes > maxLength {
-            if !discarding {
-                discarding = true
-                context.fireChannelRead(wrapInboundOut(.overlong(length: buffer.readableBytes)))
-            }
-            buffer.moveReaderIndex(to: buffer.writerIndex)
-        }
+        let step = splitter.next(buffer.readableBytesView)
+        guard step != .needMoreData else { return .needMoreData }
+        apply(step, context: context, buffer: &buffer)
+        return .continue
+    }
+
+    public mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws -> DecodingState {
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        if let step = splitter.finish(buffer.readableBytesView) { apply(step, context: context, buffer: &buffer) }
         return .needMoreData
     }
 
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        // A final line without a newline is still a line.
-        while try decode(context: context, buffer: &buffer) == .continue {}
-        if buffer.readableBytes > 0, !discarding {
-            let line = buffer.readSlice(length: buffer.readableBytes)!
+    private func apply(_ step: LineSplitter.Step, context: ChannelHandlerContext, buffer: inout ByteBuffer) {
+        switch step {
+        case .line(let length, let consumed):
+            let line = buffer.getSlice(at: buffer.readerIndex, length: length)!
+            buffer.moveReaderIndex(forwardBy: consumed)
             context.fireChannelRead(wrapInboundOut(.line(line)))
+        case .overlong(let length, let consumed):
+            buffer.moveReaderIndex(forwardBy: consumed)
+            context.fireChannelRead(wrapInboundOut(.overlong(length: length)))
+        case .discard(let consumed):
+            buffer.moveReaderIndex(forwardBy: consumed)
+        case .needMoreData:
+            break
         }
-        buffer.moveReaderIndex(to: buffer.writerIndex)
-        return .needMoreData
     }
 }

@@ -6,6 +6,11 @@ public enum ServerMessage: Sendable, Equatable {
     /// Sent once on connect.
     case hello(Hello)
     /// One fused frame.
+    ///
+    /// Besides the fields of DESIGN.md's protocol v1, a frame may carry `"mono"` (after `"time"`): the daemon's
+    /// `CLOCK_MONOTONIC` seconds when the underlying sample entered it (``AttitudeFrame/mono``). It is optional, as
+    /// added fields are in v1; a client on the same machine subtracts it from its own monotonic receive time to
+    /// measure sample-to-client latency (`tilt bench daemon` does).
     case attitude(AttitudeFrame)
     /// One raw sample (to clients that asked for `raw`), as fused, after calibration.
     case sample(MotionSample)
@@ -91,6 +96,7 @@ public enum ServerMessage: Sendable, Equatable {
         w.field("class", "attitude")
         w.field("seq", f.seq)
         w.field("time", f.time)
+        if let mono = f.mono { w.field("mono", mono) }
         w.field("quaternion", f.quaternion.array)
         let e = f.euler
         w.object("euler") {
@@ -123,6 +129,7 @@ public enum ServerMessage: Sendable, Equatable {
         }
         var seq: UInt64
         var time: Double
+        var mono: Double?
         var quaternion: [Double]
         var gravity: [Double]?
         var rotationRate: [Double]?
@@ -165,7 +172,7 @@ public enum ServerMessage: Sendable, Equatable {
                         flags: .init(
                             initializing: f.flags?.initializing ?? false, rest: f.flags?.rest ?? false,
                             accelDisturbed: f.flags?.accelDisturbed ?? false, magDisturbed: f.flags?.magDisturbed ?? false),
-                        source: f.source ?? ""))
+                        source: f.source ?? "", mono: f.mono))
             case "sample":
                 let s = try decoder.decode(WireSample.self, from: data)
                 return .sample(MotionSample(time: s.t, gyro: try vector(s.gyr), accel: try vector(s.acc), mag: try s.mag.map(vector)))

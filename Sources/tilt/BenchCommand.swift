@@ -12,7 +12,7 @@ import Glibc
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmark the library on recorded data.",
-        subcommands: [FusionBench.self])
+        subcommands: [FusionBench.self, DaemonBench.self])
 }
 
 /// `tilt bench fusion`: fuses every log in a folder, scores it against its reference with BROAD's metric and times

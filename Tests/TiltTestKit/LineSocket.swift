@@ -44,6 +44,28 @@ public final class LineSocket: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Shuts down the sending side (`shutdown(SHUT_WR)`): the peer reads end-of-file, and this side can still read.
+    public func shutdownWrite() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Reads and discards whatever arrives until the peer closes; `false` if it has not closed within `timeout` s.
+    public func waitForClose(timeout: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return false }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let rc = poll(&pfd, 1, Int32(max(1, remaining * 1000)))
+            if rc < 0 && errno == EINTR { continue }
+            if rc <= 0 { continue }
+            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return true }
+            if n < 0 && errno != EINTR && errno != EAGAIN { return true }
+        }
+    }
+
     /// Sends `line` and a newline.
     public func send(_ line: String) throws {
         var data = Array(line.utf8)

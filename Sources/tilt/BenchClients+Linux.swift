@@ -1,0 +1,220 @@
+import Foundation
+import TiltCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Many daemon clients in one process: non-blocking Unix sockets served by one `poll(2)` loop, no thread each.
+///
+/// Each client's lines are split as they arrive; `attitude` frames are counted and their latency taken as this
+/// process's `CLOCK_MONOTONIC` receive time minus the frame's `mono` field. Other lines are kept only when asked
+/// for (`status` answers).
+final class BenchClients {
+    /// One connection.
+    struct Client {
+        var fd: Int32
+        var pending: [UInt8] = []
+        var frames = 0
+        var seen = false
+        var dropped: Int?
+        var open = true
+    }
+
+    private(set) var clients: [Client] = []
+    /// Frame latencies in seconds, while ``measuring`` is on.
+    private(set) var latencies: [Double] = []
+    /// Whether frames count and their latencies are kept.
+    var measuring = false
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+
+    /// Connects `count` clients to `path` (blocking connects, so a full listen backlog waits rather than fails).
+    ///
+    /// - Throws: ``BenchError`` naming the client and the errno when a connection fails.
+    func connect(count: Int, path: String) throws {
+        clients.reserveCapacity(clients.count + count)
+        for _ in 0..<count {
+            let fd = try Self.open(path)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            clients.append(Client(fd: fd))
+        }
+    }
+
+    /// A blocking connection to `path`.
+    static func open(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else {
+            throw BenchError("socket() failed: \(String(cString: strerror(errno))); raise the open-file limit")
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw BenchError("socket path \(path) is too long for a Unix socket")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard rc == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw BenchError("cannot connect to \(path): \(reason)")
+        }
+        return fd
+    }
+
+    /// Sends `line` (a newline is added) to every open client.
+    func sendAll(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        for i in clients.indices where clients[i].open {
+            if !Self.sendAllBytes(clients[i].fd, bytes) { closeClient(i) }
+        }
+    }
+
+    /// Writes all of `bytes` to a non-blocking socket, waiting for room if needed; `false` if the peer is gone.
+    static func sendAllBytes(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 {
+                offset += n
+            } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&p, 1, 100)
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Serves every open client until `deadline` (monotonic seconds) or until `done` holds.
+    func run(until deadline: Double, done: (BenchClients) -> Bool = { _ in false }) {
+        var fds = clients.map { pollfd(fd: $0.open ? $0.fd : -1, events: Int16(POLLIN), revents: 0) }
+        while monotonicSeconds() < deadline, !done(self) {
+            let wait = Int32(max(1, min(50, (deadline - monotonicSeconds()) * 1000)))
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            if ready <= 0 { continue }
+            for i in fds.indices where fds[i].revents != 0 {
+                fds[i].revents = 0
+                if !read(i) { fds[i].fd = -1 }
+            }
+        }
+    }
+
+    /// Reads what client `i` has; `false` once it is closed.
+    private func read(_ i: Int) -> Bool {
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(clients[i].fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                take(buffer[..<n], client: i)
+                if n < buffer.count { return true }
+            } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
+                return true
+            } else {
+                closeClient(i)
+                return false
+            }
+        }
+    }
+
+    private func take(_ bytes: ArraySlice<UInt8>, client i: Int) {
+        let now = monotonicSeconds()
+        var start = bytes.startIndex
+        while let nl = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if clients[i].pending.isEmpty {
+                line(bytes[start..<nl], client: i, at: now)
+            } else {
+                var whole = [UInt8]()
+                swap(&whole, &clients[i].pending)
+                whole += bytes[start..<nl]
+                line(whole[...], client: i, at: now)
+            }
+            start = nl + 1
+        }
+        clients[i].pending += bytes[start...]
+    }
+
+    private static let framePrefix = Array(#"{"class":"attitude""#.utf8)
+    private static let statusPrefix = Array(#"{"class":"status""#.utf8)
+    private static let monoKey = Array(#""mono":"#.utf8)
+
+    private func line(_ line: ArraySlice<UInt8>, client i: Int, at now: Double) {
+        if line.starts(with: Self.framePrefix) {
+            clients[i].seen = true
+            guard measuring else { return }
+            clients[i].frames += 1
+            if let mono = Self.number(after: Self.monoKey, in: line) { latencies.append(now - mono) }
+        } else if line.starts(with: Self.statusPrefix) {
+            let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any]
+            let me = object?["client"] as? [String: Any]
+            clients[i].dropped = me?["dropped"] as? Int
+        }
+    }
+
+    /// The number after `key` in `line`, read with `strtod`: the client's hot path, so plain byte loops.
+    private static func number(after key: [UInt8], in line: ArraySlice<UInt8>) -> Double? {
+        line.withUnsafeBytes { raw -> Double? in
+            guard let found = firstOffset(of: key, in: raw) else { return nil }
+            let start = found + key.count
+            var text = (CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
+                        CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
+                        CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
+                        CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0))
+            return withUnsafeMutableBytes(of: &text) { out -> Double in
+                var n = 0
+                while n < out.count - 1, start + n < raw.count {
+                    let byte = raw[start + n]
+                    if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") { break }
+                    out[n] = byte
+                    n += 1
+                }
+                return strtod(out.baseAddress!.assumingMemoryBound(to: CChar.self), nil)
+            }
+        }
+    }
+
+    /// The offset of the first occurrence of `key` in `raw`.
+    private static func firstOffset(of key: [UInt8], in raw: UnsafeRawBufferPointer) -> Int? {
+        guard let first = key.first, raw.count >= key.count else { return nil }
+        var i = 0
+        while i <= raw.count - key.count {
+            if raw[i] == first {
+                var j = 1
+                while j < key.count && raw[i + j] == key[j] { j += 1 }
+                if j == key.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Closes client `i`.
+    func closeClient(_ i: Int) {
+        guard clients[i].open else { return }
+        close(clients[i].fd)
+        clients[i].open = false
+    }
+
+    /// Closes every client.
+    func closeAll() {
+        for i in clients.indices { closeClient(i) }
+    }
+
+    /// Forgets every client (after ``closeAll()``), so the object can serve a new set.
+    func reset() {
+        closeAll()
+        clients.removeAll()
+        latencies.removeAll()
+    }
+
+    /// Clients that have seen at least one frame.
+    var clientsWithFrames: Int { clients.lazy.filter { $0.seen }.count }
+
+    deinit { closeAll() }
+}

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A long-running child process started by a test (e.g. `tilt watch`), with its output collected as it runs.
+///
+/// The process is killed when the object goes away, so a failing test leaves nothing behind.
+public final class BackgroundProcess {
+    public let process = Process()
+    private let out = Pipe()
+    private let err = Pipe()
+    private let collectedOut = OutputBuffer()
+    private let collectedErr = OutputBuffer()
+
+    /// Starts `executable arguments…`.
+    ///
+    /// - Throws: ``TestError`` when the executable is not built, or the error of `Process.run()`.
+    public init(_ executable: String, _ arguments: [String]) throws {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw TestError("\(executable) is not built; run `swift build` first (scripts/test does)")
+        }
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let (o, e) = (collectedOut, collectedErr)
+        out.fileHandleForReading.readabilityHandler = { h in o.append(h.availableData) }
+        err.fileHandleForReading.readabilityHandler = { h in e.append(h.availableData) }
+        try process.run()
+    }
+
+    /// The process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Everything it printed on standard output so far.
+    public var stdout: String { collectedOut.text }
+
+    /// Everything it printed on standard error so far.
+    public var stderr: String { collectedErr.text }
+
+    /// The complete lines it printed on standard output so far.
+    public var stdoutLines: [String] {
+        let text = stdout
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.removeLast()  // the unfinished tail (empty after a final newline)
+        return lines
+    }
+
+    /// Sends `signal` (default SIGKILL) and waits up to `timeout` seconds for the process to end.
+    @discardableResult
+    public func kill(_ signal: Int32 = SIGKILL, timeout: Double = 10) -> Bool {
+        if process.isRunning { Glibc.kill(pid, signal) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        return !process.isRunning
+    }
+
+    deinit {
+        if process.isRunning {
+            Glibc.kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+        out.fileHandleForReading.readabilityHandler = nil
+        err.fileHandleForReading.readabilityHandler = nil
+    }
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass; returns whether it held.
+public func waitUntil(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() > deadline { return false }
+        usleep(20_000)
+    }
+}
