@@ -225,13 +225,24 @@ final class SessionHandler: ChannelInboundHandler {
 
     private var peerUID: String { peer.map { "\($0.uid)" } ?? "?" }
 
-    /// Writes `message`, then closes the connection.
+    /// Reads nothing more, writes `message`, then closes the connection.
+    ///
+    /// A client that does not read would hold that last write, and so the connection, open for ever: it gets
+    /// ``closeGrace`` seconds to take it, then the connection is closed anyway.
     private func closeAfter(_ message: ServerMessage, context: ChannelHandlerContext) {
+        closing = true
+        setReading(false, context: context)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(encode(message, context: context))).whenComplete { _ in
             channel.close(promise: nil)
         }
+        context.eventLoop.scheduleTask(in: .milliseconds(Int64(Self.closeGrace * 1000))) {
+            channel.close(promise: nil)
+        }
     }
+
+    /// Seconds a client being turned away has to read its last message.
+    static let closeGrace = 2.0
 
     private static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"

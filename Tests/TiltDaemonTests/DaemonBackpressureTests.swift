@@ -14,7 +14,9 @@ struct DaemonBackpressureTests {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt])
+        // No rate limit here: this is about answers piling up, not about commands refused.
+        let daemon = try DaemonProcess(
+            socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--commands-per-second", "0"])
         defer { daemon.stop() }
         let flooder = try LineSocket(path: path)
         _ = fcntl(flooder.fd, F_SETFL, fcntl(flooder.fd, F_GETFL) | O_NONBLOCK)
@@ -38,5 +40,30 @@ struct DaemonBackpressureTests {
         let observer = try LineSocket(path: path)
         #expect(observer.read(class: "hello") != nil)
         #expect(flooder.read(class: "status", timeout: 10) != nil)
+    }
+
+    @Test("a client that floods over the rate limit and never reads is disconnected, and others are still served")
+    func floodingNonReaderIsDisconnected() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("d.sock").path
+        let daemon = try DaemonProcess(socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt])
+        defer { daemon.stop() }
+        let flooder = try LineSocket(path: path)
+        _ = fcntl(flooder.fd, F_SETFL, fcntl(flooder.fd, F_GETFL) | O_NONBLOCK)
+        let chunk = Array(String(repeating: #"{"cmd":"status"}"# + "\n", count: 256).utf8)
+        // Send until the daemon hangs up: EPIPE (or ECONNRESET) once it has closed its end.
+        var hungUp = false
+        let end = monotonicSeconds() + 15
+        while monotonicSeconds() < end, !hungUp {
+            let n = chunk.withUnsafeBytes { send(flooder.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EPIPE || errno == ECONNRESET { hungUp = true } else { usleep(5_000) }
+            }
+        }
+        #expect(hungUp, "the daemon kept a flooding client that reads nothing")
+        let other = try LineSocket(path: path)
+        try other.send(#"{"cmd":"status"}"#)
+        #expect(other.read(class: "status") != nil, "the daemon keeps serving others")
     }
 }
