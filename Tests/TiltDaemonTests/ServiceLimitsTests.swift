@@ -38,7 +38,7 @@ struct ServiceLimitsTests {
         let message = try #require(error["message"] as? String)
         #expect(message.contains("the daemon is full (limit 3 clients)"), "\(message)")
         #expect(fourth.readLine(timeout: 5) == nil, "then it is closed, with no hello")
-        #expect(daemon.log.contains("client refused: the daemon is full"))
+        #expect(waitFor(timeout: 5) { daemon.log.contains("client refused: the daemon is full") }, "\(daemon.log)")
 
         clients.removeLast()
         let freed = try waitFor(timeout: 10) { try LineSocket(path: path).read(class: "hello", timeout: 1) != nil }
@@ -105,7 +105,7 @@ struct ServiceLimitsTests {
         #expect(limited == 20, "refusals before the disconnect: \(limited)")
         let message = try #require(final, "a flooder gets a final error")
         #expect(message.contains("21 commands in a row over 5 per second"), "\(message)")
-        #expect(daemon.log.contains("client disconnected for flooding"))
+        #expect(waitFor(timeout: 5) { daemon.log.contains("client disconnected for flooding") }, "\(daemon.log)")
 
         // The watcher was not disturbed: frames keep coming after the flood.
         let floodOver = Date()
