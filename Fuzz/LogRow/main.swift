@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // libFuzzer target: the sensor log's text rules (SensorLogParser: comments, metadata, header, rows).

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // libFuzzer target: the daemon's inbound protocol path, LineSplitter then ClientCommand.decode.

@@ -22,12 +22,16 @@ public enum TiltConnection {
                     }
                 }
         } catch {
-            throw TiltClientError("cannot connect to tiltd at \(socketPath) (\(error)); is tiltd running? Start it with `tiltd`, or pass --socket PATH")
+            throw TiltClientError(
+                "cannot connect to tiltd at \(socketPath) (\(error)); is tiltd running? Start it with `tiltd`, or pass --socket PATH"
+            )
         }
     }
 
     /// Writes one command line.
-    public static func write(_ command: ClientCommand, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+    public static func write(_ command: ClientCommand, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>)
+        async throws
+    {
         var buffer = ByteBuffer()
         buffer.writeString(command.jsonLine)
         buffer.writeInteger(UInt8(ascii: "\n"))
@@ -50,7 +54,9 @@ public enum TiltConnection {
                 try await channel.executeThenClose { inbound, outbound in
                     try await write(command, to: outbound)
                     for try await event in inbound {
-                        guard case .line(let line) = event, let message = try ServerMessage.decode(line.readableBytesView) else { continue }
+                        guard case .line(let line) = event,
+                            let message = try ServerMessage.decode(line.readableBytesView)
+                        else { continue }
                         if case .error(let text) = message { throw TiltClientError("tiltd answered: \(text)") }
                         if accept(message) { return message }
                     }

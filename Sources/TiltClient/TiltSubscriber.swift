@@ -104,7 +104,8 @@ public final class TiltSubscriber: Sendable {
     /// Starts the connection and returns its events. Call once; the stream ends after ``close()``, or at the first
     /// disconnection when `reconnect` is off.
     public func events() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(configuration.bufferSize))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Event.self, bufferingPolicy: .bufferingNewest(configuration.bufferSize))
         let t = Task { [self] in
             await self.connectionLoop(continuation)
             continuation.finish()
@@ -169,7 +170,8 @@ public final class TiltSubscriber: Sendable {
         }
     }
 
-    private func serve(_ channel: TiltConnection.Channel, _ continuation: AsyncStream<Event>.Continuation) async throws {
+    private func serve(_ channel: TiltConnection.Channel, _ continuation: AsyncStream<Event>.Continuation) async throws
+    {
         let (commands, commandContinuation) = AsyncStream.makeStream(of: ClientCommand.self)
         outbox.withLock { $0 = commandContinuation }
         defer {

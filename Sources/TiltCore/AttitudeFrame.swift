@@ -66,7 +66,9 @@ public struct AttitudeFrame: Hashable, Sendable {
         /// The magnetic field is disturbed and heading is held on the gyroscope.
         public var magDisturbed: Bool
 
-        public init(initializing: Bool = false, rest: Bool = false, accelDisturbed: Bool = false, magDisturbed: Bool = false) {
+        public init(
+            initializing: Bool = false, rest: Bool = false, accelDisturbed: Bool = false, magDisturbed: Bool = false
+        ) {
             self.initializing = initializing
             self.rest = rest
             self.accelDisturbed = accelDisturbed

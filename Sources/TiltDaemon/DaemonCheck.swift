@@ -86,8 +86,10 @@ public struct DaemonCheck: Sendable {
 
     /// The report for people, one finding a line, then the verdict.
     public static func report(_ findings: [Finding]) -> String {
-        var lines = findings.map { "\($0.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))"
-            + "\($0.subject): \($0.text)" }
+        var lines = findings.map {
+            "\($0.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))"
+                + "\($0.subject): \($0.text)"
+        }
         let failures = findings.filter { $0.verdict == .fail }.count
         let plural = failures == 1 ? "" : "s"
         lines.append(failures == 0 ? "tiltd --check: OK" : "tiltd --check: \(failures) problem\(plural)")

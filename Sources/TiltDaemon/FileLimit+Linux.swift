@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The open-file limit (`RLIMIT_NOFILE`): every client holds one descriptor.

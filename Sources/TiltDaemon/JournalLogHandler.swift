@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The daemon's log handler: journald-style lines when its standard error goes to the journal, else the usual

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The connecting process's credentials, from `SO_PEERCRED` on a Unix socket (Linux).
 struct PeerCredentials: Sendable, Equatable {
@@ -20,22 +21,22 @@ struct PeerCredentials: Sendable, Equatable {
 
     static func read(channel: any Channel, completion: @escaping @Sendable (PeerCredentials?) -> Void) {
         #if os(Linux)
-        guard let provider = channel as? any SocketOptionProvider else {
-            completion(nil)
-            return
-        }
-        let future: EventLoopFuture<RawCredentials> = provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        future.whenComplete { result in
-            switch result {
-            case .success(let cred):
-                completion(PeerCredentials(uid: Int(cred.uid), gid: Int(cred.gid), pid: Int(cred.pid)))
-            case .failure:
+            guard let provider = channel as? any SocketOptionProvider else {
                 completion(nil)
+                return
             }
-        }
+            let future: EventLoopFuture<RawCredentials> = provider.unsafeGetSocketOption(
+                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+            future.whenComplete { result in
+                switch result {
+                case .success(let cred):
+                    completion(PeerCredentials(uid: Int(cred.uid), gid: Int(cred.gid), pid: Int(cred.pid)))
+                case .failure:
+                    completion(nil)
+                }
+            }
         #else
-        completion(nil)
+            completion(nil)
         #endif
     }
 }

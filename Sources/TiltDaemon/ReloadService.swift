@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
-import TiltFusion
-import Synchronization
 import ServiceLifecycle
+import Synchronization
+import TiltFusion
 import TiltSensors
 import UnixSignals
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reloads on `SIGHUP`: reads the config file again, puts the new limits, groups and log level in force, and
 /// re-resolves the calibration, all without dropping a client.
@@ -30,7 +31,8 @@ final class ReloadService: Service {
     init(
         signals: UnixSignalsSequence, hub: Hub, source: CalibratedMotionSource, sensorLabel: String?,
         socketFile: String?, settings: DaemonSettings, logLevel: LogLevelControl?,
-        configuration: TiltDaemon.Configuration, reload: (@Sendable () throws -> TiltDaemon.Configuration)?, logger: Logger
+        configuration: TiltDaemon.Configuration, reload: (@Sendable () throws -> TiltDaemon.Configuration)?,
+        logger: Logger
     ) {
         self.signals = signals
         self.hub = hub

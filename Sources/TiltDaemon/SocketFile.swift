@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TiltWire
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Prepares and cleans up the daemon's socket path.
 enum SocketFile {
@@ -13,14 +14,18 @@ enum SocketFile {
     /// - Throws: ``DaemonError`` saying what is there and what to do.
     static func prepare(_ path: String) throws(DaemonError) {
         guard path.utf8.count <= SocketPath.maxLength else {
-            throw DaemonError("the socket path is \(path.utf8.count) bytes long, over the \(SocketPath.maxLength)-byte limit of Unix sockets: \(path); choose a shorter --socket")
+            throw DaemonError(
+                "the socket path is \(path.utf8.count) bytes long, over the \(SocketPath.maxLength)-byte limit of Unix sockets: \(path); choose a shorter --socket"
+            )
         }
         var st = stat()
         guard lstat(path, &st) == 0 else {
             // Nothing there. Make sure the folder exists.
             let dir = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             if !dir.isEmpty, access(dir, W_OK) != 0 {
-                throw DaemonError("cannot create the socket in \(dir) (\(String(cString: strerror(errno)))); create the folder or choose another --socket")
+                throw DaemonError(
+                    "cannot create the socket in \(dir) (\(String(cString: strerror(errno)))); create the folder or choose another --socket"
+                )
             }
             return
         }
@@ -28,10 +33,12 @@ enum SocketFile {
             throw DaemonError("\(path) exists and is not a socket; remove it or choose another --socket")
         }
         if isLive(path) {
-            throw DaemonError("another tiltd is already serving \(path); stop it first, or start this one with another --socket")
+            throw DaemonError(
+                "another tiltd is already serving \(path); stop it first, or start this one with another --socket")
         }
         guard unlink(path) == 0 else {
-            throw DaemonError("cannot remove the stale socket \(path) (\(String(cString: strerror(errno)))); remove it by hand")
+            throw DaemonError(
+                "cannot remove the stale socket \(path) (\(String(cString: strerror(errno)))); remove it by hand")
         }
     }
 
@@ -47,7 +54,9 @@ enum SocketFile {
             for (i, b) in bytes.prefix(raw.count - 1).enumerated() { raw[i] = b }
         }
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         return rc == 0
     }

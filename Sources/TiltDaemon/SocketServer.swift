@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import TiltWire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The Unix-socket server: accepts clients and gives each a `SessionHandler`, until graceful shutdown.
 ///

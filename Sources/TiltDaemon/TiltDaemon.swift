@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import NIOCore
 import NIOPosix
@@ -10,6 +7,10 @@ import TiltFusion
 import TiltSensors
 import TiltWire
 import UnixSignals
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The tilt sensor daemon: a motion source, fusion, and the Unix-socket server, run as one service group that
 /// shuts down gracefully on SIGTERM and SIGINT.

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A Unix group by name and id, looked up in the group database (`/etc/group`, NSS).

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TiltCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The attitude filter (AHRS): fuses gyroscope, accelerometer and, when present, magnetometer samples into the
 /// device → earth (ENU) orientation, one sample at a time, causally, as the daemon runs it.

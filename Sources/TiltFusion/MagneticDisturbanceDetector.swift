@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TiltCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Judges whether a magnetometer reading shows the undisturbed Earth field.
 ///
@@ -72,7 +73,8 @@ struct MagneticDisturbanceDetector: Sendable {
             return false
         }
         // Disturbed: is it a steady new field?
-        if abs(norm - candidateNorm) < normTolerance * candidateNorm && Self.within(dip, candidateDip, cosDipTolerance) {
+        if abs(norm - candidateNorm) < normTolerance * candidateNorm && Self.within(dip, candidateDip, cosDipTolerance)
+        {
             let alpha = min(dt / 1, 1)
             candidateNorm += (norm - candidateNorm) * alpha
             candidateDip = Self.blend(candidateDip, dip, alpha)

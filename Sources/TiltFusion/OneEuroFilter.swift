@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The 1€ filter of Casiez, Roussel and Vogel (CHI 2012): a low-pass filter whose cutoff rises with speed, so a

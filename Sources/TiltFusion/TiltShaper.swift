@@ -14,7 +14,10 @@ public struct TiltShaper: Sendable {
         /// The soft clamp's limit, radians.
         public var limit: Double
 
-        public init(smoothing: OneEuroFilter.Configuration = .init(minCutoff: 1.0, beta: 0.3, derivativeCutoff: 1.0), limit: Double = 0.5) {
+        public init(
+            smoothing: OneEuroFilter.Configuration = .init(minCutoff: 1.0, beta: 0.3, derivativeCutoff: 1.0),
+            limit: Double = 0.5
+        ) {
             self.smoothing = smoothing
             self.limit = limit
         }

@@ -35,7 +35,8 @@ public final class EffectRenderer {
         let usesTime = preset.effects.contains { $0.arguments.contains { $0.binding == .time } }
         let sources = preset.files.dropFirst().compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
         let timeWords = ["iTime", "iFrame", "iTimeDelta", "samplePrevious"]
-        self.isAnimated = usesTime || preset.effects.contains(where: \.stateful)
+        self.isAnimated =
+            usesTime || preset.effects.contains(where: \.stateful)
             || sources.contains { text in timeWords.contains { text.contains($0) } }
         glGenVertexArrays(1, &vertexArray)
     }

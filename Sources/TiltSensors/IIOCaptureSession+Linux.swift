@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLibIIO
 import TiltCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One run of capture from an open context (Linux only): configures the devices of an ``IIOSensorPlan``, enables
 /// the accelerometer's buffer (or polls its `_raw` attributes), and turns what it reads into ``MotionSample``s.

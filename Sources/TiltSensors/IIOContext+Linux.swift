@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLibIIO
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An open libiio context (Linux only): the devices behind a URI such as `local:` or `ip:HOST`.
 ///

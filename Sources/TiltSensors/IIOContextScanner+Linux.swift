@@ -31,7 +31,8 @@ public enum IIOContextScanner {
                 role = "not used"
             }
             let buffered = IIOSensorPlan.isBuffered(device, kind: main)
-            let trigger = device.currentTrigger
+            let trigger =
+                device.currentTrigger
                 ?? (buffered ? IIOSensorPlan.pickTrigger(for: device, in: context)?.name : nil)
             return IIODeviceReport(
                 id: device.id, name: device.name, label: device.label, kinds: kinds,

@@ -52,7 +52,7 @@ public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func errnoText(_ e: Int32) -> String {

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Which IIO devices give the accelerometer, gyroscope and magnetometer (Linux only), and how each is mounted.
 ///
@@ -42,7 +43,8 @@ struct IIOSensorPlan {
         if kind == "accel", let text = env["TILT_ACCEL_MOUNT_MATRIX"], let m = try? IIOMountMatrix(parsing: text) {
             return (m, "environment")
         }
-        let kernel = device.axes(kind)?.first?.attr("mount_matrix") ?? device.attr("in_\(kind)_mount_matrix")
+        let kernel =
+            device.axes(kind)?.first?.attr("mount_matrix") ?? device.attr("in_\(kind)_mount_matrix")
             ?? device.attr("in_mount_matrix") ?? device.attr("mount_matrix")
         if let kernel, let m = try? IIOMountMatrix(parsing: kernel) { return (m, "kernel") }
         if kind == "accel" {
@@ -60,7 +62,8 @@ struct IIOSensorPlan {
 
     /// The rates the device offers, from `sampling_frequency_available` (channel-level or device-level).
     static func availableRates(_ device: IIODeviceHandle, kind: String) -> [Double] {
-        let text = device.axes(kind)?.first?.attr("sampling_frequency_available")
+        let text =
+            device.axes(kind)?.first?.attr("sampling_frequency_available")
             ?? device.attr("sampling_frequency_available") ?? ""
         return text.split(separator: " ").compactMap { Double($0) }.sorted()
     }

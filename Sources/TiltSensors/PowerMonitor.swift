@@ -1,7 +1,8 @@
 import Synchronization
 import TiltCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Follows the system's power state: mains or battery and charge (`/sys/class/power_supply`), the ACPI

@@ -1,7 +1,8 @@
 import CSystemd
 import TiltCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// power-profiles-daemon's `ActiveProfile`, read and followed over D-Bus with sd-bus.

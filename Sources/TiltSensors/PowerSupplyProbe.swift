@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads mains and battery state from the kernel's `power_supply` class in sysfs.

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TiltCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The text rules of the sensor log format, line by line, without any file I/O: what ``SensorLogReader`` applies to
 /// each line it reads, and what the log-row fuzz target drives directly.

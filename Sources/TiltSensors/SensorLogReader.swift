@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CZlib
 import TiltCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads a sensor log (CSV, or gzip-compressed CSV) one row at a time.
 ///
@@ -107,7 +108,9 @@ public final class SensorLogReader {
             var code: Int32 = 0
             let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
             buffer.removeLast(chunk)
-            throw SensorLogError(path: path, line: lineNumber + 1, message: "cannot read the log: \(message); the file may be truncated or not gzip")
+            throw SensorLogError(
+                path: path, line: lineNumber + 1,
+                message: "cannot read the log: \(message); the file may be truncated or not gzip")
         }
         buffer.removeLast(chunk - Int(n))
         if n == 0 { atEOF = true }

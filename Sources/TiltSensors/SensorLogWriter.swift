@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CZlib
 import TiltCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes a sensor log in the format ``SensorLogReader`` reads, gzip-compressed when the path ends in `.gz`.
 ///
@@ -30,7 +31,8 @@ public final class SensorLogWriter {
         let mode = path.hasSuffix(".gz") ? "wb6" : "wT"
         guard let f = gzopen(path, mode) else {
             let reason = String(cString: strerror(errno))
-            throw SensorLogError(path: path, message: "cannot create the log (\(reason)); check that the folder exists and is writable")
+            throw SensorLogError(
+                path: path, message: "cannot create the log (\(reason)); check that the folder exists and is writable")
         }
         file = f
         if !metadata.isEmpty {
@@ -70,7 +72,9 @@ public final class SensorLogWriter {
         file = nil
         let rc = gzclose(f)
         if rc != Z_OK {
-            throw SensorLogError(path: path, message: "cannot finish the log (\(String(cString: strerror(errno)))); the disk may be full")
+            throw SensorLogError(
+                path: path, message: "cannot finish the log (\(String(cString: strerror(errno)))); the disk may be full"
+            )
         }
     }
 
@@ -88,6 +92,7 @@ public final class SensorLogWriter {
         var code: Int32 = 0
         var reason = gzerror(file, &code).map { String(cString: $0) } ?? ""
         if code == Z_ERRNO || reason.isEmpty { reason = String(cString: strerror(errno)) }
-        return SensorLogError(path: path, message: "\(what) (\(reason)); the disk may be full — free space and record again")
+        return SensorLogError(
+            path: path, message: "\(what) (\(reason)); the disk may be full — free space and record again")
     }
 }

@@ -166,16 +166,20 @@ public enum ServerMessage: Sendable, Equatable {
                 return .attitude(
                     AttitudeFrame(
                         seq: f.seq, time: f.time, quaternion: try quaternion(f.quaternion),
-                        gravity: try vector(f.gravity ?? [0, 0, 0]), rotationRate: try vector(f.rotationRate ?? [0, 0, 0]),
+                        gravity: try vector(f.gravity ?? [0, 0, 0]),
+                        rotationRate: try vector(f.rotationRate ?? [0, 0, 0]),
                         userAcceleration: try vector(f.userAcceleration ?? [0, 0, 0]),
                         tilt: f.tilt.count == 2 ? .init(x: f.tilt[0], y: f.tilt[1]) : .zero,
                         flags: .init(
                             initializing: f.flags?.initializing ?? false, rest: f.flags?.rest ?? false,
-                            accelDisturbed: f.flags?.accelDisturbed ?? false, magDisturbed: f.flags?.magDisturbed ?? false),
+                            accelDisturbed: f.flags?.accelDisturbed ?? false,
+                            magDisturbed: f.flags?.magDisturbed ?? false),
                         source: f.source ?? "", mono: f.mono))
             case "sample":
                 let s = try decoder.decode(WireSample.self, from: data)
-                return .sample(MotionSample(time: s.t, gyro: try vector(s.gyr), accel: try vector(s.acc), mag: try s.mag.map(vector)))
+                return .sample(
+                    MotionSample(
+                        time: s.t, gyro: try vector(s.gyr), accel: try vector(s.acc), mag: try s.mag.map(vector)))
             case "power":
                 return .power(try decoder.decode(WirePower.self, from: data).state)
             case "sensor":

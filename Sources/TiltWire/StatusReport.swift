@@ -49,7 +49,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
         public var uid: Int?
         public var pid: Int?
 
-        public init(id: UInt64, watching: Bool, rate: Double?, raw: Bool, sent: UInt64, dropped: UInt64, errors: UInt64, uid: Int?, pid: Int?) {
+        public init(
+            id: UInt64, watching: Bool, rate: Double?, raw: Bool, sent: UInt64, dropped: UInt64, errors: UInt64,
+            uid: Int?, pid: Int?
+        ) {
             self.id = id
             self.watching = watching
             self.rate = rate
@@ -94,8 +97,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var jsonLine: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        guard let data = try? encoder.encode(self), let body = String(data: data, encoding: .utf8), body.count > 2 else {
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        guard let data = try? encoder.encode(self), let body = String(data: data, encoding: .utf8), body.count > 2
+        else {
             return #"{"class":"status"}"#
         }
         return #"{"class":"status","# + body.dropFirst()

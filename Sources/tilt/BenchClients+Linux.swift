@@ -1,7 +1,8 @@
 import Foundation
 import TiltCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Many daemon clients in one process: non-blocking Unix sockets served by one `poll(2)` loop, no thread each.
@@ -162,10 +163,12 @@ final class BenchClients {
         line.withUnsafeBytes { raw -> Double? in
             guard let found = firstOffset(of: key, in: raw) else { return nil }
             let start = found + key.count
-            var text = (CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
-                        CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
-                        CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
-                        CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0))
+            var text = (
+                CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
+                CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
+                CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0),
+                CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0)
+            )
             return withUnsafeMutableBytes(of: &text) { out -> Double in
                 var n = 0
                 while n < out.count - 1, start + n < raw.count {

@@ -5,7 +5,7 @@ import TiltFusion
 import TiltSensors
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `tilt bench`: benchmarks of the library's parts on recorded data.
@@ -124,7 +124,7 @@ struct FusionBench: AsyncParsableCommand {
         let width = max(5, rows.map(\.name.count).max() ?? 5)
         func pad(_ s: String) -> String { s.padding(toLength: width, withPad: " ", startingAt: 0) }
         var lines = [
-            pad("") + "   9D total  heading  inclin.   6D total  heading  inclin.   (RMSE, degrees)",
+            pad("") + "   9D total  heading  inclin.   6D total  heading  inclin.   (RMSE, degrees)"
         ]
         for r in rows {
             lines.append(

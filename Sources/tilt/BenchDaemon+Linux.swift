@@ -1,7 +1,8 @@
 import Foundation
 import TiltCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The tiltd that `tilt bench daemon` measures: started on a temporary socket, replaying a log in a loop.

@@ -4,7 +4,7 @@ import TiltCore
 import TiltSensors
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `tilt bench daemon`: starts a tiltd replaying a log, serves it N watchers from this one process, and reports

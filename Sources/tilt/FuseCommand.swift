@@ -15,7 +15,8 @@ struct Fuse: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The log to read (.csv or .csv.gz).", valueName: "LOG"))
     var input: String
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the fused CSV ('-' for standard output).", valueName: "OUT"))
+    @Option(
+        name: .long, help: ArgumentHelp("Where to write the fused CSV ('-' for standard output).", valueName: "OUT"))
     var output: String
 
     @Flag(name: .customLong("no-mag"), help: "Ignore the magnetometer (6D fusion).")
@@ -43,7 +44,8 @@ struct Fuse: AsyncParsableCommand {
             }
             writer = handle
         }
-        var text = "t,qw,qx,qy,qz,roll,pitch,yaw,tilt_x,tilt_y,rate_x,rate_y,rate_z,grav_x,grav_y,grav_z,user_x,user_y,user_z,rest,accel_disturbed,mag_disturbed\n"
+        var text =
+            "t,qw,qx,qy,qz,roll,pitch,yaw,tilt_x,tilt_y,rate_x,rate_y,rate_z,grav_x,grav_y,grav_z,user_x,user_y,user_z,rest,accel_disturbed,mag_disturbed\n"
         text.reserveCapacity(1 << 20)
         let name = "fuse:" + (input.split(separator: "/").last.map(String.init) ?? input)
         do {
@@ -51,8 +53,10 @@ struct Fuse: AsyncParsableCommand {
                 let f = pipeline.process(sample, source: name)
                 let q = f.quaternion
                 let e = f.euler
-                text += "\(sample.time),\(q.w),\(q.x),\(q.y),\(q.z),\(e.roll),\(e.pitch),\(e.yaw),\(f.tilt.x),\(f.tilt.y),"
-                text += "\(f.rotationRate.x),\(f.rotationRate.y),\(f.rotationRate.z),\(f.gravity.x),\(f.gravity.y),\(f.gravity.z),"
+                text +=
+                    "\(sample.time),\(q.w),\(q.x),\(q.y),\(q.z),\(e.roll),\(e.pitch),\(e.yaw),\(f.tilt.x),\(f.tilt.y),"
+                text +=
+                    "\(f.rotationRate.x),\(f.rotationRate.y),\(f.rotationRate.z),\(f.gravity.x),\(f.gravity.y),\(f.gravity.z),"
                 text += "\(f.userAcceleration.x),\(f.userAcceleration.y),\(f.userAcceleration.z),"
                 text += "\(f.flags.rest ? 1 : 0),\(f.flags.accelDisturbed ? 1 : 0),\(f.flags.magDisturbed ? 1 : 0)\n"
                 if text.utf8.count > 1 << 20 {
@@ -65,6 +69,7 @@ struct Fuse: AsyncParsableCommand {
         } catch {
             throw ValidationError("cannot write \(output): \(error.localizedDescription); the disk may be full")
         }
-        FileHandle.standardError.write("fused \(log.samples.count) samples (\(log.hasMagnetometer && !noMag ? "9D" : "6D")) into \(output)\n")
+        FileHandle.standardError.write(
+            "fused \(log.samples.count) samples (\(log.hasMagnetometer && !noMag ? "9D" : "6D")) into \(output)\n")
     }
 }

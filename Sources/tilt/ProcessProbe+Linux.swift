@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Readings of another process from `/proc`: CPU time, resident memory and open file descriptors.

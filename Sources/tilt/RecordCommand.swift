@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Synchronization
-import TiltCore
 import TiltClient
+import TiltCore
 import TiltSensors
 import TiltWire
 

@@ -38,8 +38,12 @@ struct Replay: AsyncParsableCommand {
     var limit: Double = 0.5
 
     func validate() throws {
-        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number, e.g. 1 or 20") }
-        guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be a positive number of frames per second") }
+        guard speed > 0, speed.isFinite else {
+            throw ValidationError("--speed must be a positive number, e.g. 1 or 20")
+        }
+        guard rate > 0, rate.isFinite else {
+            throw ValidationError("--rate must be a positive number of frames per second")
+        }
         guard limit > 0, limit.isFinite else { throw ValidationError("--limit must be a positive angle in radians") }
     }
 

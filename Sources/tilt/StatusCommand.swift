@@ -5,7 +5,8 @@ import TiltCore
 import TiltWire
 
 struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the daemon's state: source, sensor, clients, power.")
+    static let configuration = CommandConfiguration(
+        abstract: "Show the daemon's state: source, sensor, clients, power.")
 
     @OptionGroup var socketOptions: SocketOptions
 
@@ -22,7 +23,8 @@ struct Status: AsyncParsableCommand {
             return
         }
         let deg = 180 / Double.pi
-        print("""
+        print(
+            """
             daemon       \(s.daemon) (protocol \(s.protocol)), up \(String(format: "%.1f", s.uptime)) s
             source       \(s.source)
             sensor       \(s.sensor)\(s.requestedRate.map { String(format: " at %.0f Hz requested", $0) } ?? "")
@@ -45,7 +47,9 @@ struct Tare: AsyncParsableCommand {
             if case .tare = $0 { return true } else { return false }
         }
         if case .tare(let q) = answer {
-            print("tare: the tilt is now relative to [\(q.array.map { String(format: "%.4f", $0) }.joined(separator: ", "))]")
+            print(
+                "tare: the tilt is now relative to [\(q.array.map { String(format: "%.4f", $0) }.joined(separator: ", "))]"
+            )
         }
     }
 }

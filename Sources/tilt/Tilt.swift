@@ -5,7 +5,8 @@ struct Tilt: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tilt",
         abstract: "The tilt companion: watch the daemon, tare it, and work with sensor logs.",
-        discussion: "Commands that talk to tiltd take --socket (default $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock).",
+        discussion:
+            "Commands that talk to tiltd take --socket (default $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock).",
         subcommands: [
             Watch.self, Status.self, Tare.self, Sensors.self, Record.self, Replay.self, Fuse.self, Calibrate.self,
             Bench.self,

@@ -25,7 +25,9 @@ struct Watch: AsyncParsableCommand {
     var count: Int?
 
     func validate() throws {
-        guard rate > 0, rate <= WireProtocol.maxRate else { throw ValidationError("--rate must be between 0 and \(Int(WireProtocol.maxRate))") }
+        guard rate > 0, rate <= WireProtocol.maxRate else {
+            throw ValidationError("--rate must be between 0 and \(Int(WireProtocol.maxRate))")
+        }
         if let count, count <= 0 { throw ValidationError("--count must be positive") }
     }
 
@@ -39,7 +41,8 @@ struct Watch: AsyncParsableCommand {
             case .connected(let hello):
                 warnedDisconnected = false
                 let sensors = hello.sensors.map { "\($0.name) (\($0.mode))" }.joined(separator: ", ")
-                FileHandle.standardError.write("connected to \(hello.daemon), protocol \(hello.protocol), sensors: \(sensors)\n")
+                FileHandle.standardError.write(
+                    "connected to \(hello.daemon), protocol \(hello.protocol), sensors: \(sensors)\n")
             case .frame(let frame):
                 frames += 1
                 if json {
@@ -60,7 +63,9 @@ struct Watch: AsyncParsableCommand {
             case .sensor(let e):
                 FileHandle.standardError.write("\(interactive ? "\n" : "")sensor \(e.state): \(e.reason)\n")
             case .power(let p):
-                FileHandle.standardError.write("\(interactive ? "\n" : "")power: \(p.onBattery ? "battery" : "mains")\(p.lowPower ? ", low power" : "")\n")
+                FileHandle.standardError.write(
+                    "\(interactive ? "\n" : "")power: \(p.onBattery ? "battery" : "mains")\(p.lowPower ? ", low power" : "")\n"
+                )
             case .error(let message):
                 FileHandle.standardError.write("tiltd: \(message)\n")
             case .disconnected(let reason):

@@ -65,7 +65,8 @@ struct CalibrationDaemonTests {
 
         // Calibrating on top of calibrated samples is refused, saying what to do.
         let refused = try ChildProcess.run(
-            TestPaths.executable("tilt"), ["calibrate", "gyro", "--socket", socket, "--output", dir.appendingPathComponent("x.calib").path])
+            TestPaths.executable("tilt"),
+            ["calibrate", "gyro", "--socket", socket, "--output", dir.appendingPathComponent("x.calib").path])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("--no-calibration"), "\(refused.stderr)")
         #expect(daemon.stop() == 0)
@@ -128,7 +129,8 @@ struct CalibrationDaemonTests {
         _ = try LineSocket(path: socket)
         let output = dir.appendingPathComponent("accel.calib").path
         let result = try ChildProcess.run(
-            TestPaths.executable("tilt"), ["calibrate", "accel", "--auto", "--timeout", "60", "--socket", socket, "--output", output])
+            TestPaths.executable("tilt"),
+            ["calibrate", "accel", "--auto", "--timeout", "60", "--socket", socket, "--output", output])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try CalibrationFile.read(path: output)
         #expect((written.accelOffset - offset).norm < 0.02, "\(written.accelOffset)")
@@ -153,7 +155,8 @@ struct CalibrateCommandTests {
         try CalibrationFixtures.writeLog(
             CalibrationFixtures.samples(duration: 12) { _ in (bias, Vector3(0, 0, standardGravity), nil) }, to: still)
         let gyro = try ChildProcess.run(
-            TestPaths.executable("tilt"), ["calibrate", "gyro", "--input", still, "--output", output, "--dmi-root", dmi.path])
+            TestPaths.executable("tilt"),
+            ["calibrate", "gyro", "--input", still, "--output", output, "--dmi-root", dmi.path])
         #expect(gyro.status == 0, "\(gyro.stderr)")
 
         let offset = Vector3(0.12, 0.3, -0.2)
@@ -218,7 +221,8 @@ struct CalibrateCommandTests {
         try CalibrationFixtures.writeLog(
             CalibrationFixtures.samples(duration: 6) { _ in (.zero, Vector3(0, 0, standardGravity), nil) }, to: flat)
         let result = try ChildProcess.run(
-            TestPaths.executable("tilt"), ["calibrate", "accel", "--input", flat, "--output", dir.appendingPathComponent("a.calib").path])
+            TestPaths.executable("tilt"),
+            ["calibrate", "accel", "--input", flat, "--output", dir.appendingPathComponent("a.calib").path])
         #expect(result.status == 1)
         #expect(
             result.stderr.contains("found 1 of 6 still positions; missing -z up, +y up, -y up, +x up, -x up"),
@@ -265,7 +269,8 @@ struct CalibrateCommandTests {
             other.stdout.contains("\(bundled)/identity.calib: matched (no match keys: any device)"), "\(other.stdout)")
         // No bundled folder: nothing matches, exit status 1.
         let none = try ChildProcess.run(
-            TestPaths.executable("tilt"), ["calibrate", "match", "--dmi-root", dmi.path, "--calibration-dir", second.path, "--name", "x"])
+            TestPaths.executable("tilt"),
+            ["calibrate", "match", "--dmi-root", dmi.path, "--calibration-dir", second.path, "--name", "x"])
         #expect(none.status == 1)
         #expect(none.stdout.contains("none: no file matched (looked in \(second.path))"), "\(none.stdout)")
     }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TiltCore
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A client that floods commands and never reads its answers.

@@ -9,8 +9,10 @@ struct DaemonBenchCommandTests {
     func smallBenchRuns() throws {
         let result = try ChildProcess.run(
             TestPaths.executable("tilt"),
-            ["bench", "daemon", "--clients", "3", "--seconds", "1", "--churn", "9", "--tiltd",
-             TestPaths.executable("tiltd"), "--log", TestPaths.broadExcerpt],
+            [
+                "bench", "daemon", "--clients", "3", "--seconds", "1", "--churn", "9", "--tiltd",
+                TestPaths.executable("tiltd"), "--log", TestPaths.broadExcerpt,
+            ],
             timeout: 40)
         #expect(result.status == 0, "\(result.stderr)")
         let out = result.stdout

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Lines collected on another thread; read only after that thread is done (the DispatchGroup wait orders it).
@@ -30,7 +31,8 @@ struct DaemonEndToEndTests {
     func ratesOrderAndStalledClient() throws {
         let dir = TestPaths.temporaryDirectory()
         let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "4", "--loop"])
+        let daemon = try DaemonProcess(
+            socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "4", "--loop"])
 
         let slow = try LineSocket(path: path)
         let fast = try LineSocket(path: path)
@@ -101,7 +103,8 @@ struct DaemonEndToEndTests {
     func errorsPollStatusTare() throws {
         let dir = TestPaths.temporaryDirectory()
         let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "4"])
+        let daemon = try DaemonProcess(
+            socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "4"])
         let client = try LineSocket(path: path)
         _ = try #require(client.read(class: "hello"))
 
@@ -148,7 +151,8 @@ struct DaemonEndToEndTests {
     func sensorOnDemand() throws {
         let dir = TestPaths.temporaryDirectory()
         let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "4"])
+        let daemon = try DaemonProcess(
+            socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "4"])
         let client = try LineSocket(path: path)
         _ = try #require(client.read(class: "hello"))
         func status() throws -> [String: Any] {
@@ -186,7 +190,9 @@ struct DaemonEndToEndTests {
             for (i, b) in Array(path.utf8).enumerated() { raw[i] = b }
         }
         let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0)
         close(fd)
@@ -221,7 +227,10 @@ struct DaemonEndToEndTests {
         let daemon = try DaemonProcess(socketPath: path, arguments: ["--replay", log, "--speed", "10"])
         let client = try LineSocket(path: path)
         try client.send(#"{"cmd":"watch","rate":100}"#)
-        let finished = try #require(client.read(class: "sensor", timeout: 10).flatMap { $0["state"] as? String == "active" ? client.read(class: "sensor", timeout: 10) : $0 })
+        let finished = try #require(
+            client.read(class: "sensor", timeout: 10).flatMap {
+                $0["state"] as? String == "active" ? client.read(class: "sensor", timeout: 10) : $0
+            })
         #expect(finished["state"] as? String == "finished")
         try client.send(#"{"cmd":"status"}"#)
         let status = try #require(client.read(class: "status"))
@@ -237,7 +246,8 @@ struct DaemonEndToEndTests {
     @Test("a missing log is a clear error and a non-zero exit")
     func missingLog() throws {
         let dir = TestPaths.temporaryDirectory()
-        let daemon = try DaemonProcess(socketPath: dir.appendingPathComponent("d.sock").path, arguments: ["--replay", "/nonexistent/log.csv"])
+        let daemon = try DaemonProcess(
+            socketPath: dir.appendingPathComponent("d.sock").path, arguments: ["--replay", "/nonexistent/log.csv"])
         let status = daemon.waitForExit(timeout: 10)
         #expect(status == 1)
         #expect(daemon.log.contains("/nonexistent/log.csv") && daemon.log.contains("cannot open"))

@@ -5,8 +5,9 @@ import TiltClient
 import TiltCore
 import TiltTestKit
 import TiltWire
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Frames a watcher received, with its monotonic receive times; filled on a reader thread.
@@ -79,7 +80,8 @@ struct DaemonFaultTests {
         #expect(!daemon.log.contains("Fatal error"))
     }
 
-    @Test("a client that half-closes after a command gets its answer, then the daemon closes", arguments: [true, false])
+    @Test(
+        "a client that half-closes after a command gets its answer, then the daemon closes", arguments: [true, false])
     func halfClosedRequest(newline: Bool) throws {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `tiltd` without `--replay`, reading a fake buffered IMU through the real libiio local backend in a private mount

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real `tiltd` reading a fake `power_supply` tree and a private D-Bus, seen through its socket.
@@ -89,7 +90,8 @@ struct PowerEndToEndTests {
         let hello = try #require(client.read(class: "hello"), "daemon log: \(daemon.log)")
         var profile = (hello["power"] as? [String: Any])?["profile"] as? String
         if profile != "balanced" {
-            profile = try waitForPower(client, "balanced") { $0["profile"] as? String == "balanced" }["profile"]
+            profile =
+                try waitForPower(client, "balanced") { $0["profile"] as? String == "balanced" }["profile"]
                 as? String
         }
         #expect(profile == "balanced")

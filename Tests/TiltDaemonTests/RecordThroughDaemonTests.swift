@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `tilt record` through a running tiltd: the log holds the samples the daemon fused, so fusing the log offline
@@ -10,7 +11,9 @@ import Glibc
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct RecordThroughDaemonTests {
     private func csvRows(_ path: String) throws -> (header: [String], rows: [[Double]]) {
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter {
+            !$0.hasPrefix("#")
+        }
         let header = lines.first.map { $0.split(separator: ",").map(String.init) } ?? []
         return (header, lines.dropFirst().map { $0.split(separator: ",").map { Double($0) ?? .nan } })
     }
@@ -20,7 +23,8 @@ struct RecordThroughDaemonTests {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(socketPath: socket, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "5"])
+        let daemon = try DaemonProcess(
+            socketPath: socket, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "5"])
         defer { daemon.stop() }
         let log = dir.appendingPathComponent("rec.csv").path
 

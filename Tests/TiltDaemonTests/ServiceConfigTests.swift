@@ -3,8 +3,9 @@ import Logging
 import Testing
 import TiltDaemon
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The config file and `tiltd --check`: parsing, errors naming file, line and key, flags over the file.

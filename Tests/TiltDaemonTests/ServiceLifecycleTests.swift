@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TiltDaemon
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The daemon under a service manager: SIGHUP reload, socket activation, readiness notification, journal logging.

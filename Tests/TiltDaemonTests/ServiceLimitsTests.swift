@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Arrival times of frames, written by one reader thread and read after it is done (the group wait orders it).
@@ -95,7 +96,9 @@ struct ServiceLimitsTests {
             guard let object = LineSocket.parse(line) else { continue }
             if object["class"] as? String == "status" { statuses += 1 }
             if object["class"] as? String == "error", let message = object["message"] as? String {
-                if message.contains("disconnecting") { final = message } else if message.hasPrefix("rate limit:") {
+                if message.contains("disconnecting") {
+                    final = message
+                } else if message.hasPrefix("rate limit:") {
                     #expect(message.contains("command dropped"), "\(message)")
                     limited += 1
                 }

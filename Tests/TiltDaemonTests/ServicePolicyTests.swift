@@ -1,5 +1,6 @@
 import Logging
 import Testing
+
 @testable import TiltDaemon
 
 /// The pieces of the service policy on their own: token bucket, access rule, option merging, log priorities.

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TiltDaemon
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Socket permissions and who may send shared commands, with clients running as another uid (`setpriv`).
@@ -50,8 +51,10 @@ struct ServiceSecurityTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try ChildProcess.run(
             TestPaths.executable("tiltd"),
-            ["--replay", TestPaths.broadExcerpt, "--socket", dir.appendingPathComponent("d.sock").path,
-             "--socket-group", "no-such-group-tilt"], timeout: 20)
+            [
+                "--replay", TestPaths.broadExcerpt, "--socket", dir.appendingPathComponent("d.sock").path,
+                "--socket-group", "no-such-group-tilt",
+            ], timeout: 20)
         #expect(result.status == 1)
         #expect(result.stderr.contains("socket_group: group 'no-such-group-tilt' does not exist"), "\(result.stderr)")
     }

@@ -1,7 +1,8 @@
 import Foundation
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A process started by a service test (tiltd, or a launcher that execs it), its output collected.

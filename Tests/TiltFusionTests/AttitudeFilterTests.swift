@@ -4,9 +4,9 @@ import TiltFusion
 import TiltTestKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Inclination (tilt) error between two orientations, degrees.

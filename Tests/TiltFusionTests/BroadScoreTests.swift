@@ -3,9 +3,9 @@ import TiltCore
 import TiltFusion
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite struct BroadScoreTests {

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import TiltTestKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A running `tiltfx run --headless --stats` whose stdout lines are collected as they arrive.

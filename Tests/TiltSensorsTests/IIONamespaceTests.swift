@@ -75,7 +75,8 @@ struct IIONamespaceTests {
         #expect(reports.first?.mountMatrixSource == "udev" && reports.first?.mode == "polled")
 
         let out = tree.root.appendingPathComponent("polled.csv").path
-        let result = try tree.run([tilt, "record", "--from", "iio", "--output", out, "--duration", "0.8", "--rate", "20"], environment: env)
+        let result = try tree.run(
+            [tilt, "record", "--from", "iio", "--output", out, "--duration", "0.8", "--rate", "20"], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
         let header = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").prefix(2)
         #expect(header.first?.hasPrefix("# sampling_rate_hz=20") == true)
@@ -101,7 +102,9 @@ struct IIONamespaceTests {
             rates: "25 50 100 200", scan: .init(kinds: ["accel", "anglvel"], type: type))
         #expect(tree.read(device: 0, "buffer/enable") == "0")
         let out = tree.root.appendingPathComponent("buffered.csv").path
-        let child = try tree.start([tilt, "record", "--from", "iio", "--output", out, "--duration", "3", "--rate", "60"])
+        let child = try tree.start([
+            tilt, "record", "--from", "iio", "--output", out, "--duration", "3", "--rate", "60",
+        ])
         #expect(waitFor { tree.read(device: 0, "buffer/enable") == "1" }, "the buffer is enabled on start")
         #expect(tree.read(device: 0, "scan_elements/in_accel_x_en") == "1")
         #expect(tree.read(device: 0, "scan_elements/in_anglvel_z_en") == "1")
@@ -111,9 +114,11 @@ struct IIONamespaceTests {
         #expect(tree.read(device: 0, "sampling_frequency") == "100", "lowest available rate serving 60 Hz")
         let format = try IIOScanFormat(parsing: type)
         var scans = (0..<10).map { i in
-            FakeIIOTree.pack([-100, 200, 1000, 1, -2, 3], type: type, timestampNs: 1_000_000_000 + Int64(i) * 10_000_000)
+            FakeIIOTree.pack(
+                [-100, 200, 1000, 1, -2, 3], type: type, timestampNs: 1_000_000_000 + Int64(i) * 10_000_000)
         }
-        scans.append(FakeIIOTree.pack([format.range.upperBound, 0, 0, 0, 0, 0], type: type, timestampNs: 2_000_000_000))
+        scans.append(
+            FakeIIOTree.pack([format.range.upperBound, 0, 0, 0, 0, 0], type: type, timestampNs: 2_000_000_000))
         try tree.feed(0, scans: scans)
         let result = try child.wait()
         #expect(result.status == 0, "\(result.stderr)")
@@ -130,7 +135,8 @@ struct IIONamespaceTests {
 
     @Test func deviceRemovalIsReportedAndItsReturnResumes() throws {
         let tree = try FakeIIOTree()
-        try tree.addDevice(0, name: "accel_3d", kinds: ["accel"], scale: ["accel": "0.01"], raw: ["accel": [0, 0, 981]], rates: "20")
+        try tree.addDevice(
+            0, name: "accel_3d", kinds: ["accel"], scale: ["accel": "0.01"], raw: ["accel": [0, 0, 981]], rates: "20")
         let out = tree.root.appendingPathComponent("hotplug.csv").path
         let child = try tree.start([tilt, "record", "--from", "iio", "--output", out, "--duration", "4"])
         usleep(1_000_000)
@@ -145,7 +151,9 @@ struct IIONamespaceTests {
         #expect(result.stderr.components(separatedBy: "sensor active").count - 1 == 2, "\(result.stderr)")
         let data = try rows(out)
         // Up to half a second of rows (10) may still have been unflushed while the device was gone.
-        #expect(data.count > rowsWhileGone + 15, "samples resume after the device returns (\(rowsWhileGone) → \(data.count))")
+        #expect(
+            data.count > rowsWhileGone + 15,
+            "samples resume after the device returns (\(rowsWhileGone) → \(data.count))")
     }
 
     @Test func bufferedDeviceRemovalIsReportedAndItsReturnReopensTheBuffer() throws {

@@ -88,7 +88,8 @@ import TiltTestKit
     }
 
     @Test func dropsMagnetometerFor6D() async throws {
-        let source = try LogReplaySource(configuration: .init(path: TestPaths.broadExcerpt, speed: 1000, useMagnetometer: false))
+        let source = try LogReplaySource(
+            configuration: .init(path: TestPaths.broadExcerpt, speed: 1000, useMagnetometer: false))
         #expect(source.sensors.first?.kinds == ["accel", "anglvel"])
         let events = Events()
         let task = Task { try await source.run(rate: nil) { events.add($0) } }

@@ -41,7 +41,8 @@ import TiltTestKit
     }
 
     @Test func plainCSVWithCommentsUnknownColumnsAndCRLF() throws {
-        let text = "# sampling_rate_hz=100; device=test\r\n# a free comment\r\nt,acc_x,acc_y,acc_z,extra,gyr_x,gyr_y,gyr_z\r\n\r\n0.0,0,0,9.8,hello,0.1,0.2,0.3\r\n0.01,0,0,9.8,x,0.1,0.2,0.3\r\n"
+        let text =
+            "# sampling_rate_hz=100; device=test\r\n# a free comment\r\nt,acc_x,acc_y,acc_z,extra,gyr_x,gyr_y,gyr_z\r\n\r\n0.0,0,0,9.8,hello,0.1,0.2,0.3\r\n0.01,0,0,9.8,x,0.1,0.2,0.3\r\n"
         let (dir, path) = try write(text)
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = try SensorLog.read(path: path)
@@ -52,23 +53,30 @@ import TiltTestKit
     }
 
     @Test func missingRequiredColumnNamesIt() throws {
-        try expectError("t,gyr_x,gyr_y,acc_x,acc_y,acc_z\n0,0,0,0,0,9.8\n", line: 1, column: "gyr_z", containing: "gyr_z")
+        try expectError(
+            "t,gyr_x,gyr_y,acc_x,acc_y,acc_z\n0,0,0,0,0,9.8\n", line: 1, column: "gyr_z", containing: "gyr_z")
     }
 
     @Test func partialMagnetometerColumnsAreRefused() throws {
-        try expectError("t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z,mag_x\n", line: 1, column: "mag_x..z", containing: "mag_x")
+        try expectError(
+            "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z,mag_x\n", line: 1, column: "mag_x..z", containing: "mag_x")
     }
 
     @Test func nonNumberNamesLineAndColumn() throws {
-        try expectError("# c\nt,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,0,9.8\n0.01,0,0,0,oops,0,9.8\n", line: 4, column: "acc_x", containing: "'oops' is not a number")
+        try expectError(
+            "# c\nt,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,0,9.8\n0.01,0,0,0,oops,0,9.8\n", line: 4,
+            column: "acc_x", containing: "'oops' is not a number")
     }
 
     @Test func wrongFieldCountNamesTheLine() throws {
-        try expectError("t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,0\n", line: 2, column: nil, containing: "6 fields")
+        try expectError(
+            "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,0\n", line: 2, column: nil, containing: "6 fields")
     }
 
     @Test func nonFiniteRequiredValueIsAnError() throws {
-        try expectError("t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,nan,0,0,0,0,9.8\n", line: 2, column: "gyr_x", containing: "not finite")
+        try expectError(
+            "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,nan,0,0,0,0,9.8\n", line: 2, column: "gyr_x",
+            containing: "not finite")
     }
 
     @Test func emptyFileHasNoHeader() throws {
@@ -80,7 +88,8 @@ import TiltTestKit
     }
 
     @Test func readerGoesOnAfterABadRow() throws {
-        let (dir, path) = try write("t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,0,9.8\n1,0,0,0,0,0\n2,0,0,0,0,0,9.8\n")
+        let (dir, path) = try write(
+            "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,0,9.8\n1,0,0,0,0,0\n2,0,0,0,0,0,9.8\n")
         defer { try? FileManager.default.removeItem(at: dir) }
         let reader = try SensorLogReader(path: path)
         #expect(try reader.next()?.sample.time == 0)
@@ -100,7 +109,8 @@ import TiltTestKit
                 time: t, gyro: Vector3(sin(t), 0.1 / 3, -1e-7), accel: Vector3(0.12345678901234, -9.80665, 1 / 7),
                 mag: i == 5 ? nil : Vector3(20.5, -3, 44))
         }
-        let writer = try SensorLogWriter(path: path, metadata: [("sampling_rate_hz", "285.714286"), ("source", "test")], hasMagnetometer: true)
+        let writer = try SensorLogWriter(
+            path: path, metadata: [("sampling_rate_hz", "285.714286"), ("source", "test")], hasMagnetometer: true)
         for s in samples { try writer.append(s) }
         try writer.close()
         let log = try SensorLog.read(path: path)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A long-running child process started by a test (e.g. `tilt watch`), with its output collected as it runs.

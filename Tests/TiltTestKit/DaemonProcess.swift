@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real `tiltd` process started by a test, with its output captured.
@@ -23,7 +24,8 @@ public final class DaemonProcess {
             if !data.isEmpty { collected.append(data) }
         }
         guard FileManager.default.isExecutableFile(atPath: process.executableURL!.path) else {
-            throw TestError("tiltd is not built at \(process.executableURL!.path); run `swift build` first (scripts/test does)")
+            throw TestError(
+                "tiltd is not built at \(process.executableURL!.path); run `swift build` first (scripts/test does)")
         }
         try process.run()
     }

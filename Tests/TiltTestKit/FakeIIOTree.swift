@@ -26,10 +26,14 @@ public final class FakeIIOTree: Sendable {
 
     /// Creates an empty tree in a fresh temporary folder.
     public init() throws {
-        root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tilt-iio-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("sys/iio/devices"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("dev"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("udev"), withIntermediateDirectories: true)
+        root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "tilt-iio-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("sys/iio/devices"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("dev"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("udev"), withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }
@@ -50,7 +54,9 @@ public final class FakeIIOTree: Sendable {
 
     /// Reads an attribute of `iio:deviceN`, without newlines and NULs; `nil` when it does not exist.
     public func read(device n: Int, _ relative: String) -> String? {
-        guard let d = FileManager.default.contents(atPath: devicePath(n).appendingPathComponent(relative).path) else { return nil }
+        guard let d = FileManager.default.contents(atPath: devicePath(n).appendingPathComponent(relative).path) else {
+            return nil
+        }
         return String(decoding: d, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\n\0 "))
     }
 
@@ -76,7 +82,9 @@ public final class FakeIIOTree: Sendable {
         try write(device: n, "name", name)
         if let label { try write(device: n, "label", label) }
         for k in kinds {
-            for (i, a) in ["x", "y", "z"].enumerated() { try write(device: n, "in_\(k)_\(a)_raw", "\(raw[k]?[i] ?? 0)") }
+            for (i, a) in ["x", "y", "z"].enumerated() {
+                try write(device: n, "in_\(k)_\(a)_raw", "\(raw[k]?[i] ?? 0)")
+            }
             if let s = scale[k] { try write(device: n, "in_\(k)_scale", s) }
             if let o = offset[k] { try write(device: n, "in_\(k)_offset", o) }
         }

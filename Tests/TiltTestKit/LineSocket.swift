@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A plain, blocking Unix-socket client for tests, independent of the code under test.
@@ -24,7 +25,9 @@ public final class LineSocket: @unchecked Sendable {
                 for (i, b) in bytes.prefix(raw.count - 1).enumerated() { raw[i] = b }
             }
             let rc = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             if rc == 0 {
                 self.fd = fd

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private D-Bus daemon (Debian's `dbus-daemon`) with python-dbusmock's power-profiles-daemon on it, standing in

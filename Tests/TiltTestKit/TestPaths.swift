@@ -4,7 +4,8 @@ import Foundation
 public enum TestPaths {
     /// The repository's root, found from this file's path.
     public static let repositoryRoot: URL = {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }()
 
     /// `Tests/Fixtures/NAME`.

@@ -43,7 +43,8 @@ import TiltWire
         seq: 42, time: 12.5, quaternion: Quaternion(axis: Vector3(1, 2, 3), angle: 0.4),
         gravity: Vector3(0.1, -0.2, -9.8), rotationRate: Vector3(0.01, 0.02, -0.03),
         userAcceleration: Vector3(0.5, 0, -0.25), tilt: .init(x: 0.125, y: -0.25),
-        flags: .init(initializing: false, rest: true, accelDisturbed: false, magDisturbed: true), source: "replay:\"odd\" name")
+        flags: .init(initializing: false, rest: true, accelDisturbed: false, magDisturbed: true),
+        source: "replay:\"odd\" name")
 
     @Test func frameEncodingIsValidJSONAndRoundTrips() throws {
         let line = ServerMessage.encode(frame: frame)
@@ -62,7 +63,14 @@ import TiltWire
             .tare(reference: Quaternion(axis: .unitX, angle: 0.1)),
             .error(message: "bad \"line\"\n"),
             .sample(MotionSample(time: 1, gyro: Vector3(1, 2, 3), accel: Vector3(4, 5, 6), mag: nil)),
-            .hello(.init(protocol: 1, daemon: "tiltd 0.1.0", sensors: [WireSensor(SensorDescription(name: "x", kinds: ["accel"], location: "/dev/x", rateHz: nil, mode: "polled"))], power: WirePower(.mains))),
+            .hello(
+                .init(
+                    protocol: 1, daemon: "tiltd 0.1.0",
+                    sensors: [
+                        WireSensor(
+                            SensorDescription(
+                                name: "x", kinds: ["accel"], location: "/dev/x", rateHz: nil, mode: "polled"))
+                    ], power: WirePower(.mains))),
         ]
         for m in messages {
             #expect(try ServerMessage.decode(Array(m.jsonLine.utf8)) == m, "\(m.jsonLine)")
@@ -120,8 +128,10 @@ import TiltWire
         let user = ["XDG_RUNTIME_DIR": "/run/user/1"]
         let onlySystem: (String) -> Bool = { $0 == SocketPath.system }
         #expect(SocketPath.resolveForClient(nil, environment: user, isSocket: onlySystem) == SocketPath.system)
-        #expect(SocketPath.resolveForClient(nil, environment: user, isSocket: { _ in true }) == "/run/user/1/tiltd.sock")
-        #expect(SocketPath.resolveForClient(nil, environment: user, isSocket: { _ in false }) == "/run/user/1/tiltd.sock")
+        #expect(
+            SocketPath.resolveForClient(nil, environment: user, isSocket: { _ in true }) == "/run/user/1/tiltd.sock")
+        #expect(
+            SocketPath.resolveForClient(nil, environment: user, isSocket: { _ in false }) == "/run/user/1/tiltd.sock")
         #expect(
             SocketPath.resolveForClient(nil, environment: ["TILTD_SOCKET": "/y"], isSocket: onlySystem) == "/y")
         #expect(SocketPath.resolveForClient("/x.sock", environment: user, isSocket: onlySystem) == "/x.sock")
