@@ -4,18 +4,38 @@ import Foundation
     import Glibc
 #endif
 
-/// A real `tiltd` process started by a test, with its output captured.
+/// A real `tiltd` process (or a launcher that execs it) started by a test, with its output captured.
 public final class DaemonProcess {
     public let process = Process()
-    public let socketPath: String
+    /// The socket passed with `--socket` by ``init(socketPath:arguments:)``.
+    public let socketPath: String?
     private let output = Pipe()
     private let collected = OutputBuffer()
 
-    /// Starts `tiltd` with `arguments` plus `--socket socketPath`.
-    public init(socketPath: String, arguments: [String]) throws {
+    /// Starts the built `tiltd` with `arguments` plus `--socket socketPath`.
+    public convenience init(socketPath: String, arguments: [String]) throws {
+        try self.init(
+            executable: TestPaths.executable("tiltd"), arguments: arguments + ["--socket", socketPath],
+            socketPath: socketPath)
+    }
+
+    /// Starts the built `tiltd` with exactly `arguments`, and `environment` over this process's environment.
+    public static func tiltd(_ arguments: [String], environment: [String: String] = [:]) throws -> DaemonProcess {
+        try DaemonProcess(executable: TestPaths.executable("tiltd"), arguments: arguments, environment: environment)
+    }
+
+    /// Starts `executable arguments…` with `environment` over this process's environment.
+    ///
+    /// - Throws: ``TestError`` when the executable is not built, or the error of `Process.run()`.
+    public init(
+        executable: String, arguments: [String], environment: [String: String] = [:], socketPath: String? = nil
+    ) throws {
         self.socketPath = socketPath
-        process.executableURL = URL(fileURLWithPath: TestPaths.executable("tiltd"))
-        process.arguments = arguments + ["--socket", socketPath]
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = output
         process.standardError = output
         let collected = self.collected
@@ -23,11 +43,23 @@ public final class DaemonProcess {
             let data = handle.availableData
             if !data.isEmpty { collected.append(data) }
         }
-        guard FileManager.default.isExecutableFile(atPath: process.executableURL!.path) else {
-            throw TestError(
-                "tiltd is not built at \(process.executableURL!.path); run `swift build` first (scripts/test does)")
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw TestError("\(executable) is not built; run `swift build` first (scripts/test does)")
         }
         try process.run()
+    }
+
+    /// The process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Sends `signal` if the process still runs.
+    public func send(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// Waits up to `timeout` seconds until the output holds `text` `count` times.
+    public func waitForLog(_ text: String, count: Int = 1, timeout: Double = 10) -> Bool {
+        waitUntil(timeout: timeout) { self.log.components(separatedBy: text).count - 1 >= count }
     }
 
     /// Everything the daemon printed so far.
@@ -36,7 +68,7 @@ public final class DaemonProcess {
     /// Sends `signal` and waits up to `timeout` seconds for the process to exit; returns its status, or `nil`.
     @discardableResult
     public func stop(signal: Int32 = SIGTERM, timeout: Double = 10) -> Int32? {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        send(signal)
         return waitForExit(timeout: timeout)
     }
 
