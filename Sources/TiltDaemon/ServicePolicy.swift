@@ -45,16 +45,19 @@ public struct ServicePolicy: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - peer: The client's credentials; unknown credentials are refused.
-    ///   - groups: Every group the client's process belongs to.
+    ///   - groups: Every group the client's process belongs to; looked up only when the uid alone does not decide
+    ///     and an admin group is configured (the lookup may go through NSS).
     ///   - daemonUID: The daemon's own uid.
     /// - Returns: A message for the client saying why and what to do.
-    func refusal(command: String, peer: PeerCredentials?, groups: Set<UInt32>, daemonUID: Int) -> String? {
+    func refusal(
+        command: String, peer: PeerCredentials?, groups: @autoclosure () -> Set<UInt32>, daemonUID: Int
+    ) -> String? {
         guard let peer else {
             return "\(command) refused: the daemon cannot tell who is connected (no SO_PEERCRED); "
                 + "connect over the local Unix socket"
         }
         if peer.uid == daemonUID || peer.uid == 0 { return nil }
-        if let adminGroup, groups.contains(adminGroup.gid) { return nil }
+        if let adminGroup, groups().contains(adminGroup.gid) { return nil }
         let owner = daemonUID == 0 ? "is not the daemon's uid 0" : "is neither the daemon's uid \(daemonUID) nor root"
         let runAs = daemonUID == 0 ? "as root" : "as uid \(daemonUID) or root"
         guard let adminGroup else {

@@ -266,9 +266,8 @@ final class SessionHandler: ChannelInboundHandler {
             reply(.status(hub.status(client: me)))
         case .tare:
             let policy = settings.policy
-            let privileged = peer.map { $0.uid == settings.daemonUID || $0.uid == 0 } ?? false
             if let refusal = policy.refusal(
-                command: "tare", peer: peer, groups: privileged ? [] : groupsOfPeer(), daemonUID: settings.daemonUID)
+                command: "tare", peer: peer, groups: groupsOfPeer(), daemonUID: settings.daemonUID)
             {
                 errors &+= 1
                 logger.notice(

@@ -1,5 +1,6 @@
 import CSystemd
 import Foundation
+import TiltCore
 
 /// The daemon's side of systemd: socket activation and readiness notification (sd-daemon(3)).
 ///
@@ -39,9 +40,7 @@ enum Systemd {
 
     /// `RELOADING=1` with the monotonic time systemd asks for since version 253.
     static func notifyReloading() {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let usec = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+        let usec = UInt64(monotonicSeconds() * 1_000_000)
         notify("RELOADING=1\nMONOTONIC_USEC=\(usec)")
     }
 }
