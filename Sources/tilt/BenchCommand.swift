@@ -11,7 +11,7 @@ import TiltSensors
 /// `tilt bench`: benchmarks of the library's parts on recorded data.
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Benchmark the library on recorded data.",
+        abstract: "Benchmark the fusion filter on recorded data, and tiltd under many clients.",
         subcommands: [FusionBench.self, DaemonBench.self])
 }
 

@@ -6,7 +6,8 @@ struct Tilt: AsyncParsableCommand {
         commandName: "tilt",
         abstract: "The tilt companion: watch the daemon, tare it, and work with sensor logs.",
         discussion:
-            "Commands that talk to tiltd take --socket (default $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock).",
+            "Commands that talk to tiltd take --socket (default $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock, else "
+            + "the system service's /run/tiltd/tiltd.sock).",
         subcommands: [
             Watch.self, Status.self, Tare.self, Sensors.self, Record.self, Replay.self, Fuse.self, Calibrate.self,
             Bench.self,

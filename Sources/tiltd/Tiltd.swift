@@ -37,7 +37,7 @@ struct Tiltd: AsyncParsableCommand {
         help: ArgumentHelp("Replay this sensor log (.csv or .csv.gz) instead of reading IIO.", valueName: "FILE"))
     var replay: String?
 
-    @Option(name: .long, help: "Replay speed: 1 is real time. [default: 1]")
+    @Option(name: .long, help: ArgumentHelp("Replay speed: 1 is real time. [default: 1]", valueName: "X"))
     var speed: Double?
 
     @Flag(inversion: .prefixedNo, help: "Start the replay over at the end of the log. [default: no]")
@@ -63,18 +63,22 @@ struct Tiltd: AsyncParsableCommand {
         help: ArgumentHelp("Members of this group may tare (besides the daemon's user and root).", valueName: "GROUP"))
     var adminGroup: String?
 
-    @Option(name: .customLong("max-clients"), help: "Clients served at once. [default: 4096]")
+    @Option(
+        name: .customLong("max-clients"), help: ArgumentHelp("Clients served at once. [default: 4096]", valueName: "N"))
     var maxClients: Int?
 
-    @Option(name: .customLong("max-line-length"), help: "Longest command line accepted, bytes. [default: 65536]")
+    @Option(
+        name: .customLong("max-line-length"),
+        help: ArgumentHelp("Longest command line accepted, bytes. [default: 65536]", valueName: "BYTES"))
     var maxLineLength: Int?
 
     @Option(
         name: .customLong("commands-per-second"),
-        help: "Commands per second per client (burst twice that); 0: no limit. [default: 20]")
+        help: ArgumentHelp(
+            "Commands per second per client (burst twice that); 0: no limit. [default: 20]", valueName: "N"))
     var commandsPerSecond: Double?
 
-    @Option(name: .long, help: "Tilt soft-clamp limit, radians. [default: 0.5]")
+    @Option(name: .long, help: ArgumentHelp("Tilt soft-clamp limit, radians. [default: 0.5]", valueName: "RADIANS"))
     var limit: Double?
 
     @Option(
@@ -116,19 +120,25 @@ struct Tiltd: AsyncParsableCommand {
 
     @Option(
         name: .customLong("power-poll"),
-        help: "Seconds between re-reads of the power_supply files (they have no change notification). [default: 15]")
+        help: ArgumentHelp(
+            "Seconds between re-reads of the power_supply files (they have no change notification). [default: 15]",
+            valueName: "SECONDS"))
     var powerPoll: Double?
 
     @Flag(inversion: .prefixedNo, help: "Probe the power state (--no-power: publish mains power). [default: yes]")
     var power: Bool?
 
     @Option(
-        name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [default: info]")
+        name: .customLong("log-level"),
+        help: ArgumentHelp(
+            "trace, debug, info, notice, warning, error or critical. [default: info]", valueName: "LEVEL"))
     var logLevel: String?
 
     @Option(
         name: .customLong("log-format"),
-        help: "journal (<N>message key=value), plain, or auto: journal when $JOURNAL_STREAM is stderr. [default: auto]")
+        help: ArgumentHelp(
+            "journal (<N>message key=value), plain, or auto: journal when $JOURNAL_STREAM is stderr. [default: auto]",
+            valueName: "FORMAT"))
     var logFormat: String?
 
     func validate() throws {
