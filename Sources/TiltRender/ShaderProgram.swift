@@ -9,23 +9,9 @@ final class ShaderProgram {
     /// Compiles and links `shader`.
     /// - Throws: `RenderError.compile` with the log rewritten to name the preset's files and lines.
     init(_ shader: GeneratedShader) throws(RenderError) {
-        let vs = try Self.compile(
-            GLenum(GL_VERTEX_SHADER), shader.vertexSource, map: ShaderSourceMap(files: ["<vertex>"]))
-        defer { glDeleteShader(vs) }
-        let fs = try Self.compile(GLenum(GL_FRAGMENT_SHADER), shader.fragmentSource, map: shader.sourceMap)
-        defer { glDeleteShader(fs) }
-        let program = glCreateProgram()
-        glAttachShader(program, vs)
-        glAttachShader(program, fs)
-        glLinkProgram(program)
-        var ok: GLint = 0
-        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
-        if ok == 0 {
-            let log = Self.log(program, getLength: glGetProgramiv, getLog: glGetProgramInfoLog)
-            glDeleteProgram(program)
-            throw .compile(stage: "link", log: shader.sourceMap.rewrite(log: log))
-        }
-        id = program
+        id = try Self.build(
+            vertex: shader.vertexSource, vertexMap: ShaderSourceMap(files: ["<vertex>"]),
+            fragment: shader.fragmentSource, fragmentMap: shader.sourceMap)
     }
 
     deinit { glDeleteProgram(id) }
@@ -33,9 +19,18 @@ final class ShaderProgram {
     /// Compiles and links a program from plain sources (for the renderer's own shaders), returning its id.
     static func link(vertex: String, fragment: String) throws(RenderError) -> GLuint {
         let map = ShaderSourceMap(files: ["<built-in>"])
-        let vs = try compile(GLenum(GL_VERTEX_SHADER), vertex, map: map)
+        return try build(vertex: vertex, vertexMap: map, fragment: fragment, fragmentMap: map, rewritesLinkLog: false)
+    }
+
+    /// Compiles both stages and links them; compile logs name files and lines through the maps, and so does the link
+    /// log when `rewritesLinkLog` (it refers to the fragment shader's sources).
+    private static func build(
+        vertex: String, vertexMap: ShaderSourceMap, fragment: String, fragmentMap: ShaderSourceMap,
+        rewritesLinkLog: Bool = true
+    ) throws(RenderError) -> GLuint {
+        let vs = try compile(GLenum(GL_VERTEX_SHADER), vertex, map: vertexMap)
         defer { glDeleteShader(vs) }
-        let fs = try compile(GLenum(GL_FRAGMENT_SHADER), fragment, map: map)
+        let fs = try compile(GLenum(GL_FRAGMENT_SHADER), fragment, map: fragmentMap)
         defer { glDeleteShader(fs) }
         let program = glCreateProgram()
         glAttachShader(program, vs)
@@ -46,7 +41,7 @@ final class ShaderProgram {
         if ok == 0 {
             let log = Self.log(program, getLength: glGetProgramiv, getLog: glGetProgramInfoLog)
             glDeleteProgram(program)
-            throw .compile(stage: "link", log: log)
+            throw .compile(stage: "link", log: rewritesLinkLog ? fragmentMap.rewrite(log: log) : log)
         }
         return program
     }
