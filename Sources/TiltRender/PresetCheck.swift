@@ -6,28 +6,24 @@ import TiltEffects
 ///
 /// The check lives with the renderer because only the renderer can compile a shader; the daemon never draws.
 public struct PresetCheck: Sendable {
-    /// One finding.
+    /// How bad a finding is; the raw value starts its report line.
+    public enum Verdict: String, Sendable, CaseIterable {
+        case ok, note, fail = "FAIL"
+    }
+
+    /// One finding: a verdict, what it is about (`presets` or `shaders`) and what was found.
     public struct Finding: Sendable, Hashable {
-        /// How bad it is.
-        public enum Verdict: String, Sendable {
-            case ok
-            case note
-            case fail = "FAIL"
-        }
-
-        /// How bad it is.
-        public var verdict: Verdict
-        /// What it is about: `presets` or `shaders`.
-        public var subject: String
-        /// What was found, and what to do when it failed.
-        public var text: String
-
         /// A finding.
         public init(_ verdict: Verdict, _ subject: String, _ text: String) {
-            self.verdict = verdict
-            self.subject = subject
-            self.text = text
+            (self.verdict, self.subject, self.text) = (verdict, subject, text)
         }
+
+        /// How bad it is.
+        public let verdict: Verdict
+        /// What it is about.
+        public let subject: String
+        /// What was found, and what to do when it failed.
+        public let text: String
     }
 
     /// The presets folder to check; `nil` checks the first of `searchPaths` that exists.

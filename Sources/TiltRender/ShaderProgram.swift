@@ -36,11 +36,10 @@ final class ShaderProgram {
         glAttachShader(program, vs)
         glAttachShader(program, fs)
         glLinkProgram(program)
-        var ok: GLint = 0
-        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
-        if ok == 0 {
-            let log = Self.log(program, getLength: glGetProgramiv, getLog: glGetProgramInfoLog)
-            glDeleteProgram(program)
+        if let log = failureLog(
+            program, status: GLenum(GL_LINK_STATUS), query: glGetProgramiv, getLog: glGetProgramInfoLog,
+            delete: glDeleteProgram)
+        {
             throw .compile(stage: "link", log: rewritesLinkLog ? fragmentMap.rewrite(log: log) : log)
         }
         return program
@@ -61,22 +60,28 @@ final class ShaderProgram {
             glShaderSource(shader, 1, &ptr, nil)
         }
         glCompileShader(shader)
-        var ok: GLint = 0
-        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &ok)
-        if ok == 0 {
-            let log = Self.log(shader, getLength: glGetShaderiv, getLog: glGetShaderInfoLog)
-            glDeleteShader(shader)
+        if let log = failureLog(
+            shader, status: GLenum(GL_COMPILE_STATUS), query: glGetShaderiv, getLog: glGetShaderInfoLog,
+            delete: glDeleteShader)
+        {
             throw .compile(stage: "compile", log: map.rewrite(log: log))
         }
         return shader
     }
 
-    private static func log(
-        _ object: GLuint, getLength: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
-        getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void
-    ) -> String {
+    /// When `status` (a compile or link status) of `object` says it failed: deletes it and returns its info log.
+    /// - Returns: the log of a failure, `nil` on success.
+    private static func failureLog(
+        _ object: GLuint, status: GLenum, query: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+        getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void,
+        delete: (GLuint) -> Void
+    ) -> String? {
+        var ok: GLint = 0
+        query(object, status, &ok)
+        guard ok == 0 else { return nil }
+        defer { delete(object) }
         var length: GLint = 0
-        getLength(object, GLenum(GL_INFO_LOG_LENGTH), &length)
+        query(object, GLenum(GL_INFO_LOG_LENGTH), &length)
         guard length > 0 else { return "(no log)" }
         var buffer = [GLchar](repeating: 0, count: Int(length) + 1)
         getLog(object, GLsizei(length), nil, &buffer)

@@ -3,27 +3,6 @@ import TiltCore
 import TiltEffects
 import TiltRender
 
-/// A scheduler behind a reference, so that `#expect` can call its mutating methods.
-final class Loop {
-    var scheduler: FrameScheduler
-
-    init(policy: PowerPolicy, displayRate: Double? = nil, duration: Double? = nil) {
-        scheduler = FrameScheduler(policy: policy, displayRate: displayRate, duration: duration)
-    }
-
-    var decision: PowerPolicy.Decision? { scheduler.decision }
-    var motionRate: Double? { scheduler.motionRate }
-    func next(power: PowerState?, window: WindowVisibility, now: Double) -> FrameScheduler.Step {
-        scheduler.next(power: power, window: window, now: now)
-    }
-    func admit(_ inputs: FrameInputs, animated: Bool, overlay: String? = nil, now: Double) -> Bool {
-        scheduler.admit(inputs, animated: animated, overlay: overlay, now: now)
-    }
-    func invalidate() { scheduler.invalidate() }
-    func contentChanged() { scheduler.contentChanged() }
-    func finalStats(now: Double) -> PowerGate.Stats { scheduler.finalStats(now: now) }
-}
-
 /// The frame scheduler alone: no GL, no clock, every power mode, the transitions between them, render-on-change.
 @Suite struct FrameSchedulerTests {
     static let battery = PowerState(onBattery: true, capacity: 50)
@@ -45,7 +24,7 @@ final class Loop {
 
     /// Runs a loop for `seconds` at `step` s resolution, drawing whatever is admitted; returns the times drawn.
     static func simulate(
-        _ scheduler: Loop, power: PowerState?, window: WindowVisibility = .visible, from: Double = 0,
+        _ scheduler: SchedulerLoop, power: PowerState?, window: WindowVisibility = .visible, from: Double = 0,
         seconds: Double, step: Double = 0.001, animated: Bool = true
     ) -> [Double] {
         var drawn: [Double] = []
@@ -68,7 +47,7 @@ final class Loop {
     }
 
     @Test func theFirstStepDecidesTheModeAndADrawIsDue() {
-        let scheduler = Loop(policy: .automatic)
+        let scheduler = SchedulerLoop(policy: .automatic)
         #expect(scheduler.decision == nil)
         #expect(scheduler.motionRate == 60, "before any decision: the full rate a loop subscribes with")
         let step = scheduler.next(power: nil, window: .visible, now: 0)
@@ -78,14 +57,14 @@ final class Loop {
     }
 
     @Test func fullModeIsPacedByTheDisplayRateOrTheSwap() {
-        let headless = Loop(policy: .automatic, displayRate: 50)
+        let headless = SchedulerLoop(policy: .automatic, displayRate: 50)
         _ = headless.next(power: .mains, window: .visible, now: 0)
         #expect(headless.admit(Self.inputs(), animated: true, now: 0))
         let wait = Self.waitSeconds(headless.next(power: .mains, window: .visible, now: 0.005).action)
         #expect(abs((wait ?? 0) - 0.015) < 1e-9, "a frame drawn at 0 makes the next one wait")
         #expect(headless.next(power: .mains, window: .visible, now: 0.02).action == .frameDue)
 
-        let window = Loop(policy: .automatic)
+        let window = SchedulerLoop(policy: .automatic)
         _ = window.next(power: .mains, window: .visible, now: 0)
         #expect(window.admit(Self.inputs(), animated: true, now: 0))
         #expect(window.next(power: .mains, window: .visible, now: 0.001).action == .frameDue, "the swap paces it")
@@ -93,13 +72,13 @@ final class Loop {
     }
 
     @Test func fullModeDrawsAtTheRunsFrameRate() {
-        let scheduler = Loop(policy: .automatic, displayRate: 20)
+        let scheduler = SchedulerLoop(policy: .automatic, displayRate: 20)
         let drawn = Self.simulate(scheduler, power: .mains, seconds: 1)
         #expect((19...21).contains(drawn.count), "\(drawn.count) frames in a second at 20 fps")
     }
 
     @Test func cappedDrawsAtMostThirtyAndWatchesAtFifteen() throws {
-        let scheduler = Loop(policy: .automatic, displayRate: 120)
+        let scheduler = SchedulerLoop(policy: .automatic, displayRate: 120)
         let change = scheduler.next(power: Self.battery, window: .visible, now: 0).change
         #expect(change?.mode == .capped && change?.motionRate == 15 && change?.frameRate == 30)
         #expect(scheduler.motionRate == 15)
@@ -109,7 +88,7 @@ final class Loop {
     }
 
     @Test func stillDrawsExactlyOnceEvenAnimatedAndStopsWatching() {
-        let scheduler = Loop(policy: .automatic, displayRate: 60)
+        let scheduler = SchedulerLoop(policy: .automatic, displayRate: 60)
         let change = scheduler.next(power: Self.saver, window: .visible, now: 0).change
         #expect(change?.mode == .still && change?.motionRate == nil)
         #expect(scheduler.motionRate == nil)
@@ -121,7 +100,7 @@ final class Loop {
     }
 
     @Test func stillRedrawsOnceWhenInvalidatedEvenWithTheSameInputs() {
-        let scheduler = Loop(policy: .fixed(.still))
+        let scheduler = SchedulerLoop(policy: .fixed(.still))
         _ = scheduler.next(power: nil, window: .visible, now: 0)
         #expect(scheduler.admit(Self.inputs(), animated: false, now: 0))
         #expect(scheduler.next(power: nil, window: .visible, now: 1).action == .idle(timeout: nil))
@@ -133,7 +112,7 @@ final class Loop {
     }
 
     @Test func hiddenDrawsNothingAndWatchesNothing() {
-        let scheduler = Loop(policy: .fixed(.full), displayRate: 60)
+        let scheduler = SchedulerLoop(policy: .fixed(.full), displayRate: 60)
         let change = scheduler.next(power: .mains, window: .hidden, now: 0).change
         #expect(change?.mode == .hidden && change?.motionRate == nil)
         #expect(Self.simulate(scheduler, power: .mains, window: .hidden, seconds: 1).isEmpty)
@@ -147,7 +126,7 @@ final class Loop {
     }
 
     @Test func unchangedInputsAreSkippedAndAnyChangeIsDrawn() {
-        let scheduler = Loop(policy: .automatic, displayRate: 10)
+        let scheduler = SchedulerLoop(policy: .automatic, displayRate: 10)
         _ = scheduler.next(power: .mains, window: .visible, now: 0)
         #expect(scheduler.admit(Self.inputs(frame: 0), animated: false, now: 0))
         #expect(!scheduler.admit(Self.inputs(frame: 1), animated: false, now: 0.1), "only the clock moved")
@@ -166,7 +145,7 @@ final class Loop {
     }
 
     @Test func aReloadOrAModeChangeDrawsTheSameInputsAgain() {
-        let scheduler = Loop(policy: .automatic)
+        let scheduler = SchedulerLoop(policy: .automatic)
         _ = scheduler.next(power: .mains, window: .visible, now: 0)
         #expect(scheduler.admit(Self.inputs(), animated: false, now: 0))
         #expect(!scheduler.admit(Self.inputs(), animated: false, now: 0.1))
@@ -180,7 +159,7 @@ final class Loop {
     }
 
     @Test func transitionsFollowThePowerStateAndCountEachMode() {
-        let scheduler = Loop(policy: .automatic, displayRate: 60)
+        let scheduler = SchedulerLoop(policy: .automatic, displayRate: 60)
         var modes: [PowerMode] = []
         let timeline: [(Double, PowerState?, WindowVisibility)] = [
             (0, .mains, .visible), (1, Self.battery, .visible), (2, Self.lowBattery, .visible),
@@ -196,15 +175,15 @@ final class Loop {
     }
 
     @Test func aPresetPolicyAndAFixedPolicyChooseTheModes() {
-        let preset = Loop(policy: PowerPolicy(mains: .capped, battery: .still, lowPower: .still))
+        let preset = SchedulerLoop(policy: PowerPolicy(mains: .capped, battery: .still, lowPower: .still))
         #expect(preset.next(power: .mains, window: .visible, now: 0).change?.mode == .capped)
         #expect(preset.next(power: Self.battery, window: .visible, now: 1).change?.mode == .still)
-        let fixed = Loop(policy: .fixed(.full))
+        let fixed = SchedulerLoop(policy: .fixed(.full))
         #expect(fixed.next(power: Self.saver, window: .visible, now: 0).change?.mode == .full)
     }
 
     @Test func theRunEndsAtItsDurationAndWaitsNeverPassIt() {
-        let scheduler = Loop(policy: .automatic, displayRate: 1, duration: 2)
+        let scheduler = SchedulerLoop(policy: .automatic, displayRate: 1, duration: 2)
         _ = scheduler.next(power: .mains, window: .visible, now: 0)
         #expect(scheduler.admit(Self.inputs(), animated: true, now: 0))
         #expect(scheduler.next(power: .mains, window: .visible, now: 0.5).action == .wait(seconds: 0.5))
@@ -213,14 +192,14 @@ final class Loop {
         #expect(scheduler.next(power: .mains, window: .visible, now: 1.9).action == .wait(seconds: 2 - 1.9))
         #expect(scheduler.next(power: .mains, window: .visible, now: 2).action == .stop)
 
-        let still = Loop(policy: .fixed(.still), duration: 2)
+        let still = SchedulerLoop(policy: .fixed(.still), duration: 2)
         _ = still.next(power: nil, window: .visible, now: 0)
         _ = still.admit(Self.inputs(), animated: false, now: 0)
         #expect(still.next(power: nil, window: .visible, now: 1.25).action == .idle(timeout: 0.75))
     }
 
     @Test func statsLinesAreJSONWithTheExpectedFields() {
-        let scheduler = Loop(policy: .automatic, displayRate: 60)
+        let scheduler = SchedulerLoop(policy: .automatic, displayRate: 60)
         _ = scheduler.next(power: .mains, window: .visible, now: 0)
         _ = scheduler.admit(Self.inputs(), animated: false, now: 0)
         _ = scheduler.admit(Self.inputs(), animated: false, now: 0.1)
@@ -228,7 +207,8 @@ final class Loop {
         #expect(
             line == #"{"class":"stats","drawn":1,"skipped":1,"modes":{"full":{"drawn":1,"skipped":1,"seconds":1.235,"#
                 + #""entered":1},"capped":{"drawn":0,"skipped":0,"seconds":0.0,"entered":0},"still":{"drawn":0,"#
-                + #""skipped":0,"seconds":0.0,"entered":0},"hidden":{"drawn":0,"skipped":0,"seconds":0.0,"entered":0}}}"#)
+                + #""skipped":0,"seconds":0.0,"entered":0},"hidden":{"drawn":0,"skipped":0,"seconds":0.0,"entered":0}}}"#
+        )
         let mode = PowerPolicy.automatic.decision(for: .still).jsonLine(power: Self.saver)
         #expect(
             mode == #"{"class":"mode","mode":"still","frameRate":0.0,"motionRate":null,"onBattery":false,"#
