@@ -5,13 +5,18 @@ import TiltTestKit
 
 /// `tiltfx check`: the library check and the built binary, on the repository's presets and on broken ones.
 @Suite(.serialized) struct PresetCheckTests {
-    /// A presets folder holding one preset, `broken`, whose preset.json names a file that is not there.
+    /// A presets folder holding `broken`, whose preset.json names a file that is not there, and `garbled`, whose
+    /// preset.json is not JSON.
     static func brokenFolder() throws -> URL {
         let presets = TestPaths.temporaryDirectory("tiltfx").appendingPathComponent("presets")
-        let broken = presets.appendingPathComponent("broken")
-        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
-        try #"{"effects":[{"kind":"color","function":"f","file":"nowhere.glsl"}]}"#.write(
-            to: broken.appendingPathComponent("preset.json"), atomically: true, encoding: .utf8)
+        let files = [
+            "broken": #"{"effects":[{"kind":"color","function":"f","file":"nowhere.glsl"}]}"#, "garbled": "{not json",
+        ]
+        for (name, json) in files {
+            let folder = presets.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try json.write(to: folder.appendingPathComponent("preset.json"), atomically: true, encoding: .utf8)
+        }
         return presets
     }
 
@@ -69,7 +74,9 @@ import TiltTestKit
         let r = try TiltFXProcess.run(["check", "--presets", presets.path])
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("FAIL presets: broken:") && r.stdout.contains("nowhere.glsl"), "\(r.stdout)")
-        #expect(r.stdout.contains("tiltfx check: 1 problem"), "\(r.stdout)")
+        let garbled = presets.appendingPathComponent("garbled/preset.json").path
+        #expect(r.stdout.contains("FAIL presets: garbled: \(garbled): "), "names the file: \(r.stdout)")
+        #expect(r.stdout.contains("tiltfx check: 2 problems"), "\(r.stdout)")
 
         let missing = presets.appendingPathComponent("nope").path
         let noFolder = try TiltFXProcess.run(["check", "--presets", missing])
