@@ -76,11 +76,12 @@ let package = Package(
         .target(
             name: "TiltRender",
             dependencies: [
-                "TiltCore", "TiltEffects", "TiltClient", "TiltWire", "TiltSensors", "TiltFusion",
-                "CSDL2", "CEGL", "CPNG",
+                "TiltCore", "TiltEffects", "TiltClient", "TiltWire", "CSDL2", "CEGL", "CPNG",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
+        .target(
+            name: "TiltPlayback", dependencies: ["TiltCore", "TiltSensors", "TiltFusion"], swiftSettings: swiftSettings),
 
         // MARK: Executables (thin: parse arguments, call a library)
         .executableTarget(
@@ -101,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "tiltfx",
             dependencies: [
-                "TiltRender", "TiltEffects",
+                "TiltRender", "TiltEffects", "TiltPlayback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -135,5 +136,8 @@ let package = Package(
         .testTarget(
             name: "TiltRenderTests", dependencies: ["TiltRender", "TiltEffects", "TiltCore", "TiltTestKit"],
             exclude: ["Golden"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltPlaybackTests", dependencies: ["TiltPlayback", "TiltCore", "TiltSensors", "TiltTestKit"],
+            swiftSettings: swiftSettings),
     ]
 )

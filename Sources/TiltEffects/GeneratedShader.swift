@@ -1,4 +1,6 @@
 /// The GLSL for one render pass, with the map that turns compiler messages back into file:line.
+///
+/// Only ``ShaderGenerator`` makes one (with the memberwise initialiser), so it has no public initialiser.
 public struct GeneratedShader: Sendable, Hashable {
     /// The vertex shader (a full-screen triangle).
     public var vertexSource: String
@@ -6,11 +8,4 @@ public struct GeneratedShader: Sendable, Hashable {
     public var fragmentSource: String
     /// Source-string numbers to files.
     public var sourceMap: ShaderSourceMap
-
-    /// Creates a generated shader.
-    public init(vertexSource: String, fragmentSource: String, sourceMap: ShaderSourceMap) {
-        self.vertexSource = vertexSource
-        self.fragmentSource = fragmentSource
-        self.sourceMap = sourceMap
-    }
 }

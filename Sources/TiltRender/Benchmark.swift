@@ -44,7 +44,7 @@ public struct Benchmark: Sendable {
             try renderer.drawAndWait(inputs)
             frames += 1
             let d = start.duration(to: clock.now)
-            elapsed = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+            elapsed = d.inSeconds
         } while elapsed < seconds
         return Result(preset: preset.name, width: width, height: height, frames: frames, seconds: elapsed)
     }

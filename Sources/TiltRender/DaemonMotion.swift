@@ -68,6 +68,11 @@ public final class DaemonMotion: Sendable {
     /// Starts or stops frames from the daemon (`power` events keep coming either way).
     public func setWatching(_ on: Bool) { subscriber.setWatching(on) }
 
+    /// Watches motion at `rate` Hz, or stops watching when it is `nil` (what a power mode asks for).
+    public func watch(rate: Double?) {
+        if let rate { setRate(rate) } else { setWatching(false) }
+    }
+
     /// Sleeps until the power state or the connection changes, or `timeout` seconds pass; returns whether it changed.
     @discardableResult
     public func waitForChange(timeout: Double) -> Bool {

@@ -7,8 +7,9 @@ import TiltEffects
 public struct FrameSequenceJob: Sendable {
     /// Where motion comes from.
     public enum Motion: Sendable {
-        /// A recorded sensor log, fused here; frame i shows the log at i / fps seconds.
-        case replay(path: String)
+        /// Frames played back (a fused sensor log, see `TiltPlayback.LogReplay`); frame i shows the timeline at
+        /// i / fps seconds. `name` says where they came from, for the log.
+        case replay(MotionTimeline, name: String)
         /// The running daemon; frames are taken in real time at `fps`.
         case daemon(socketPath: String?)
     }
@@ -49,7 +50,7 @@ public struct FrameSequenceJob: Sendable {
 
     /// Renders every frame.
     /// - Returns: the paths written.
-    /// - Throws: `RenderError` (unwritable folder, unreadable log, no daemon) or `PresetError`.
+    /// - Throws: `RenderError` (unwritable folder, no daemon) or `PresetError`.
     @discardableResult
     public func run(logger: Logger) throws -> [String] {
         guard frames > 0, fps > 0, fps.isFinite else {
@@ -67,10 +68,9 @@ public struct FrameSequenceJob: Sendable {
         var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
         var written: [String] = []
         switch motion {
-        case .replay(let path):
-            let timeline = try MotionTimeline(replaying: path)
+        case .replay(let timeline, let name):
             logger.info(
-                "replaying \(path): \(timeline.frames.count) samples, \(String(format: "%.1f", timeline.duration)) s")
+                "replaying \(name): \(timeline.frames.count) samples, \(String(format: "%.1f", timeline.duration)) s")
             for i in 0..<frames {
                 let t = Double(i) / fps
                 if let frame = timeline.frame(at: t) { inputs.apply(frame) }
@@ -99,10 +99,7 @@ public struct FrameSequenceJob: Sendable {
             for i in 0..<frames {
                 let due = start + .milliseconds(Int(Double(i) * 1000 / fps))
                 let wait = ContinuousClock.now.duration(to: due)
-                if wait > .zero {
-                    Thread.sleep(
-                        forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds))
-                }
+                if wait > .zero { Thread.sleep(forTimeInterval: wait.inSeconds) }
                 if let frame = daemon.snapshot.frame { inputs.apply(frame) }
                 inputs.time = Double(i) / fps
                 inputs.frame = i

@@ -1,39 +1,19 @@
 import TiltCore
-import TiltFusion
-import TiltSensors
 
-/// Attitude frames from a sensor-log replay, run through the fusion pipeline, looked up by time.
+/// Attitude frames in time order, looked up by time: what a replayed sensor log drives a frame sequence with.
+///
+/// The renderer only consumes frames; reading and fusing the log happens outside it (`TiltPlayback.LogReplay`), so
+/// `TiltRender` does not link the sensor stack.
 public struct MotionTimeline: Sendable {
-    /// The fused frames, in time order, with times relative to the log's first sample.
+    /// The frames, in time order, with times relative to the start.
     public let frames: [AttitudeFrame]
 
-    /// Reads `path` (CSV or CSV.gz) and fuses every sample.
-    /// - Throws: `RenderError.read` naming the file and what is wrong with it.
-    public init(replaying path: String) throws(RenderError) {
-        let log: SensorLog
-        do { log = try SensorLog.read(path: path) } catch {
-            throw .read(path, reason: "\(error)")
-        }
-        guard let first = log.samples.first else {
-            throw .read(path, reason: "the log holds no samples; record one with `tilt record`")
-        }
-        var pipeline = MotionPipeline()
-        var frames: [AttitudeFrame] = []
-        frames.reserveCapacity(log.samples.count)
-        for sample in log.samples {
-            var frame = pipeline.process(sample, source: "replay")
-            frame.time -= first.time
-            frames.append(frame)
-        }
-        self.frames = frames
-    }
-
-    /// Creates a timeline from frames already made (times relative to the start).
+    /// Creates a timeline from frames in time order (times relative to the start).
     public init(frames: [AttitudeFrame]) {
         self.frames = frames
     }
 
-    /// The log's length in seconds.
+    /// The timeline's length in seconds.
     public var duration: Double { frames.last?.time ?? 0 }
 
     /// The frame nearest to `time` seconds after the start.

@@ -27,19 +27,6 @@ public struct PowerGate: Sendable {
         public var drawn: Int { modes.values.reduce(0) { $0 + $1.drawn } }
         /// Frames skipped in all modes.
         public var skipped: Int { modes.values.reduce(0) { $0 + $1.skipped } }
-
-        /// One JSON line: `{"class":"stats","drawn":N,"skipped":N,"modes":{"full":{"drawn":…,"skipped":…,`
-        /// `"seconds":…,"entered":…},"capped":{…},"still":{…},"hidden":{…}}}`.
-        public var jsonLine: String {
-            let parts = PowerMode.allCases.map { mode -> String in
-                let e = modes[mode] ?? Entry()
-                let seconds = (e.seconds * 1000).rounded() / 1000
-                return "\"\(mode.rawValue)\":{\"drawn\":\(e.drawn),\"skipped\":\(e.skipped),"
-                    + "\"seconds\":\(seconds),\"entered\":\(e.entered)}"
-            }
-            return "{\"class\":\"stats\",\"drawn\":\(drawn),\"skipped\":\(skipped),\"modes\":{"
-                + parts.joined(separator: ",") + "}}"
-        }
     }
 
     /// The policy in force.

@@ -9,23 +9,9 @@ final class ShaderProgram {
     /// Compiles and links `shader`.
     /// - Throws: `RenderError.compile` with the log rewritten to name the preset's files and lines.
     init(_ shader: GeneratedShader) throws(RenderError) {
-        let vs = try Self.compile(
-            GLenum(GL_VERTEX_SHADER), shader.vertexSource, map: ShaderSourceMap(files: ["<vertex>"]))
-        defer { glDeleteShader(vs) }
-        let fs = try Self.compile(GLenum(GL_FRAGMENT_SHADER), shader.fragmentSource, map: shader.sourceMap)
-        defer { glDeleteShader(fs) }
-        let program = glCreateProgram()
-        glAttachShader(program, vs)
-        glAttachShader(program, fs)
-        glLinkProgram(program)
-        var ok: GLint = 0
-        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
-        if ok == 0 {
-            let log = Self.log(program, getLength: glGetProgramiv, getLog: glGetProgramInfoLog)
-            glDeleteProgram(program)
-            throw .compile(stage: "link", log: shader.sourceMap.rewrite(log: log))
-        }
-        id = program
+        id = try Self.build(
+            vertex: shader.vertexSource, vertexMap: ShaderSourceMap(files: ["<vertex>"]),
+            fragment: shader.fragmentSource, fragmentMap: shader.sourceMap)
     }
 
     deinit { glDeleteProgram(id) }
@@ -33,20 +19,28 @@ final class ShaderProgram {
     /// Compiles and links a program from plain sources (for the renderer's own shaders), returning its id.
     static func link(vertex: String, fragment: String) throws(RenderError) -> GLuint {
         let map = ShaderSourceMap(files: ["<built-in>"])
-        let vs = try compile(GLenum(GL_VERTEX_SHADER), vertex, map: map)
+        return try build(vertex: vertex, vertexMap: map, fragment: fragment, fragmentMap: map, rewritesLinkLog: false)
+    }
+
+    /// Compiles both stages and links them; compile logs name files and lines through the maps, and so does the link
+    /// log when `rewritesLinkLog` (it refers to the fragment shader's sources).
+    private static func build(
+        vertex: String, vertexMap: ShaderSourceMap, fragment: String, fragmentMap: ShaderSourceMap,
+        rewritesLinkLog: Bool = true
+    ) throws(RenderError) -> GLuint {
+        let vs = try compile(GLenum(GL_VERTEX_SHADER), vertex, map: vertexMap)
         defer { glDeleteShader(vs) }
-        let fs = try compile(GLenum(GL_FRAGMENT_SHADER), fragment, map: map)
+        let fs = try compile(GLenum(GL_FRAGMENT_SHADER), fragment, map: fragmentMap)
         defer { glDeleteShader(fs) }
         let program = glCreateProgram()
         glAttachShader(program, vs)
         glAttachShader(program, fs)
         glLinkProgram(program)
-        var ok: GLint = 0
-        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
-        if ok == 0 {
-            let log = Self.log(program, getLength: glGetProgramiv, getLog: glGetProgramInfoLog)
-            glDeleteProgram(program)
-            throw .compile(stage: "link", log: log)
+        if let log = failureLog(
+            program, status: GLenum(GL_LINK_STATUS), query: glGetProgramiv, getLog: glGetProgramInfoLog,
+            delete: glDeleteProgram)
+        {
+            throw .compile(stage: "link", log: rewritesLinkLog ? fragmentMap.rewrite(log: log) : log)
         }
         return program
     }
@@ -66,22 +60,28 @@ final class ShaderProgram {
             glShaderSource(shader, 1, &ptr, nil)
         }
         glCompileShader(shader)
-        var ok: GLint = 0
-        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &ok)
-        if ok == 0 {
-            let log = Self.log(shader, getLength: glGetShaderiv, getLog: glGetShaderInfoLog)
-            glDeleteShader(shader)
+        if let log = failureLog(
+            shader, status: GLenum(GL_COMPILE_STATUS), query: glGetShaderiv, getLog: glGetShaderInfoLog,
+            delete: glDeleteShader)
+        {
             throw .compile(stage: "compile", log: map.rewrite(log: log))
         }
         return shader
     }
 
-    private static func log(
-        _ object: GLuint, getLength: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
-        getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void
-    ) -> String {
+    /// When `status` (a compile or link status) of `object` says it failed: deletes it and returns its info log.
+    /// - Returns: the log of a failure, `nil` on success.
+    private static func failureLog(
+        _ object: GLuint, status: GLenum, query: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+        getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void,
+        delete: (GLuint) -> Void
+    ) -> String? {
+        var ok: GLint = 0
+        query(object, status, &ok)
+        guard ok == 0 else { return nil }
+        defer { delete(object) }
         var length: GLint = 0
-        getLength(object, GLenum(GL_INFO_LOG_LENGTH), &length)
+        query(object, GLenum(GL_INFO_LOG_LENGTH), &length)
         guard length > 0 else { return "(no log)" }
         var buffer = [GLchar](repeating: 0, count: Int(length) + 1)
         getLog(object, GLsizei(length), nil, &buffer)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import TiltEffects
+import TiltPlayback
 import TiltRender
 
 /// `tiltfx render`: headless rendering to PNG (one frame, a frame sequence, or a watched frame).
@@ -65,9 +66,15 @@ struct RenderCommand: ParsableCommand {
         let logger = Logger(label: "tiltfx")
         let loaded = try presets.library.load(preset)
         if let frames {
+            let motion: FrameSequenceJob.Motion
+            if let replay {
+                motion = .replay(MotionTimeline(frames: try LogReplay.frames(path: replay)), name: replay)
+            } else {
+                motion = .daemon(socketPath: socket)
+            }
             let job = FrameSequenceJob(
                 preset: loaded, width: size.width, height: size.height, frames: frames, fps: fps, directory: out,
-                motion: replay.map { .replay(path: $0) } ?? .daemon(socketPath: socket))
+                motion: motion)
             try job.run(logger: logger)
             return
         }

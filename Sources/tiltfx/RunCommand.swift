@@ -57,32 +57,20 @@ struct RunCommand: ParsableCommand {
         let loaded = try presets.library.load(preset)
         let policy = powerPolicy.policy(preset: loaded)
         let logger = Logger(label: "tiltfx")
+        let settings = LiveRunSettings(
+            preset: loaded, width: size.width, height: size.height, socketPath: socket, duration: seconds,
+            policy: policy)
         if headless {
             let printStats = stats
-            let runner = HeadlessRunner(
-                preset: loaded, width: size.width, height: size.height, socketPath: socket, duration: seconds,
-                policy: policy, frameRate: fps
-            ) { decision, power in
+            let runner = HeadlessRunner(settings: settings, frameRate: fps) { decision, power in
                 guard printStats else { return }
-                Self.emit(Self.modeLine(decision, power))
+                Self.emit(decision.jsonLine(power: power))
             }
             let result = try runner.run(logger: logger)
             if stats { Self.emit(result.jsonLine) }
             return
         }
-        try WindowRunner(
-            preset: loaded, width: size.width, height: size.height, socketPath: socket, duration: seconds,
-            policy: policy
-        ).run(logger: logger)
-    }
-
-    /// `{"class":"mode","mode":"still","frameRate":0,"motionRate":null,"lowPower":true}`
-    static func modeLine(_ d: PowerPolicy.Decision, _ power: PowerState?) -> String {
-        func number(_ v: Double?) -> String { v.map { "\($0)" } ?? "null" }
-        let profile = power?.profile.map { "\"\($0)\"" } ?? "null"
-        return "{\"class\":\"mode\",\"mode\":\"\(d.mode.rawValue)\",\"frameRate\":\(number(d.frameRate)),"
-            + "\"motionRate\":\(number(d.motionRate)),\"onBattery\":\(power?.onBattery ?? false),"
-            + "\"profile\":\(profile),\"lowPower\":\(power?.lowPower ?? false)}"
+        try WindowRunner(settings: settings).run(logger: logger)
     }
 
     /// Prints a line and flushes, so a reader of a pipe sees it at once.

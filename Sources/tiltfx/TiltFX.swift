@@ -11,5 +11,5 @@ struct TiltFX: ParsableCommand {
             then a Presets/ folder above the executable or the working directory, then /usr/share/tilt/presets.
             Headless rendering needs no display (EGL surfaceless); without a GPU set LIBGL_ALWAYS_SOFTWARE=1.
             """,
-        subcommands: [RenderCommand.self, RunCommand.self, PresetsCommand.self, BenchCommand.self])
+        subcommands: [RenderCommand.self, RunCommand.self, PresetsCommand.self, CheckCommand.self, BenchCommand.self])
 }

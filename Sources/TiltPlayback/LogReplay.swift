@@ -1,0 +1,38 @@
+import TiltCore
+import TiltFusion
+import TiltSensors
+
+/// Turns a recorded sensor log into the attitude frames a renderer plays back, fused exactly as `tiltd` would.
+///
+/// This lives outside `TiltRender` so that the renderer consumes frames only and does not link the sensor stack
+/// (libiio, zlib, libsystemd): `tiltfx` reads the log here and hands the frames to `TiltRender.MotionTimeline`.
+public enum LogReplay {
+    /// Reads `path` (CSV or CSV.gz) and fuses every sample.
+    /// - Returns: the frames in time order, with times relative to the log's first sample.
+    /// - Throws: ``PlaybackError`` naming the file and what is wrong with it.
+    public static func frames(path: String) throws(PlaybackError) -> [AttitudeFrame] {
+        let log: SensorLog
+        do { log = try SensorLog.read(path: path) } catch {
+            throw PlaybackError(path: path, reason: "\(error)")
+        }
+        return try frames(of: log)
+    }
+
+    /// Fuses every sample of `log`.
+    /// - Returns: the frames in time order, with times relative to the log's first sample.
+    /// - Throws: ``PlaybackError`` when the log holds no samples.
+    public static func frames(of log: SensorLog) throws(PlaybackError) -> [AttitudeFrame] {
+        guard let first = log.samples.first else {
+            throw PlaybackError(path: log.path, reason: "the log holds no samples; record one with `tilt record`")
+        }
+        var pipeline = MotionPipeline()
+        var frames: [AttitudeFrame] = []
+        frames.reserveCapacity(log.samples.count)
+        for sample in log.samples {
+            var frame = pipeline.process(sample, source: "replay")
+            frame.time -= first.time
+            frames.append(frame)
+        }
+        return frames
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+import TiltEffects
+
+/// A preset being shown live: its compiled effects, reloaded when its files change, keeping the last good shader
+/// when a reload fails.
+///
+/// Needs the GL context current (it compiles shaders), so it lives on the render loop's thread.
+struct LivePreset {
+    /// The last preset that loaded and compiled.
+    private(set) var preset: Preset
+    /// Its compiled effects.
+    private(set) var effects: EffectRenderer
+    /// Why the last reload failed; `nil` when the shown preset is the one on disk.
+    private(set) var problem: String?
+    private var watcher: FileWatcher
+
+    /// Compiles `preset` and watches its files.
+    /// - Throws: `RenderError` (compile errors) or `PresetError`.
+    init(_ preset: Preset) throws {
+        self.preset = preset
+        effects = try EffectRenderer(preset: preset)
+        watcher = try FileWatcher(files: preset.files)
+    }
+
+    /// Reloads the preset when its files changed since the last call.
+    /// - Returns: `nil` when nothing changed; else whether the reload succeeded (on failure ``problem`` says why and
+    ///   the last good effects stay).
+    mutating func reloadIfChanged(logger: Logger) -> Bool? {
+        guard watcher.drain() else { return nil }
+        let began = ContinuousClock.now
+        do {
+            let reloaded = try Preset.load(directory: preset.directory)
+            effects = try EffectRenderer(preset: reloaded)
+            if reloaded.files != preset.files { watcher = try FileWatcher(files: reloaded.files) }
+            preset = reloaded
+            problem = nil
+            logger.info("reloaded '\(preset.name)' in \(began.duration(to: .now))")
+            return true
+        } catch {
+            problem = "\(error)"
+            logger.error("reload failed, keeping the last good shader:\n\(error)")
+            return false
+        }
+    }
+}

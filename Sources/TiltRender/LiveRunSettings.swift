@@ -1,0 +1,32 @@
+import TiltEffects
+
+/// What a live run (`tiltfx run`, in a window or headless) shows and under which rules: the preset, the output size,
+/// the daemon that drives it, the power policy and how long it lasts. Shared by ``WindowRunner`` and
+/// ``HeadlessRunner``.
+public struct LiveRunSettings: Sendable {
+    /// The preset to show.
+    public var preset: Preset
+    /// Output (initial window) width.
+    public var width: Int
+    /// Output (initial window) height.
+    public var height: Int
+    /// The daemon's socket (nil: default).
+    public var socketPath: String?
+    /// Stop after this many seconds (for tests, demos and measurements); nil runs until closed or signalled.
+    public var duration: Double?
+    /// The power policy: full, capped or still by power state; nothing while hidden.
+    public var policy: PowerPolicy
+
+    /// Settings for a run.
+    public init(
+        preset: Preset, width: Int, height: Int, socketPath: String?, duration: Double? = nil,
+        policy: PowerPolicy = .automatic
+    ) {
+        self.preset = preset
+        self.width = width
+        self.height = height
+        self.socketPath = socketPath
+        self.duration = duration
+        self.policy = policy
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import TiltEffects
+
+/// `tiltfx check`: loads every preset of a presets folder and, where a GL context can be had, compiles its shaders,
+/// reporting each finding as `ok`, `note` or `FAIL`. Clients get working presets when nothing failed.
+///
+/// The check lives with the renderer because only the renderer can compile a shader; the daemon never draws.
+public struct PresetCheck: Sendable {
+    /// How bad a finding is; the raw value starts its report line.
+    public enum Verdict: String, Sendable, CaseIterable {
+        case ok, note, fail = "FAIL"
+    }
+
+    /// One finding: a verdict, what it is about (`presets` or `shaders`) and what was found.
+    public struct Finding: Sendable, Hashable {
+        /// A finding.
+        public init(_ verdict: Verdict, _ subject: String, _ text: String) {
+            (self.verdict, self.subject, self.text) = (verdict, subject, text)
+        }
+
+        /// How bad it is.
+        public let verdict: Verdict
+        /// What it is about.
+        public let subject: String
+        /// What was found, and what to do when it failed.
+        public let text: String
+    }
+
+    /// The presets folder to check; `nil` checks the first of `searchPaths` that exists.
+    public var directory: String?
+    /// Where to look when no folder is named (the standard preset search order).
+    public var searchPaths: [String]
+    /// Whether to compile the shaders (they are compiled only where a headless GL context can be made).
+    public var compilesShaders: Bool
+
+    /// A check of `directory`, or of the first folder of `searchPaths` that exists.
+    public init(
+        directory: String?, searchPaths: [String] = PresetLibrary.standard().searchPaths, compilesShaders: Bool = true
+    ) {
+        self.directory = directory
+        self.searchPaths = searchPaths
+        self.compilesShaders = compilesShaders
+    }
+
+    /// Runs the check.
+    public func run() -> [Finding] {
+        var findings: [Finding] = []
+        guard let folder = folder(&findings) else { return findings }
+        let found = PresetLibrary(searchPaths: [folder]).presetDirectories()
+        if found.isEmpty {
+            findings.append(.init(.fail, "presets", "\(folder) holds no presets (folders with a \(Preset.fileName))"))
+            return findings
+        }
+        var loaded: [Preset] = []
+        for entry in found {
+            do {
+                loaded.append(try Preset.load(directory: entry.directory))
+            } catch {
+                findings.append(.init(.fail, "presets", "\(entry.name): \(error)"))
+            }
+        }
+        if loaded.count == found.count {
+            let names = found.map(\.name).joined(separator: ", ")
+            findings.append(.init(.ok, "presets", "\(folder): \(found.count) presets load (\(names))"))
+        }
+        if compilesShaders { findings += compile(loaded) }
+        return findings
+    }
+
+    /// The report for people, one finding a line, then the verdict.
+    public static func report(_ findings: [Finding]) -> String {
+        var lines = findings.map {
+            $0.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0) + "\($0.subject): \($0.text)"
+        }
+        let failures = problems(findings)
+        let plural = failures == 1 ? "" : "s"
+        lines.append(failures == 0 ? "tiltfx check: OK" : "tiltfx check: \(failures) problem\(plural)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The number of failed findings.
+    public static func problems(_ findings: [Finding]) -> Int {
+        findings.filter { $0.verdict == .fail }.count
+    }
+
+    /// The folder to check, or `nil` after adding why there is none.
+    private func folder(_ findings: inout [Finding]) -> String? {
+        if let directory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                findings.append(
+                    .init(.fail, "presets", "\(directory) is not a folder; pass --presets DIR with the preset folders"))
+                return nil
+            }
+            return directory
+        }
+        guard let found = searchPaths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            findings.append(
+                .init(.note, "presets", "no presets folder found (searched \(searchPaths.joined(separator: ", ")))"))
+            return nil
+        }
+        return found
+    }
+
+    /// Compiles every pass of each preset in a headless context, or notes why it cannot.
+    private func compile(_ presets: [Preset]) -> [Finding] {
+        guard !presets.isEmpty else { return [] }
+        let context: HeadlessContext
+        do { context = try HeadlessContext() } catch {
+            return [.init(.note, "shaders", "not compiled: \(error)")]
+        }
+        var findings: [Finding] = []
+        withExtendedLifetime(context) {  // the context must stay current while the shaders compile
+            for preset in presets {
+                do { _ = try EffectRenderer(preset: preset) } catch {
+                    findings.append(.init(.fail, "shaders", "\(preset.name): \(error)"))
+                }
+            }
+        }
+        if findings.isEmpty {
+            findings.append(.init(.ok, "shaders", "\(presets.count) presets compile (\(context.rendererName))"))
+        }
+        return findings
+    }
+}

@@ -1,0 +1,36 @@
+import Testing
+import TiltCore
+import TiltPlayback
+import TiltSensors
+import TiltTestKit
+
+@Suite struct LogReplayTests {
+    @Test func fusesEverySampleWithTimesFromTheFirst() throws {
+        let log = try SensorLog.read(path: TestPaths.broadExcerpt)
+        let frames = try LogReplay.frames(path: TestPaths.broadExcerpt)
+        #expect(frames.count == log.samples.count)
+        #expect(frames.first?.time == 0)
+        let first = try #require(log.samples.first?.time)
+        let last = try #require(log.samples.last?.time)
+        #expect(abs((frames.last?.time ?? 0) - (last - first)) < 1e-9)
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.time <= $1.time }, "in time order")
+        #expect(frames.allSatisfy { $0.source == "replay" })
+    }
+
+    @Test func aMissingLogNamesTheFile() {
+        #expect {
+            _ = try LogReplay.frames(path: "/nonexistent/log.csv")
+        } throws: { error in
+            "\(error)".hasPrefix("cannot read /nonexistent/log.csv: ")
+        }
+    }
+
+    @Test func anEmptyLogSaysHowToRecordOne() {
+        let empty = SensorLog(path: "empty.csv", samples: [], hasMagnetometer: false)
+        #expect {
+            _ = try LogReplay.frames(of: empty)
+        } throws: { error in
+            "\(error)" == "cannot read empty.csv: the log holds no samples; record one with `tilt record`"
+        }
+    }
+}
