@@ -86,52 +86,22 @@ extension DaemonOptions {
         /// Copies this setting's field from the first options to the second; clears it when `nil`.
         let copy: @Sendable (DaemonOptions?, inout DaemonOptions) -> Void
 
-        /// A setting with one value, read by `parse`.
         init<Value: Sendable>(
             _ key: String, _ field: any WritableKeyPath<DaemonOptions, Value?> & Sendable, flag: Flag, section: Section,
-            expects: String, default defaultValue: String, sample: String? = nil, help: String, note: String? = nil,
-            choice: String? = nil, parse: @escaping @Sendable (String) -> Value?
-        ) {
-            self.init(
-                key: key, flag: flag, section: section, expects: expects, defaultValue: defaultValue, sample: sample,
-                help: help, note: note, choice: choice, field: field
-            ) { texts, _ in
-                texts.count == 1 ? parse(texts[0]) : nil
-            }
-        }
-
-        /// A list of texts: `separator`-separated in the file, one per flag on the command line.
-        init(
-            list key: String, _ field: any WritableKeyPath<DaemonOptions, [String]?> & Sendable, separator: Character,
-            flag: Flag, section: Section, expects: String, default defaultValue: String, sample: String? = nil,
-            help: String, note: String? = nil, choice: String? = nil
-        ) {
-            self.init(
-                key: key, flag: flag, section: section, expects: expects, defaultValue: defaultValue, sample: sample,
-                help: help, note: note, choice: choice, field: field
-            ) { texts, fromFlag in
-                let items = fromFlag ? texts : texts.flatMap { $0.split(separator: separator).map(String.init) }
-                let kept = items.filter { !$0.isEmpty && !$0.contains("\0") }
-                return kept.isEmpty || (fromFlag && kept.count != items.count) ? nil : kept
-            }
-        }
-
-        private init<Value: Sendable>(
-            key: String, flag: Flag, section: Section, expects: String, defaultValue: String, sample: String?,
-            help: String, note: String?, choice: String?, field: any WritableKeyPath<DaemonOptions, Value?> & Sendable,
-            value: @escaping @Sendable ([String], Bool) -> Value?
+            accepts: Accepts<Value>, default defaultValue: String, sample: String? = nil, help: String,
+            note: String? = nil, choice: String? = nil
         ) {
             self.key = key
             self.flag = flag
             self.section = section
-            self.expects = expects
+            self.expects = accepts.expects
             self.defaultValue = defaultValue
             self.sample = sample
             self.help = help
             self.note = note
             self.choice = choice
             assign = { options, texts, fromFlag in
-                options[keyPath: field] = value(texts, fromFlag)
+                options[keyPath: field] = accepts.read(texts, fromFlag)
                 return options[keyPath: field] != nil
             }
             isGiven = { $0[keyPath: field] != nil }

@@ -106,7 +106,7 @@ public struct DaemonOptions: Sendable, Equatable {
             if let loop { configuration.loop = loop }
             source = .replay(configuration)
         } else {
-            source = .iio(uri: uri ?? "local:")
+            source = .iio(uri: uri ?? Self.defaultIIOURI)
         }
         var pipeline = MotionPipeline.Configuration()
         pipeline.filter.useMagnetometer = useMagnetometer
@@ -130,7 +130,7 @@ public struct DaemonOptions: Sendable, Equatable {
         if let socketGroup { policy.socketGroup = try UnixGroup.lookup(socketGroup, key: "socket_group") }
         if let adminGroup { policy.adminGroup = try UnixGroup.lookup(adminGroup, key: "admin_group") }
         configuration.policy = policy
-        if let logLevel { configuration.logLevel = logLevel }
+        configuration.logLevel = logLevel ?? Self.defaultLogLevel
         return configuration
     }
 

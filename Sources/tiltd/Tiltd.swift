@@ -106,8 +106,8 @@ struct Tiltd: AsyncParsableCommand {
             FileHandle.standardError.write(Data("tiltd: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        let level = LogLevelControl(options.logLevel ?? .info)
-        let format = options.logFormat ?? .auto
+        let level = LogLevelControl(options.logLevel ?? DaemonOptions.defaultLogLevel)
+        let format = options.logFormat ?? DaemonOptions.defaultLogFormat
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, format: format, level: level) }
         let logger = Logger(label: "tiltd")
         let configuration: TiltDaemon.Configuration
