@@ -86,6 +86,7 @@ extension DaemonOptions {
         /// Copies this setting's field from the first options to the second; clears it when `nil`.
         let copy: @Sendable (DaemonOptions?, inout DaemonOptions) -> Void
 
+        /// A setting whose value lands in `field`, read as `accepts` says.
         init<Value: Sendable>(
             _ key: String, _ field: any WritableKeyPath<DaemonOptions, Value?> & Sendable, flag: Flag, section: Section,
             accepts: Accepts<Value>, default defaultValue: String, sample: String? = nil, help: String,
