@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "TiltDaemon",
             dependencies: [
-                "TiltCore", "TiltFusion", "TiltSensors", "TiltWire", "TiltEffects", "CSystemd",
+                "TiltCore", "TiltFusion", "TiltSensors", "TiltWire", "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

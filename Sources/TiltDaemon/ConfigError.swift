@@ -1,27 +1,43 @@
-/// A problem in a `tiltd` config file, naming the file, the line and the key, and what was expected.
+/// A bad `tiltd` setting, naming where it was given (a config file line or a command-line flag) and what was expected.
+///
+/// The file and the flags are checked by the same table (``DaemonOptions/settings``), so both say the same
+/// `expected …, got '…'`; ``origin`` tells a caller which one to blame: `tiltd` answers a bad flag with its usage
+/// text, and a bad file with the file's name and line.
 public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// The config file.
-    public var path: String
-    /// The 1-based line, or `nil` for a problem with the whole file (it cannot be read).
-    public var line: Int?
-    /// The key the problem is about, if any.
+    /// Where a setting came from.
+    public enum Origin: Sendable, Equatable {
+        /// A config file; `line` is 1-based, `nil` for a problem with the whole file (it cannot be read).
+        case file(path: String, line: Int?)
+        /// A command-line flag, spelled as given (`--max-clients`).
+        case flag(String)
+    }
+
+    /// Where the bad setting was given.
+    public var origin: Origin
+    /// The config key the problem is about, if any.
     public var key: String?
     /// What is wrong and what to write instead.
     public var reason: String
 
-    public init(path: String, line: Int?, key: String?, reason: String) {
-        self.path = path
-        self.line = line
+    public init(origin: Origin, key: String?, reason: String) {
+        self.origin = origin
         self.key = key
         self.reason = reason
     }
 
-    /// `FILE:LINE: key 'KEY': REASON`, the shape compilers use, so editors can jump to it.
+    /// A problem in the config file at `path`.
+    public init(path: String, line: Int?, key: String?, reason: String) {
+        self.init(origin: .file(path: path, line: line), key: key, reason: reason)
+    }
+
+    /// `FILE:LINE: key 'KEY': REASON` (the shape compilers use, so editors can jump to it), or `--FLAG: REASON`.
     public var description: String {
-        var text = path
-        if let line { text += ":\(line)" }
-        text += ": "
-        if let key { text += "key '\(key)': " }
-        return text + reason
+        switch origin {
+        case .flag(let flag):
+            return "\(flag): \(reason)"
+        case .file(let path, let line):
+            let place = line.map { "\(path):\($0)" } ?? path
+            return "\(place): " + (key.map { "key '\($0)': " } ?? "") + reason
+        }
     }
 }

@@ -1,15 +1,14 @@
 import Foundation
 import Logging
 import TiltCore
-import TiltEffects
 import TiltSensors
 import TiltWire
 
 /// `tiltd --check`: validates what the daemon would start with, without starting it.
 ///
-/// It reads the config file, builds the configuration (flags over the file), opens the source, resolves the
-/// calibration and loads every preset of the presets folder, and reports each as `ok`, `note` or `FAIL`. The daemon
-/// would start (and clients would get working presets) when nothing failed.
+/// It reads the config file, builds the configuration (flags over the file), opens the source and resolves the
+/// calibration, and reports each as `ok`, `note` or `FAIL`. The daemon would start when nothing failed. Presets are
+/// the renderer's business: `tiltfx check` validates them.
 public struct DaemonCheck: Sendable {
     /// One finding.
     public struct Finding: Sendable, Equatable {
@@ -28,13 +27,10 @@ public struct DaemonCheck: Sendable {
     public var configPath: String?
     /// Options from the command line, put over the file's.
     public var flags: DaemonOptions
-    /// The presets folder named on the command line; `nil` checks the first standard one found.
-    public var presetsDirectory: String?
 
-    public init(configPath: String?, flags: DaemonOptions, presetsDirectory: String?) {
+    public init(configPath: String?, flags: DaemonOptions) {
         self.configPath = configPath
         self.flags = flags
-        self.presetsDirectory = presetsDirectory
     }
 
     /// Runs every check.
@@ -52,7 +48,6 @@ public struct DaemonCheck: Sendable {
             } catch {
                 // The rest depends on the config: check only what does not.
                 add(.fail, "config", error.description)
-                checkPresets(add)
                 return findings
             }
         } else {
@@ -63,7 +58,6 @@ public struct DaemonCheck: Sendable {
             configuration = try options.overlaid(by: flags).makeConfiguration()
         } catch {
             add(.fail, "options", error.message)
-            checkPresets(add)
             return findings
         }
         checkSocket(configuration, add)
@@ -80,7 +74,6 @@ public struct DaemonCheck: Sendable {
                 "the open file hard limit (\(files.hard)) is below max_clients plus headroom; raise LimitNOFILE=")
         }
         checkSourceAndCalibration(configuration, add)
-        checkPresets(add)
         return findings
     }
 
@@ -152,46 +145,6 @@ public struct DaemonCheck: Sendable {
                 add(.fail, "calibration", "\(problem)")
             }
             add(.note, "calibration", resolution.explanation)
-        }
-    }
-
-    private func checkPresets(_ add: (Finding.Verdict, String, String) -> Void) {
-        let folder: String
-        if let presetsDirectory {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: presetsDirectory, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            else {
-                add(.fail, "presets", "\(presetsDirectory) is not a folder; pass --presets DIR with the preset folders")
-                return
-            }
-            folder = presetsDirectory
-        } else {
-            let candidates = PresetLibrary.standard().searchPaths
-            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-                add(.note, "presets", "no presets folder found (searched \(candidates.joined(separator: ", ")))")
-                return
-            }
-            folder = found
-        }
-        let library = PresetLibrary(searchPaths: [folder])
-        let presets = library.presetDirectories()
-        if presets.isEmpty {
-            add(.fail, "presets", "\(folder) holds no presets (folders with a \(Preset.fileName))")
-            return
-        }
-        var broken = 0
-        for preset in presets {
-            do {
-                _ = try Preset.load(directory: preset.directory)
-            } catch {
-                broken += 1
-                add(.fail, "presets", "\(preset.name): \(error)")
-            }
-        }
-        if broken == 0 {
-            let names = presets.map(\.name).joined(separator: ", ")
-            add(.ok, "presets", "\(folder): \(presets.count) presets load (\(names))")
         }
     }
 }

@@ -6,7 +6,7 @@ import TiltSensors
 ///
 /// A config file and the command line each fill one; ``overlaid(by:)`` lets flags win over the file, and
 /// ``makeConfiguration()`` applies the defaults and checks what only the whole can tell (a `loop` with no `replay`).
-/// Every key is listed in ``keys`` with what it expects, which also drives the error messages.
+/// Every setting is described once, in ``settings``, which drives the parser, the overlay, the messages and the docs.
 public struct DaemonOptions: Sendable, Equatable {
     public var socket: String?
     public var socketGroup: String?
@@ -34,14 +34,6 @@ public struct DaemonOptions: Sendable, Equatable {
 
     public init() {}
 
-    /// One config key: its name, what it expects (for messages and `--help`), its default, and how it is set.
-    public struct Key: Sendable {
-        public var name: String
-        public var expects: String
-        public var defaultValue: String
-        let apply: @Sendable (inout DaemonOptions, String) -> String?
-    }
-
     /// Reads the config file at `path`.
     ///
     /// - Throws: ``ConfigError`` naming the file, the line and the key for an unreadable file, a malformed line, an
@@ -56,57 +48,43 @@ public struct DaemonOptions: Sendable, Equatable {
     public init(file: ConfigFile) throws(ConfigError) {
         self.init()
         for entry in file.entries {
-            guard let key = Self.keys.first(where: { $0.name == entry.key }) else {
+            let origin = ConfigError.Origin.file(path: file.path, line: entry.line)
+            guard let setting = Self.setting(key: entry.key) else {
                 throw ConfigError(
-                    path: file.path, line: entry.line, key: entry.key,
-                    reason: "unknown key; known keys: \(Self.keys.map(\.name).joined(separator: ", "))")
+                    origin: origin, key: entry.key,
+                    reason: "unknown key; known keys: \(Self.settings.map(\.key).joined(separator: ", "))")
             }
-            if let problem = key.apply(&self, entry.value) {
-                let detail = problem.isEmpty ? "" : "; \(problem)"
-                throw ConfigError(
-                    path: file.path, line: entry.line, key: entry.key,
-                    reason: "expected \(key.expects), got '\(entry.value.prefix(80))'\(detail)")
+            try setting.apply([entry.value], to: &self, origin: origin)
+        }
+    }
+
+    /// The options the command line gives, by flag name (no dashes: `max-clients`, `mag`), checked like the file's.
+    ///
+    /// - Throws: ``ConfigError`` naming the flag for a bad value, or a flag no setting has.
+    public init(flags: [String: Setting.FlagValue]) throws(ConfigError) {
+        self.init()
+        for (name, value) in flags.sorted(by: { $0.key < $1.key }) {
+            guard let setting = Self.setting(flag: name) else {
+                throw ConfigError(origin: .flag("--\(name)"), key: nil, reason: "no setting has this flag")
             }
+            try setting.apply(setting.texts(of: value), to: &self, origin: .flag("--\(name)"))
         }
     }
 
     /// These options with every value `flags` gives put over them.
     ///
-    /// A calibration choice is one thing: a flag naming any of `calibration`, `calibration_dir` or `no_calibration`
-    /// replaces the file's choice as a whole.
+    /// Settings of one choice (the calibration: `calibration`, `calibration_dir`, `no_calibration`) go together: a
+    /// flag naming any of them replaces the file's choice as a whole.
     public func overlaid(by flags: DaemonOptions) -> DaemonOptions {
         var merged = self
-        if flags.calibration != nil || flags.calibrationDirs != nil || flags.noCalibration != nil {
-            merged.calibration = nil
-            merged.calibrationDirs = nil
-            merged.noCalibration = nil
+        let given = Self.settings.filter { $0.isGiven(flags) }
+        let replacedChoices = Set(given.compactMap(\.choice))
+        for setting in Self.settings where setting.choice.map(replacedChoices.contains) == true {
+            setting.copy(nil, &merged)
         }
-        func take<T>(_ path: WritableKeyPath<DaemonOptions, T?>) {
-            if let value = flags[keyPath: path] { merged[keyPath: path] = value }
+        for setting in given {
+            setting.copy(flags, &merged)
         }
-        take(\.socket)
-        take(\.socketGroup)
-        take(\.adminGroup)
-        take(\.maxClients)
-        take(\.maxLineLength)
-        take(\.commandsPerSecond)
-        take(\.logLevel)
-        take(\.logFormat)
-        take(\.replay)
-        take(\.speed)
-        take(\.loop)
-        take(\.uri)
-        take(\.noMag)
-        take(\.limit)
-        take(\.calibration)
-        take(\.calibrationDirs)
-        take(\.noCalibration)
-        take(\.dmiRoot)
-        take(\.power)
-        take(\.powerPoll)
-        take(\.powerSupplyRoot)
-        take(\.platformProfile)
-        take(\.systemBus)
         return merged
     }
 
@@ -121,15 +99,18 @@ public struct DaemonOptions: Sendable, Equatable {
             throw DaemonError("calibration FILE and no_calibration exclude each other; keep one")
         }
         let useMagnetometer = !(noMag ?? false)
-        let source: TiltDaemon.Source =
-            if let replay {
-                .replay(.init(path: replay, speed: speed ?? 1, loop: loop ?? false, useMagnetometer: useMagnetometer))
-            } else {
-                .iio(uri: uri ?? "local:")
-            }
+        let source: TiltDaemon.Source
+        if let replay {
+            var configuration = LogReplaySource.Configuration(path: replay, useMagnetometer: useMagnetometer)
+            if let speed { configuration.speed = speed }
+            if let loop { configuration.loop = loop }
+            source = .replay(configuration)
+        } else {
+            source = .iio(uri: uri ?? Self.defaultIIOURI)
+        }
         var pipeline = MotionPipeline.Configuration()
         pipeline.filter.useMagnetometer = useMagnetometer
-        pipeline.shaping.limit = limit ?? 0.5
+        if let limit { pipeline.shaping.limit = limit }
         let choice: CalibrationLoader.Choice =
             if noCalibration == true {
                 .disabled(reason: "disabled by --no-calibration")
@@ -139,26 +120,27 @@ public struct DaemonOptions: Sendable, Equatable {
                 .automatic(directories: calibrationDirs ?? CalibrationLoader.defaultDirectories())
             }
         var configuration = TiltDaemon.Configuration(
-            socketPath: socket, source: source, pipeline: pipeline, calibration: choice,
-            dmiRoot: dmiRoot ?? "/sys/class/dmi/id")
-        configuration.power =
-            power == false
-            ? nil
-            : PowerMonitor.Configuration(
-                powerSupplyRoot: powerSupplyRoot ?? PowerSupplyProbe.defaultRoot,
-                platformProfilePath: platformProfile ?? PowerMonitor.defaultPlatformProfilePath,
-                bus: systemBus.map { .address($0) } ?? .system, pollInterval: powerPoll ?? 15)
-        configuration.policy = ServicePolicy(
-            maxClients: maxClients ?? ServicePolicy.defaultMaxClients,
-            maxLineLength: maxLineLength ?? ServicePolicy.lineLengthRange.upperBound,
-            commandsPerSecond: commandsPerSecond ?? ServicePolicy.defaultCommandsPerSecond,
-            socketGroup: try socketGroup.map { name throws(DaemonError) in
-                try UnixGroup.lookup(name, key: "socket_group")
-            },
-            adminGroup: try adminGroup.map { name throws(DaemonError) in
-                try UnixGroup.lookup(name, key: "admin_group")
-            })
-        configuration.logLevel = logLevel ?? .info
+            socketPath: socket, source: source, pipeline: pipeline, calibration: choice)
+        if let dmiRoot { configuration.dmiRoot = dmiRoot }
+        configuration.power = power == false ? nil : powerConfiguration
+        var policy = ServicePolicy()
+        if let maxClients { policy.maxClients = maxClients }
+        if let maxLineLength { policy.maxLineLength = maxLineLength }
+        if let commandsPerSecond { policy.commandsPerSecond = commandsPerSecond }
+        if let socketGroup { policy.socketGroup = try UnixGroup.lookup(socketGroup, key: "socket_group") }
+        if let adminGroup { policy.adminGroup = try UnixGroup.lookup(adminGroup, key: "admin_group") }
+        configuration.policy = policy
+        configuration.logLevel = logLevel ?? Self.defaultLogLevel
         return configuration
+    }
+
+    /// Where the power state comes from: the defaults with what these options give put over them.
+    private var powerConfiguration: PowerMonitor.Configuration {
+        var power = PowerMonitor.Configuration()
+        if let powerSupplyRoot { power.powerSupplyRoot = powerSupplyRoot }
+        if let platformProfile { power.platformProfilePath = platformProfile }
+        if let systemBus { power.bus = .address(systemBus) }
+        if let powerPoll { power.pollInterval = powerPoll }
+        return power
     }
 }

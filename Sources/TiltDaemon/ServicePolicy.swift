@@ -20,8 +20,12 @@ public struct ServicePolicy: Sendable, Equatable {
     /// The defaults: 4096 clients, 64 KiB lines, 20 commands per second.
     public static let defaultMaxClients = 4096
     public static let defaultCommandsPerSecond = 20.0
+    /// The range accepted for ``maxClients``.
+    public static let maxClientsRange = 1...1_000_000
     /// The range accepted for ``maxLineLength``: the wire protocol's own cap is the most.
     public static let lineLengthRange = 64...WireProtocol.maxLineLength
+    /// The range accepted for ``commandsPerSecond`` (`0`: no limit).
+    public static let commandRateRange = 0.0...100_000
 
     public init(
         maxClients: Int = ServicePolicy.defaultMaxClients, maxLineLength: Int = WireProtocol.maxLineLength,

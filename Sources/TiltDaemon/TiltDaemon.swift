@@ -33,7 +33,7 @@ public struct TiltDaemon: Sendable {
         public var eventLoopThreads: Int
         /// Which calibration to apply: searched for IIO sensors, only an explicit file for a replay.
         public var calibration: CalibrationLoader.Choice
-        /// Where DMI strings are read to match calibration files (`/sys/class/dmi/id`).
+        /// Where DMI strings are read to match calibration files (``CalibrationLoader/defaultDMIRoot``).
         public var dmiRoot: String
         /// Where the power state comes from; `nil` publishes mains power and probes nothing.
         public var power: PowerMonitor.Configuration? = .init()
@@ -46,7 +46,7 @@ public struct TiltDaemon: Sendable {
             socketPath: String? = nil, source: Source, pipeline: MotionPipeline.Configuration = .init(),
             eventLoopThreads: Int = 1,
             calibration: CalibrationLoader.Choice = .automatic(directories: CalibrationLoader.defaultDirectories()),
-            dmiRoot: String = "/sys/class/dmi/id"
+            dmiRoot: String = CalibrationLoader.defaultDMIRoot
         ) {
             self.socketPath = socketPath
             self.source = source

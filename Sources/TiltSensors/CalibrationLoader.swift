@@ -84,9 +84,12 @@ public enum CalibrationLoader {
         return nil
     }
 
-    /// Reads DMI `sys_vendor` and `product_name` from `dmiRoot` (normally `/sys/class/dmi/id`); a missing file
+    /// Where the kernel publishes the DMI strings that identify the machine.
+    public static let defaultDMIRoot = "/sys/class/dmi/id"
+
+    /// Reads DMI `sys_vendor` and `product_name` from `dmiRoot` (normally ``defaultDMIRoot``); a missing file
     /// leaves the value `nil`.
-    public static func identity(dmiRoot: String = "/sys/class/dmi/id", name: String?, label: String?)
+    public static func identity(dmiRoot: String = defaultDMIRoot, name: String?, label: String?)
         -> CalibrationIdentity
     {
         func read(_ file: String) -> String? {

@@ -1,3 +1,22 @@
+// MOVED TO tiltfx check: `tiltd --check` no longer loads presets (TiltDaemon does not link TiltEffects); these
+// assertions belong in the tiltfx tests, with `tiltfx check --presets DIR` for `tiltd --check --presets DIR`.
+//
+// From checkPasses (presets: the repository's Presets/):
+//     #expect(result.stdout.contains("presets load"))
+//
+// From checkFails (presets: a folder holding "broken/preset.json" with
+// {"effects":[{"kind":"color","function":"f","file":"nowhere.glsl"}]}):
+//     #expect(report.contains("FAIL presets: broken:") && report.contains("nowhere.glsl"), "\(report)")
+//     and the broken preset counted among the problems (tiltd's report said "tiltd --check: 2 problems" with the
+//     missing calibration; tiltfx check alone: 1 problem, exit 1)
+//
+//     let noFolder = try ChildProcess.run(
+//         TestPaths.executable("tiltd"),
+//         ["--replay", TestPaths.broadExcerpt, "--check", "--presets", dir.appendingPathComponent("nope").path],
+//         timeout: 30)
+//     #expect(noFolder.status == 1)
+//     #expect(noFolder.stdout.contains("FAIL presets:") && noFolder.stdout.contains("is not a folder"))
+
 import Foundation
 import Logging
 import Testing
@@ -42,7 +61,7 @@ struct ServiceConfigTests {
         #expect(configuration.policy.maxClients == 7)
         #expect(configuration.policy.socketGroup?.gid == (try UnixGroup.lookup("nogroup", key: "t")).gid)
         #expect(configuration.power == nil)
-        #expect(DaemonOptions.keys.count >= 18)
+        #expect(DaemonOptions.settings.count >= 18)
     }
 
     @Test(
@@ -101,51 +120,34 @@ struct ServiceConfigTests {
         #expect(daemon.stop() == 0)
     }
 
-    @Test("--check passes on a good config and the repository's presets")
+    @Test("--check passes on a good config")
     func checkPasses() throws {
         let dir = TestPaths.temporaryDirectory("cfgC")
         defer { try? FileManager.default.removeItem(at: dir) }
         let config = try ServiceFixtures.write(
             "replay = \(TestPaths.broadExcerpt)\nsocket_group = nogroup\nmax_clients = 100\n", to: "ok.conf", in: dir)
-        let presets = TestPaths.repositoryRoot.appendingPathComponent("Presets").path
-        let result = try ChildProcess.run(
-            TestPaths.executable("tiltd"), ["--config", config, "--check", "--presets", presets], timeout: 30)
+        let result = try ChildProcess.run(TestPaths.executable("tiltd"), ["--config", config, "--check"], timeout: 30)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("tiltd --check: OK"))
         #expect(result.stdout.contains("ok   config: \(config): 3 keys"))
-        #expect(result.stdout.contains("presets load"))
         #expect(result.stdout.contains("max_clients 100"))
     }
 
-    @Test("--check fails on a missing calibration file, a broken preset, a missing folder and a bad config")
+    @Test("--check fails on a missing calibration file and a bad config")
     func checkFails() throws {
         let dir = TestPaths.temporaryDirectory("cfgK")
         defer { try? FileManager.default.removeItem(at: dir) }
         let config = try ServiceFixtures.write(
             "replay = \(TestPaths.broadExcerpt)\ncalibration = \(dir.path)/missing.calib\n", to: "k.conf", in: dir)
-        let presets = dir.appendingPathComponent("presets")
-        let broken = presets.appendingPathComponent("broken")
-        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
-        _ = try ServiceFixtures.write(
-            #"{"effects":[{"kind":"color","function":"f","file":"nowhere.glsl"}]}"#, to: "preset.json", in: broken)
-        let result = try ChildProcess.run(
-            TestPaths.executable("tiltd"), ["--config", config, "--check", "--presets", presets.path], timeout: 30)
+        let result = try ChildProcess.run(TestPaths.executable("tiltd"), ["--config", config, "--check"], timeout: 30)
         #expect(result.status == 1, "\(result.stdout)")
         let report = result.stdout
         #expect(report.contains("FAIL calibration:") && report.contains("missing.calib"), "\(report)")
-        #expect(report.contains("FAIL presets: broken:") && report.contains("nowhere.glsl"), "\(report)")
-        #expect(result.stdout.contains("tiltd --check: 2 problems"), "\(result.stdout)")
-
-        let noFolder = try ChildProcess.run(
-            TestPaths.executable("tiltd"),
-            ["--replay", TestPaths.broadExcerpt, "--check", "--presets", dir.appendingPathComponent("nope").path],
-            timeout: 30)
-        #expect(noFolder.status == 1)
-        #expect(noFolder.stdout.contains("FAIL presets:") && noFolder.stdout.contains("is not a folder"))
+        #expect(result.stdout.contains("tiltd --check: 1 problem"), "\(result.stdout)")
 
         let badConfig = try ServiceFixtures.write("max_clients = x\n", to: "bad.conf", in: dir)
         let badResult = try ChildProcess.run(
-            TestPaths.executable("tiltd"), ["--config", badConfig, "--check", "--presets", presets.path], timeout: 30)
+            TestPaths.executable("tiltd"), ["--config", badConfig, "--check"], timeout: 30)
         #expect(badResult.status == 1)
         #expect(badResult.stdout.contains("FAIL config: \(badConfig):1: key 'max_clients'"), "\(badResult.stdout)")
     }
