@@ -1,22 +1,3 @@
-// MOVED TO tiltfx check: `tiltd --check` no longer loads presets (TiltDaemon does not link TiltEffects); these
-// assertions belong in the tiltfx tests, with `tiltfx check --presets DIR` for `tiltd --check --presets DIR`.
-//
-// From checkPasses (presets: the repository's Presets/):
-//     #expect(result.stdout.contains("presets load"))
-//
-// From checkFails (presets: a folder holding "broken/preset.json" with
-// {"effects":[{"kind":"color","function":"f","file":"nowhere.glsl"}]}):
-//     #expect(report.contains("FAIL presets: broken:") && report.contains("nowhere.glsl"), "\(report)")
-//     and the broken preset counted among the problems (tiltd's report said "tiltd --check: 2 problems" with the
-//     missing calibration; tiltfx check alone: 1 problem, exit 1)
-//
-//     let noFolder = try ChildProcess.run(
-//         TestPaths.executable("tiltd"),
-//         ["--replay", TestPaths.broadExcerpt, "--check", "--presets", dir.appendingPathComponent("nope").path],
-//         timeout: 30)
-//     #expect(noFolder.status == 1)
-//     #expect(noFolder.stdout.contains("FAIL presets:") && noFolder.stdout.contains("is not a folder"))
-
 import Foundation
 import Logging
 import Testing
