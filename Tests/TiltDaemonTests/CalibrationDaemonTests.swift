@@ -53,7 +53,8 @@ struct CalibrationDaemonTests {
         #expect(plain.stop() == 0)
 
         let socket = DaemonProcess.temporarySocket(in: dir, name: "c.sock")
-        let daemon = try DaemonProcess.replaying(["--loop", "--speed", "4", "--calibration", file], log: log, in: dir, socket: "c.sock")
+        let daemon = try DaemonProcess.replaying(
+            ["--loop", "--speed", "4", "--calibration", file], log: log, in: dir, socket: "c.sock")
         let client = try daemon.connect()
         #expect(try statusCalibration(client) == "\(file): forced by --calibration")
         let corrected = try meanGyro(client)
@@ -75,7 +76,8 @@ struct CalibrationDaemonTests {
         let log = try stillLog(in: dir)
         let file = dir.appendingPathComponent("bad.calib").path
         try "format = 1\n[gyro]\nbias = 0.05, -0.03\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess.replaying(["--loop", "--speed", "4", "--calibration", file], log: log, in: dir, socket: "b.sock")
+        let daemon = try DaemonProcess.replaying(
+            ["--loop", "--speed", "4", "--calibration", file], log: log, in: dir, socket: "b.sock")
         let client = try daemon.connect()
         let calibration = try statusCalibration(client)
         #expect(

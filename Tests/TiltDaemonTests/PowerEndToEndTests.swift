@@ -60,7 +60,10 @@ struct PowerEndToEndTests {
         #expect((lateHello["power"] as? [String: Any])?["profile"] as? String == "balanced")
     }
 
-    @Test("power-profiles-daemon's ActiveProfile (dbusmock on a private bus) is published as it changes", .enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock (scripts/bootstrap installs them)"))
+    @Test(
+        "power-profiles-daemon's ActiveProfile (dbusmock on a private bus) is published as it changes",
+        .enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock (scripts/bootstrap installs them)")
+    )
     func powerProfilesDaemonIsFollowed() throws {
         let bus = try PrivateBus()
         try bus.startPowerProfilesDaemon(profile: "balanced")
