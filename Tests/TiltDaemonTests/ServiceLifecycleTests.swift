@@ -110,13 +110,10 @@ struct ServiceLifecycleTests {
     func journalFormat() throws {
         let dir = TestPaths.temporaryDirectory("lcJ")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try ServiceProcess.tiltd([
-            "--replay", TestPaths.broadExcerpt, "--no-power", "--socket", path, "--log-format", "journal",
-            "--log-level", "debug",
-        ])
-        let client = try LineSocket(path: path)
-        _ = try #require(client.read(class: "hello"))
+        let path = DaemonProcess.temporarySocket(in: dir)
+        let daemon = try DaemonProcess.replaying(
+            ["--no-power", "--log-format", "journal", "--log-level", "debug"], in: dir)
+        let (client, _) = try daemon.greetedClient()
         try client.send("not json")
         _ = try #require(client.read(class: "error"))
         #expect(daemon.waitForLog("client connected"))
