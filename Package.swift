@@ -15,7 +15,6 @@ let nio: [Target.Dependency] = [
 
 let package = Package(
     name: "tilt",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tiltd", targets: ["tiltd"]),
         .executable(name: "tilt", targets: ["tilt"]),

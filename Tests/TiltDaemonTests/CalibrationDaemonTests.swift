@@ -34,8 +34,7 @@ struct CalibrationDaemonTests {
     }
 
     private func statusCalibration(_ socket: LineSocket) throws -> String {
-        try socket.send(#"{"cmd":"status"}"#)
-        let status = try #require(socket.read(class: "status"), "no status within 5 s")
+        let status = try #require(try socket.status(), "no status within 5 s")
         return try #require(status["calibration"] as? String)
     }
 
@@ -46,18 +45,17 @@ struct CalibrationDaemonTests {
         let file = dir.appendingPathComponent("bias.calib").path
         try "format = 1\n[gyro]\nbias = 0.05, -0.03, 0.02\n".write(toFile: file, atomically: true, encoding: .utf8)
 
-        let plainSocket = dir.appendingPathComponent("p.sock").path
-        let plain = try DaemonProcess(socketPath: plainSocket, arguments: ["--replay", log, "--loop", "--speed", "4"])
-        let plainClient = try LineSocket(path: plainSocket)
+        let plain = try DaemonProcess.replaying(["--loop", "--speed", "4"], log: log, in: dir, socket: "p.sock")
+        let plainClient = try plain.connect()
         #expect(try statusCalibration(plainClient).hasPrefix("none: a replayed log is already in the device frame"))
         let raw = try meanGyro(plainClient)
         #expect((raw - Self.bias).norm < 0.002, "uncalibrated samples keep the bias: \(raw)")
         #expect(plain.stop() == 0)
 
-        let socket = dir.appendingPathComponent("c.sock").path
-        let daemon = try DaemonProcess(
-            socketPath: socket, arguments: ["--replay", log, "--loop", "--speed", "4", "--calibration", file])
-        let client = try LineSocket(path: socket)
+        let socket = DaemonProcess.temporarySocket(in: dir, name: "c.sock")
+        let daemon = try DaemonProcess.replaying(
+            ["--loop", "--speed", "4", "--calibration", file], log: log, in: dir, socket: "c.sock")
+        let client = try daemon.connect()
         #expect(try statusCalibration(client) == "\(file): forced by --calibration")
         let corrected = try meanGyro(client)
         #expect(corrected.norm < 0.002, "calibrated samples lose the bias: \(corrected)")
@@ -78,10 +76,9 @@ struct CalibrationDaemonTests {
         let log = try stillLog(in: dir)
         let file = dir.appendingPathComponent("bad.calib").path
         try "format = 1\n[gyro]\nbias = 0.05, -0.03\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let socket = dir.appendingPathComponent("b.sock").path
-        let daemon = try DaemonProcess(
-            socketPath: socket, arguments: ["--replay", log, "--loop", "--speed", "4", "--calibration", file])
-        let client = try LineSocket(path: socket)
+        let daemon = try DaemonProcess.replaying(
+            ["--loop", "--speed", "4", "--calibration", file], log: log, in: dir, socket: "b.sock")
+        let client = try daemon.connect()
         let calibration = try statusCalibration(client)
         #expect(
             calibration.hasPrefix("none: \(file):3: gyro.bias: expected 3 comma-separated numbers"), "\(calibration)")
@@ -100,9 +97,9 @@ struct CalibrationDaemonTests {
         let dmi = dir.appendingPathComponent("dmi")
         try FileManager.default.createDirectory(at: dmi, withIntermediateDirectories: true)
         try "Example Corp\n".write(to: dmi.appendingPathComponent("sys_vendor"), atomically: true, encoding: .utf8)
-        let socket = dir.appendingPathComponent("g.sock").path
-        let daemon = try DaemonProcess(socketPath: socket, arguments: ["--replay", log, "--loop", "--speed", "4"])
-        _ = try LineSocket(path: socket)
+        let socket = DaemonProcess.temporarySocket(in: dir, name: "g.sock")
+        let daemon = try DaemonProcess.replaying(["--loop", "--speed", "4"], log: log, in: dir, socket: "g.sock")
+        _ = try daemon.connect()
         let output = dir.appendingPathComponent("out/gyro.calib").path
         let result = try ChildProcess.run(
             TestPaths.executable("tilt"),
@@ -124,9 +121,9 @@ struct CalibrationDaemonTests {
         let log = dir.appendingPathComponent("six.csv").path
         try CalibrationFixtures.writeLog(
             CalibrationFixtures.sixPositions(offset: offset, inverseMatrix: try #require(matrix.inverse)), to: log)
-        let socket = dir.appendingPathComponent("a.sock").path
-        let daemon = try DaemonProcess(socketPath: socket, arguments: ["--replay", log, "--loop", "--speed", "4"])
-        _ = try LineSocket(path: socket)
+        let socket = DaemonProcess.temporarySocket(in: dir, name: "a.sock")
+        let daemon = try DaemonProcess.replaying(["--loop", "--speed", "4"], log: log, in: dir, socket: "a.sock")
+        _ = try daemon.connect()
         let output = dir.appendingPathComponent("accel.calib").path
         let result = try ChildProcess.run(
             TestPaths.executable("tilt"),

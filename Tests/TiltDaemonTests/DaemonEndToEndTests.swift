@@ -18,27 +18,16 @@ struct DaemonEndToEndTests {
         lines.compactMap(LineSocket.parse).filter { $0["class"] as? String == "attitude" }
     }
 
-    /// Reads every line that arrives within `seconds`.
-    private func collect(_ socket: LineSocket, until end: Date) -> [String] {
-        var lines: [String] = []
-        while end.timeIntervalSinceNow > 0, let line = socket.readLine(timeout: end.timeIntervalSinceNow) {
-            lines.append(line)
-        }
-        return lines
-    }
-
     @Test("two watchers get their own rates, in order, with unit quaternions; a stalled client is dropped, not queued")
     func ratesOrderAndStalledClient() throws {
         let dir = TestPaths.temporaryDirectory()
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(
-            socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "4", "--loop"])
+        let path = DaemonProcess.temporarySocket(in: dir)
+        let daemon = try DaemonProcess.replaying(["--speed", "4", "--loop"], in: dir)
 
-        let slow = try LineSocket(path: path)
-        let fast = try LineSocket(path: path)
-        let stalled = try LineSocket(path: path)
+        let (slow, hello) = try daemon.greetedClient()
+        let fast = try daemon.connect()
+        let stalled = try daemon.connect()
         stalled.setReceiveBuffer(4096)
-        let hello = try #require(slow.read(class: "hello"))
         #expect(hello["protocol"] as? Int == 1)
         #expect((hello["daemon"] as? String)?.hasPrefix("tiltd ") == true)
         #expect(hello["power"] is [String: Any])
@@ -50,8 +39,8 @@ struct DaemonEndToEndTests {
         try fast.send(#"{"cmd":"watch","rate":50}"#)
         let fastResult = LinesBox()
         let reader = DispatchGroup()
-        DispatchQueue.global().async(group: reader) { fastResult.lines = self.collect(fast, until: end) }
-        let slowLines = collect(slow, until: end)
+        DispatchQueue.global().async(group: reader) { fastResult.lines = fast.readLines(until: end) }
+        let slowLines = slow.readLines(until: end)
         reader.wait()
         let fastLines = fastResult.lines
 
@@ -102,11 +91,9 @@ struct DaemonEndToEndTests {
     @Test("bad lines get errors and the connection stays usable; poll, status and tare answer")
     func errorsPollStatusTare() throws {
         let dir = TestPaths.temporaryDirectory()
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(
-            socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "4"])
-        let client = try LineSocket(path: path)
-        _ = try #require(client.read(class: "hello"))
+        let path = DaemonProcess.temporarySocket(in: dir)
+        let daemon = try DaemonProcess.replaying(["--speed", "4"], in: dir)
+        let (client, _) = try daemon.greetedClient()
 
         for garbage in ["hello there", #"{"cmd":"fly"}"#, #"{"cmd":"watch","rate":-3}"#, "[1,2,3]", #"{"rate":5}"#] {
             try client.send(garbage)
@@ -118,14 +105,12 @@ struct DaemonEndToEndTests {
         let overlong = try #require(client.read(class: "error"))
         #expect((overlong["message"] as? String)?.contains("too long") == true)
 
-        try client.send(#"{"cmd":"poll"}"#)
-        let polled = try #require(client.read(class: "attitude", timeout: 10))
+        let polled = try #require(try client.request(#"{"cmd":"poll"}"#, expecting: "attitude", timeout: 10))
         #expect(polled["seq"] is Int)
 
         try client.send(#"{"cmd":"watch","rate":30}"#)
         _ = try #require(client.read(class: "attitude"))
-        try client.send(#"{"cmd":"tare"}"#)
-        let tare = try #require(client.read(class: "tare"))
+        let tare = try #require(try client.request(#"{"cmd":"tare"}"#, expecting: "tare"))
         let reference = try #require(tare["reference"] as? [Double])
         #expect(reference.count == 4)
         #expect(abs(reference.reduce(0) { $0 + $1 * $1 } - 1) < 1e-6)
@@ -134,8 +119,7 @@ struct DaemonEndToEndTests {
         let tilt = try #require(after["tilt"] as? [Double])
         #expect(abs(tilt[0]) < 0.05 && abs(tilt[1]) < 0.05, "tilt right after tare: \(tilt)")
 
-        try client.send(#"{"cmd":"status"}"#)
-        let status = try #require(client.read(class: "status"))
+        let status = try #require(try client.status())
         let me = try #require(status["client"] as? [String: Any])
         #expect(me["errors"] as? Int == 6)
         #expect(me["watching"] as? Bool == true)
@@ -150,25 +134,20 @@ struct DaemonEndToEndTests {
     @Test("the sensor runs only while someone watches")
     func sensorOnDemand() throws {
         let dir = TestPaths.temporaryDirectory()
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(
-            socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "4"])
-        let client = try LineSocket(path: path)
-        _ = try #require(client.read(class: "hello"))
+        let daemon = try DaemonProcess.replaying(["--speed", "4"], in: dir)
+        let (client, _) = try daemon.greetedClient()
         func status() throws -> [String: Any] {
-            try client.send(#"{"cmd":"status"}"#)
-            return try #require(client.read(class: "status"))
+            guard let report = try client.status() else { throw TestError("no status within 5 s") }
+            return report
         }
         let idle = try status()
         #expect(idle["sensor"] as? String == "idle")
         #expect(idle["samples"] as? Int == 0, "nothing is read before anyone watches")
 
-        try client.send(#"{"cmd":"watch","rate":20}"#)
-        let active = try #require(client.read(class: "sensor"))
+        let active = try #require(try client.request(#"{"cmd":"watch","rate":20}"#, expecting: "sensor"))
         #expect(active["state"] as? String == "active")
         _ = try #require(client.read(class: "attitude"))
-        try client.send(#"{"cmd":"watch","enable":false}"#)
-        let stopped = try #require(client.read(class: "sensor"))
+        let stopped = try #require(try client.request(#"{"cmd":"watch","enable":false}"#, expecting: "sensor"))
         #expect(stopped["state"] as? String == "idle")
         let first = try #require(try status()["samples"] as? Int)
         usleep(500_000)
@@ -181,7 +160,7 @@ struct DaemonEndToEndTests {
     @Test("a stale socket file is replaced; a live daemon's socket is not taken over")
     func staleAndLiveSockets() throws {
         let dir = TestPaths.temporaryDirectory()
-        let path = dir.appendingPathComponent("d.sock").path
+        let path = DaemonProcess.temporarySocket(in: dir)
         // A socket file nobody listens on, as a crashed daemon leaves behind.
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_un()
@@ -198,17 +177,16 @@ struct DaemonEndToEndTests {
         close(fd)
         #expect(FileManager.default.fileExists(atPath: path))
 
-        let first = try DaemonProcess(socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt])
-        let client = try LineSocket(path: path)
+        let first = try DaemonProcess.replaying(in: dir)
+        let client = try first.connect()
         _ = try #require(client.read(class: "hello"), "the daemon took over the stale socket")
 
-        let second = try DaemonProcess(socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt])
+        let second = try DaemonProcess.replaying(in: dir)
         let status = second.waitForExit(timeout: 10)
         #expect(status != nil && status != 0, "a second daemon must refuse a live socket")
         #expect(second.log.contains("already serving"))
         // The first one still serves.
-        try client.send(#"{"cmd":"status"}"#)
-        #expect(client.read(class: "status") != nil)
+        #expect(try client.status() != nil)
         #expect(first.stop() == 0)
         try? FileManager.default.removeItem(at: dir)
     }
@@ -223,17 +201,15 @@ struct DaemonEndToEndTests {
             text += i == 120 ? "\(t),0,0,zero,0,0,9.81\n" : "\(t),0,0,0.1,0,0,9.81\n"
         }
         try text.write(toFile: log, atomically: true, encoding: .utf8)
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(socketPath: path, arguments: ["--replay", log, "--speed", "10"])
-        let client = try LineSocket(path: path)
+        let daemon = try DaemonProcess.replaying(["--speed", "10"], log: log, in: dir)
+        let client = try daemon.connect()
         try client.send(#"{"cmd":"watch","rate":100}"#)
         let finished = try #require(
             client.read(class: "sensor", timeout: 10).flatMap {
                 $0["state"] as? String == "active" ? client.read(class: "sensor", timeout: 10) : $0
             })
         #expect(finished["state"] as? String == "finished")
-        try client.send(#"{"cmd":"status"}"#)
-        let status = try #require(client.read(class: "status"))
+        let status = try #require(try client.status())
         #expect(status["rejected"] as? Int == 1)
         #expect(status["samples"] as? Int == 299)
         let reason = try #require(status["lastRejection"] as? String)
@@ -246,8 +222,7 @@ struct DaemonEndToEndTests {
     @Test("a missing log is a clear error and a non-zero exit")
     func missingLog() throws {
         let dir = TestPaths.temporaryDirectory()
-        let daemon = try DaemonProcess(
-            socketPath: dir.appendingPathComponent("d.sock").path, arguments: ["--replay", "/nonexistent/log.csv"])
+        let daemon = try DaemonProcess.replaying(log: "/nonexistent/log.csv", in: dir)
         let status = daemon.waitForExit(timeout: 10)
         #expect(status == 1)
         #expect(daemon.log.contains("/nonexistent/log.csv") && daemon.log.contains("cannot open"))

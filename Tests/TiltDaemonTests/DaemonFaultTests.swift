@@ -28,10 +28,7 @@ private final class ReceivedFrames: Sendable {
 /// Faults, end to end against the real `tiltd` on a real socket: clients that die, half-close, or outlive the daemon.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct DaemonFaultTests {
-    private func status(_ client: LineSocket) throws -> [String: Any] {
-        try client.send(#"{"cmd":"status"}"#)
-        return try #require(client.read(class: "status"))
-    }
+    private func status(_ client: LineSocket) throws -> [String: Any] { try #require(try client.status()) }
 
     /// Reads frames until `end`, noting when each arrived.
     private func collectFrames(_ socket: LineSocket, until end: Date, into box: ReceivedFrames) {
@@ -45,11 +42,10 @@ struct DaemonFaultTests {
     func killedWatcher() throws {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--loop"])
+        let path = DaemonProcess.temporarySocket(in: dir)
+        let daemon = try DaemonProcess.replaying(["--loop"], in: dir)
         defer { daemon.stop() }
-        let steady = try LineSocket(path: path)
-        _ = try #require(steady.read(class: "hello"))
+        let (steady, _) = try daemon.greetedClient()
 
         let victim = try BackgroundProcess(
             TestPaths.executable("tilt"), ["watch", "--json", "--rate", "1000", "--socket", path])
@@ -85,14 +81,11 @@ struct DaemonFaultTests {
     func halfClosedRequest(newline: Bool) throws {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt])
+        let daemon = try DaemonProcess.replaying(in: dir)
         defer { daemon.stop() }
-        let observer = try LineSocket(path: path)
-        _ = try #require(observer.read(class: "hello"))
+        let (observer, _) = try daemon.greetedClient()
 
-        let client = try LineSocket(path: path)
-        _ = try #require(client.read(class: "hello"))
+        let (client, _) = try daemon.greetedClient()
         // The last line counts even without its newline.
         try client.sendRaw(Array(#"{"cmd":"status"}"#.utf8) + (newline ? [UInt8(ascii: "\n")] : []))
         client.shutdownWrite()
@@ -106,13 +99,11 @@ struct DaemonFaultTests {
     func halfClosedWatcher() throws {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(socketPath: path, arguments: ["--replay", TestPaths.broadExcerpt, "--loop"])
+        let daemon = try DaemonProcess.replaying(["--loop"], in: dir)
         defer { daemon.stop() }
-        let observer = try LineSocket(path: path)
-        _ = try #require(observer.read(class: "hello"))
+        let (observer, _) = try daemon.greetedClient()
 
-        var watcher: LineSocket? = try LineSocket(path: path)
+        var watcher: LineSocket? = try daemon.connect()
         try watcher!.send(#"{"cmd":"watch","rate":50}"#)
         watcher!.shutdownWrite()
         let received = ReceivedFrames()
@@ -137,9 +128,8 @@ struct DaemonFaultTests {
     func subscriberSurvivesRestart() async throws {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("d.sock").path
-        let arguments = ["--replay", TestPaths.broadExcerpt, "--loop"]
-        var daemon = try DaemonProcess(socketPath: path, arguments: arguments)
+        let path = DaemonProcess.temporarySocket(in: dir)
+        var daemon = try DaemonProcess.replaying(["--loop"], in: dir)
         defer { daemon.stop() }
 
         let subscriber = TiltSubscriber(
@@ -161,7 +151,7 @@ struct DaemonFaultTests {
         #expect(await eventually { log.count { if case .disconnected = $0 { true } else { false } } >= 1 })
         let framesBefore = frames()
 
-        daemon = try DaemonProcess(socketPath: path, arguments: arguments)
+        daemon = try DaemonProcess.replaying(["--loop"], in: dir)
         #expect(await eventually { connects() >= 2 }, "reconnected to the new daemon")
         #expect(await eventually { frames() >= framesBefore + 10 }, "frames from the new daemon")
         subscriber.send(.status)
@@ -172,9 +162,8 @@ struct DaemonFaultTests {
     func watchCommandSurvivesRestart() throws {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("d.sock").path
-        let arguments = ["--replay", TestPaths.broadExcerpt, "--loop"]
-        var daemon = try DaemonProcess(socketPath: path, arguments: arguments)
+        let path = DaemonProcess.temporarySocket(in: dir)
+        var daemon = try DaemonProcess.replaying(["--loop"], in: dir)
         defer { daemon.stop() }
         let watch = try BackgroundProcess(
             TestPaths.executable("tilt"), ["watch", "--json", "--rate", "50", "--socket", path])
@@ -183,7 +172,7 @@ struct DaemonFaultTests {
         #expect(daemon.stop() == 0)
         #expect(waitUntil { watch.stderr.contains("disconnected") })
         let before = watch.stdoutLines.count
-        daemon = try DaemonProcess(socketPath: path, arguments: arguments)
+        daemon = try DaemonProcess.replaying(["--loop"], in: dir)
         #expect(waitUntil(timeout: 15) { watch.stdoutLines.count >= before + 10 }, "frames after the restart")
         #expect(watch.process.isRunning, "tilt watch is still running")
         // The new frames come from the new daemon: its sequence numbers start again.

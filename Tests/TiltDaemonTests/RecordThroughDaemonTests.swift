@@ -22,9 +22,8 @@ struct RecordThroughDaemonTests {
     func recordedLogReproducesLiveFrames() throws {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let socket = dir.appendingPathComponent("d.sock").path
-        let daemon = try DaemonProcess(
-            socketPath: socket, arguments: ["--replay", TestPaths.broadExcerpt, "--speed", "5"])
+        let socket = DaemonProcess.temporarySocket(in: dir)
+        let daemon = try DaemonProcess.replaying(["--speed", "5"], in: dir)
         defer { daemon.stop() }
         let log = dir.appendingPathComponent("rec.csv").path
 
@@ -39,13 +38,12 @@ struct RecordThroughDaemonTests {
         try recorder.run()
         defer { if recorder.isRunning { recorder.terminate() } }
         // Wait until the sensor runs (the recorder's watch started it), then watch frames alongside.
-        let watcher = try LineSocket(path: socket)
+        let watcher = try daemon.connect()
         _ = watcher.read(class: "hello")
         let statusDeadline = Date().addingTimeInterval(10)
         var active = false
         while !active, Date() < statusDeadline {
-            try watcher.send(#"{"cmd":"status"}"#)
-            active = (watcher.read(class: "status")?["sensor"] as? String) == "active"
+            active = (try watcher.status()?["sensor"] as? String) == "active"
             if !active { usleep(50_000) }
         }
         try #require(active, "the recorder's watch starts the sensor")

@@ -11,8 +11,7 @@ import TiltTestKit
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct ServiceLifecycleTests {
     private func statusCalibration(_ socket: LineSocket) throws -> String {
-        try socket.send(#"{"cmd":"status"}"#)
-        let status = try #require(socket.read(class: "status"), "no status within 5 s")
+        let status = try #require(try socket.status(), "no status within 5 s")
         return try #require(status["calibration"] as? String)
     }
 
@@ -96,13 +95,11 @@ struct ServiceLifecycleTests {
                 launcher, "--activate", path, "--", TestPaths.executable("tiltd"), "--replay", TestPaths.broadExcerpt,
                 "--no-power", "--socket", path,
             ],
-            environment: ["NOTIFY_SOCKET": notifyPath])
+            environment: ["NOTIFY_SOCKET": notifyPath], socketPath: path)
         let ready = try #require(notify.receive(timeout: 10), "no notification; \(daemon.log)")
         #expect(ready.contains("READY=1"), "\(ready)")
-        let client = try LineSocket(path: path)
-        _ = try #require(client.read(class: "hello"), "\(daemon.log)")
-        try client.send(#"{"cmd":"status"}"#)
-        #expect(client.read(class: "status") != nil)
+        let (client, _) = try daemon.greetedClient()
+        #expect(try client.status() != nil)
         #expect(daemon.log.contains("listening on the socket systemd passed"), "\(daemon.log)")
         #expect(daemon.stop() == 0)
         #expect(notify.receive(timeout: 5)?.contains("STOPPING=1") == true)
@@ -113,13 +110,10 @@ struct ServiceLifecycleTests {
     func journalFormat() throws {
         let dir = TestPaths.temporaryDirectory("lcJ")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try ServiceProcess.tiltd([
-            "--replay", TestPaths.broadExcerpt, "--no-power", "--socket", path, "--log-format", "journal",
-            "--log-level", "debug",
-        ])
-        let client = try LineSocket(path: path)
-        _ = try #require(client.read(class: "hello"))
+        let path = DaemonProcess.temporarySocket(in: dir)
+        let daemon = try DaemonProcess.replaying(
+            ["--no-power", "--log-format", "journal", "--log-level", "debug"], in: dir)
+        let (client, _) = try daemon.greetedClient()
         try client.send("not json")
         _ = try #require(client.read(class: "error"))
         #expect(daemon.waitForLog("client connected"))

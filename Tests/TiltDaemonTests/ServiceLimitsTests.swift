@@ -14,11 +14,9 @@ private final class Arrivals: @unchecked Sendable {
 /// Per-client limits: how many clients, how long a line, how many commands per second.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct ServiceLimitsTests {
-    private func start(_ extra: [String], in dir: URL) throws -> (ServiceProcess, String) {
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try ServiceProcess.tiltd(
-            ["--replay", TestPaths.broadExcerpt, "--loop", "--speed", "4", "--no-power", "--socket", path] + extra)
-        return (daemon, path)
+    private func start(_ extra: [String], in dir: URL) throws -> (DaemonProcess, String) {
+        let daemon = try DaemonProcess.replaying(["--loop", "--speed", "4", "--no-power"] + extra, in: dir)
+        return (daemon, DaemonProcess.temporarySocket(in: dir))
     }
 
     @Test("max_clients 3: the fourth client gets one error line and is closed; a freed place can be taken")
@@ -60,8 +58,7 @@ struct ServiceLimitsTests {
         let error = try #require(client.read(class: "error"))
         let message = try #require(error["message"] as? String)
         #expect(message.contains("too long") && message.contains("the limit is 128"), "\(message)")
-        try client.send(#"{"cmd":"status"}"#)
-        #expect(client.read(class: "status") != nil, "the connection is still usable")
+        #expect(try client.status() != nil, "the connection is still usable")
         #expect(daemon.stop() == 0)
     }
 
@@ -116,9 +113,7 @@ struct ServiceLimitsTests {
         let after = arrivals.times.filter { $0 > floodOver }.count
         #expect(after >= 15, "20 Hz after the flood gave \(after) frames")
         // A well-behaved client is not limited.
-        let calm = try LineSocket(path: path)
-        try calm.send(#"{"cmd":"status"}"#)
-        #expect(calm.read(class: "status") != nil)
+        #expect(try LineSocket(path: path).status() != nil)
         #expect(daemon.stop() == 0)
     }
 
@@ -143,9 +138,7 @@ struct ServiceLimitsTests {
             daemon.log.contains("client does not read its replies") || sentBatches < 20
         }
         #expect(closedOrStalled, "sent \(sentBatches) batches; \(daemon.log)")
-        let other = try LineSocket(path: path)
-        try other.send(#"{"cmd":"status"}"#)
-        #expect(other.read(class: "status") != nil, "the daemon keeps serving others")
+        #expect(try LineSocket(path: path).status() != nil, "the daemon keeps serving others")
         #expect(daemon.stop() == 0)
     }
 }

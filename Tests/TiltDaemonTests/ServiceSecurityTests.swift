@@ -26,17 +26,16 @@ struct ServiceSecurityTests {
         return result.stdout
     }
 
-    @Test("the socket is created 0660 and given to socket_group")
+    @Test(
+        "the socket is created 0660 and given to socket_group",
+        .enabled(if: getuid() == 0, "needs root to give the socket to another group"))
     func socketModeAndGroup() throws {
-        try #require(getuid() == 0, "needs root to give the socket to another group")
         let group = try #require(Self.nogroup)
         let dir = ServiceFixtures.directory("secM")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try ServiceProcess.tiltd([
-            "--replay", TestPaths.broadExcerpt, "--no-power", "--socket", path, "--socket-group", group.name,
-        ])
-        _ = try #require(try LineSocket(path: path).read(class: "hello"), "\(daemon.log)")
+        let path = DaemonProcess.temporarySocket(in: dir)
+        let daemon = try DaemonProcess.replaying(["--no-power", "--socket-group", group.name], in: dir)
+        _ = try daemon.greetedClient()
         var st = stat()
         #expect(lstat(path, &st) == 0)
         #expect(st.st_mode & 0o7777 == 0o660, "mode \(String(st.st_mode & 0o7777, radix: 8))")
@@ -59,19 +58,18 @@ struct ServiceSecurityTests {
         #expect(result.stderr.contains("socket_group: group 'no-such-group-tilt' does not exist"), "\(result.stderr)")
     }
 
-    @Test("tare is refused to another uid, allowed to a member of admin_group; status stays open to anyone")
+    @Test(
+        "tare is refused to another uid, allowed to a member of admin_group; status stays open to anyone",
+        .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
     func tareNeedsAdmin() throws {
-        try #require(getuid() == 0, "needs root to run a client as another uid")
         let nogroup = try #require(Self.nogroup)
         let admin = try #require(Self.daemonGroup)
         let dir = ServiceFixtures.directory("secT")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try ServiceProcess.tiltd([
-            "--replay", TestPaths.broadExcerpt, "--no-power", "--socket", path, "--socket-group", nogroup.name,
-            "--admin-group", admin.name,
-        ])
-        _ = try #require(try LineSocket(path: path).read(class: "hello"), "\(daemon.log)")
+        let path = DaemonProcess.temporarySocket(in: dir)
+        let daemon = try DaemonProcess.replaying(
+            ["--no-power", "--socket-group", nogroup.name, "--admin-group", admin.name], in: dir)
+        _ = try daemon.greetedClient()
 
         let refused = try asNobody(socket: path, command: #"{"cmd":"tare"}"#, groups: [], in: dir)
         let error = try #require(LineSocket.parse(refused), "\(refused)")
@@ -89,23 +87,20 @@ struct ServiceSecurityTests {
         #expect(LineSocket.parse(allowed)?["class"] as? String == "tare", "\(allowed)")
 
         // The daemon's own uid (root here) may always tare.
-        let root = try LineSocket(path: path)
-        try root.send(#"{"cmd":"tare"}"#)
-        #expect(root.read(class: "tare") != nil)
+        #expect(try daemon.connect().request(#"{"cmd":"tare"}"#, expecting: "tare") != nil)
         #expect(daemon.stop() == 0)
     }
 
-    @Test("without admin_group only the daemon's uid and root may tare, and the refusal says how to allow it")
+    @Test(
+        "without admin_group only the daemon's uid and root may tare, and the refusal says how to allow it",
+        .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
     func tareWithoutAdminGroup() throws {
-        try #require(getuid() == 0, "needs root to run a client as another uid")
         let nogroup = try #require(Self.nogroup)
         let dir = ServiceFixtures.directory("secN")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("d.sock").path
-        let daemon = try ServiceProcess.tiltd([
-            "--replay", TestPaths.broadExcerpt, "--no-power", "--socket", path, "--socket-group", nogroup.name,
-        ])
-        _ = try #require(try LineSocket(path: path).read(class: "hello"), "\(daemon.log)")
+        let path = DaemonProcess.temporarySocket(in: dir)
+        let daemon = try DaemonProcess.replaying(["--no-power", "--socket-group", nogroup.name], in: dir)
+        _ = try daemon.greetedClient()
         let refused = try asNobody(socket: path, command: #"{"cmd":"tare"}"#, groups: [1], in: dir)
         let message = try #require(LineSocket.parse(refused)?["message"] as? String, "\(refused)")
         #expect(message.contains("no admin_group is configured"), "\(message)")

@@ -68,11 +68,10 @@ struct PowerProbeTests {
         #expect(seen.states.count == 3, "one report per change: \(seen.states)")
     }
 
-    @Test func theMonitorFollowsPowerProfilesDaemonOnDBus() throws {
-        if let reason = PrivateBus.unavailableReason {
-            print("skipped: \(reason)")
-            return
-        }
+    @Test(
+        .enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock (scripts/bootstrap installs them)")
+    )
+    func theMonitorFollowsPowerProfilesDaemonOnDBus() throws {
         let bus = try PrivateBus()
         try bus.startPowerProfilesDaemon(profile: "balanced")
         let fake = try FakePowerSupply()
@@ -94,11 +93,10 @@ struct PowerProbeTests {
         try seen.waitFor("balanced again") { $0.last?.profile == "balanced" }
     }
 
-    @Test func aDaemonThatStartsLaterIsFollowed() throws {
-        if let reason = PrivateBus.unavailableReason {
-            print("skipped: \(reason)")
-            return
-        }
+    @Test(
+        .enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock (scripts/bootstrap installs them)")
+    )
+    func aDaemonThatStartsLaterIsFollowed() throws {
         let bus = try PrivateBus()
         let fake = try FakePowerSupply()
         let monitor = PowerMonitor(
@@ -114,11 +112,10 @@ struct PowerProbeTests {
         try seen.waitFor("power-saver once the daemon is on the bus") { $0.last?.profile == "power-saver" }
     }
 
-    @Test func theUPowerNameIsFollowedToo() throws {
-        if let reason = PrivateBus.unavailableReason {
-            print("skipped: \(reason)")
-            return
-        }
+    @Test(
+        .enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock (scripts/bootstrap installs them)")
+    )
+    func theUPowerNameIsFollowedToo() throws {
         let bus = try PrivateBus()
         try bus.startUPowerProfiles(profile: "power-saver")
         let fake = try FakePowerSupply()

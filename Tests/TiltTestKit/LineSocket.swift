@@ -121,6 +121,28 @@ public final class LineSocket: @unchecked Sendable {
         return nil
     }
 
+    /// Sends `command` and reads until a reply of class `cls` arrives (other lines, such as frames, are skipped).
+    ///
+    /// - Returns: the reply, or `nil` if none arrives within `timeout` seconds: callers `#require` it.
+    public func request(_ command: String, expecting cls: String, timeout: Double = 5) throws -> [String: Any]? {
+        try send(command)
+        return read(class: cls, timeout: timeout)
+    }
+
+    /// Sends `{"cmd":"status"}` and returns the `status` reply, or `nil` if none arrives within `timeout` seconds.
+    public func status(timeout: Double = 5) throws -> [String: Any]? {
+        try request(#"{"cmd":"status"}"#, expecting: "status", timeout: timeout)
+    }
+
+    /// Every line that arrives before `end` (or until the peer closes).
+    public func readLines(until end: Date) -> [String] {
+        var lines: [String] = []
+        while end.timeIntervalSinceNow > 0, let line = readLine(timeout: end.timeIntervalSinceNow) {
+            lines.append(line)
+        }
+        return lines
+    }
+
     /// Parses a line as a JSON object.
     public static func parse(_ line: String) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]

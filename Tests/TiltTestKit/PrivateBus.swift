@@ -24,6 +24,10 @@ public final class PrivateBus {
         return nil
     }
 
+    /// Whether a private bus with dbusmock can run here: the condition of the D-Bus tests' `.enabled(if:)` trait, so
+    /// that a machine without `dbus-daemon` or python3-dbusmock reports them as skipped, not passed.
+    public static var isAvailable: Bool { unavailableReason == nil }
+
     /// Starts `dbus-daemon --session` on a socket in a temporary folder and waits until it accepts connections.
     public init() throws {
         directory = TestPaths.temporaryDirectory("tilt-bus")
