@@ -41,10 +41,10 @@ public enum ServerMessage: Sendable, Equatable {
 
     /// A `sensor` event.
     public struct SensorEvent: Sendable, Equatable, Codable {
-        /// `active`, `idle`, `lost` or `finished`.
-        public var state: String
+        /// What the sensor does now; a state this version does not know decodes as ``SensorState/unknown(_:)``.
+        public var state: SensorState
         public var reason: String
-        public init(state: String, reason: String) {
+        public init(state: SensorState, reason: String) {
             self.state = state
             self.reason = reason
         }
@@ -58,8 +58,8 @@ public enum ServerMessage: Sendable, Equatable {
             w.field("class", "hello")
             w.field("protocol", h.protocol)
             w.field("daemon", h.daemon)
-            w.raw("sensors", json: "[" + h.sensors.map { $0.json }.joined(separator: ",") + "]")
-            w.raw("power", json: h.power.json(withClass: false))
+            w.array("sensors", objects: h.sensors) { $1.write(into: &$0) }
+            w.object("power") { h.power.write(into: &$0) }
             return w.finish()
         case .attitude(let f):
             return Self.encode(frame: f)
@@ -71,7 +71,9 @@ public enum ServerMessage: Sendable, Equatable {
             if let m = s.mag { w.field("mag", m.array) } else { w.null("mag") }
             return w.finish()
         case .power(let p):
-            return WirePower(p).json(withClass: true)
+            w.field("class", "power")
+            WirePower(p).write(into: &w)
+            return w.finish()
         case .sensor(let e):
             w.field("class", "sensor")
             w.field("state", e.state)
@@ -130,23 +132,23 @@ public enum ServerMessage: Sendable, Equatable {
         var seq: UInt64
         var time: Double
         var mono: Double?
-        var quaternion: [Double]
-        var gravity: [Double]?
-        var rotationRate: [Double]?
-        var userAcceleration: [Double]?
-        var tilt: [Double]
+        var quaternion: [Double?]
+        var gravity: [Double?]?
+        var rotationRate: [Double?]?
+        var userAcceleration: [Double?]?
+        var tilt: [Double?]
         var flags: Flags?
         var source: String?
     }
 
     private struct WireSample: Decodable {
         var t: Double
-        var gyr: [Double]
-        var acc: [Double]
-        var mag: [Double]?
+        var gyr: [Double?]
+        var acc: [Double?]
+        var mag: [Double?]?
     }
 
-    private struct WireTare: Decodable { var reference: [Double] }
+    private struct WireTare: Decodable { var reference: [Double?] }
     private struct WireErrorMessage: Decodable { var message: String }
 
     /// Decodes one line from the daemon.
@@ -169,7 +171,7 @@ public enum ServerMessage: Sendable, Equatable {
                         gravity: try vector(f.gravity ?? [0, 0, 0]),
                         rotationRate: try vector(f.rotationRate ?? [0, 0, 0]),
                         userAcceleration: try vector(f.userAcceleration ?? [0, 0, 0]),
-                        tilt: f.tilt.count == 2 ? .init(x: f.tilt[0], y: f.tilt[1]) : .zero,
+                        tilt: f.tilt.count == 2 ? .init(x: f.tilt[0] ?? .nan, y: f.tilt[1] ?? .nan) : .zero,
                         flags: .init(
                             initializing: f.flags?.initializing ?? false, rest: f.flags?.rest ?? false,
                             accelDisturbed: f.flags?.accelDisturbed ?? false,
@@ -200,14 +202,20 @@ public enum ServerMessage: Sendable, Equatable {
         }
     }
 
-    private static func vector(_ a: [Double]) throws(WireError) -> Vector3 {
-        guard a.count == 3 else { throw WireError("expected 3 numbers, got \(a.count)") }
-        return Vector3(a[0], a[1], a[2])
+    /// The numbers of an array in which `null` stands for a non-finite number (the wire's convention), as NaN.
+    private static func numbers(_ a: [Double?], count: Int, of what: String) throws(WireError) -> [Double] {
+        guard a.count == count else { throw WireError("expected \(count) numbers for \(what), got \(a.count)") }
+        return a.map { $0 ?? .nan }
     }
 
-    private static func quaternion(_ a: [Double]) throws(WireError) -> Quaternion {
-        guard a.count == 4 else { throw WireError("expected 4 numbers for a quaternion, got \(a.count)") }
-        return Quaternion(w: a[0], x: a[1], y: a[2], z: a[3])
+    private static func vector(_ a: [Double?]) throws(WireError) -> Vector3 {
+        let v = try numbers(a, count: 3, of: "a vector")
+        return Vector3(v[0], v[1], v[2])
+    }
+
+    private static func quaternion(_ a: [Double?]) throws(WireError) -> Quaternion {
+        let q = try numbers(a, count: 4, of: "a quaternion")
+        return Quaternion(w: q[0], x: q[1], y: q[2], z: q[3])
     }
 }
 
@@ -227,14 +235,12 @@ public struct WireSensor: Sendable, Equatable, Codable {
         mode = d.mode
     }
 
-    var json: String {
-        var w = JSONWriter()
+    func write(into w: inout JSONWriter) {
         w.field("name", name)
         w.field("kinds", strings: kinds)
         w.field("location", location)
         if let rate { w.field("rate", rate) } else { w.null("rate") }
         w.field("mode", mode)
-        return w.finish()
     }
 }
 
@@ -254,13 +260,11 @@ public struct WirePower: Sendable, Equatable, Codable {
 
     public var state: PowerState { PowerState(onBattery: onBattery, capacity: capacity, profile: profile) }
 
-    func json(withClass: Bool) -> String {
-        var w = JSONWriter()
-        if withClass { w.field("class", "power") }
+    /// Writes the fields in the order of the `power` message and `hello` (nil as `null`).
+    func write(into w: inout JSONWriter) {
         w.field("onBattery", onBattery)
         if let capacity { w.field("capacity", capacity) } else { w.null("capacity") }
         if let profile { w.field("profile", profile) } else { w.null("profile") }
         w.field("lowPower", lowPower)
-        return w.finish()
     }
 }
