@@ -247,8 +247,7 @@ final class Hub: Sendable {
     /// - Parameters:
     ///   - errors: Lines from the client that got an `error`.
     ///   - peer: The client's credentials, if the socket gave them.
-    func status(id: UInt64, errors: UInt64, peer: PeerCredentials?, now: Double = monotonicSeconds()) -> StatusReport
-    {
+    func status(id: UInt64, errors: UInt64, peer: PeerCredentials?, now: Double = monotonicSeconds()) -> StatusReport {
         state.withLock { s in
             let me = s.clients[id]
             let client = StatusReport.Client(

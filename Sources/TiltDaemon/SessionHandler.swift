@@ -159,7 +159,8 @@ final class SessionHandler: ChannelInboundHandler {
             errors &+= 1
             if firstOfRun {
                 logger.notice(
-                    "rate limit: commands dropped", metadata: ["rate": "\(CommandLimiter.format(policy.commandsPerSecond))"])
+                    "rate limit: commands dropped",
+                    metadata: ["rate": "\(CommandLimiter.format(policy.commandsPerSecond))"])
             }
             reply(.error(message: message))
         case .disconnect(let message, let refused):

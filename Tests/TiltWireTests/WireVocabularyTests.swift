@@ -102,7 +102,8 @@ import TiltWire
                 protocol: 1, daemon: "tiltd 0.1.0",
                 sensors: [
                     WireSensor(
-                        SensorDescription(name: "x", kinds: ["accel", "gyro"], location: "/dev/x", rateHz: nil, mode: "polled"))
+                        SensorDescription(
+                            name: "x", kinds: ["accel", "gyro"], location: "/dev/x", rateHz: nil, mode: "polled"))
                 ], power: WirePower(.mains)))
         #expect(
             hello.jsonLine
