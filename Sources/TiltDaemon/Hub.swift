@@ -18,12 +18,16 @@ final class Hub: Sendable {
         var rate: Double?
         var schedule = RateSchedule(rate: WireProtocol.defaultRate)
         var pollPending = false
+        /// A frame answering a poll is on its way to the client (handed over, not yet written).
+        var pollInFlight = false
         /// Frames handed to the client, and frames dropped because it was not keeping up.
         var sent: UInt64 = 0
         var dropped: UInt64 = 0
 
         /// Whether the client is owed frames (it watches, or waits for a poll).
         var wantsFrames: Bool { watching || pollPending }
+        /// Whether the client's session must stay open for frames: owed some, or one is on its way.
+        var expectsFrames: Bool { wantsFrames || pollInFlight }
     }
 
     struct State {
@@ -118,9 +122,15 @@ final class Hub: Sendable {
         return immediate
     }
 
-    /// Whether `id` is owed frames: it watches, or waits for a poll (a half-closed session stays open for them).
-    func wantsFrames(id: UInt64) -> Bool {
-        state.withLock { $0.clients[id]?.wantsFrames ?? false }
+    /// Whether `id` expects frames: it watches, waits for a poll, or the frame answering its poll is on its way
+    /// (a half-closed session stays open for them).
+    func expectsFrames(id: UInt64) -> Bool {
+        state.withLock { $0.clients[id]?.expectsFrames ?? false }
+    }
+
+    /// The frame answering `id`'s poll has been written.
+    func pollAnswered(id: UInt64) {
+        state.withLock { $0.clients[id]?.pollInFlight = false }
     }
 
     private func updateDemand(_ body: (inout State) -> Void) {
@@ -150,7 +160,7 @@ final class Hub: Sendable {
     ///
     /// - Parameter now: Monotonic seconds, for the watchers' rate schedules.
     func publish(_ frame: AttitudeFrame, gyroBias: Vector3, now: Double = monotonicSeconds()) {
-        var due: [(UInt64, any Subscriber)] = []
+        var due: [(id: UInt64, sink: any Subscriber, answersPoll: Bool)] = []
         var servedPoll = false
         state.withLock { s in
             s.latest = frame
@@ -160,19 +170,26 @@ final class Hub: Sendable {
                 // Both run: a watcher's schedule advances even when a poll makes the frame due anyway.
                 let scheduled = client.watching && client.schedule.take(at: now)
                 guard client.pollPending || scheduled else { continue }
-                servedPoll = servedPoll || client.pollPending
+                let answersPoll = client.pollPending
+                servedPoll = servedPoll || answersPoll
                 client.pollPending = false
+                client.pollInFlight = client.pollInFlight || answersPoll
                 s.clients[id] = client
-                due.append((id, client.sink))
+                due.append((id, client.sink, answersPoll))
             }
         }
         if servedPoll { updateDemand { _ in } }
         guard !due.isEmpty else { return }
         let line = WireLine(json: ServerMessage.encode(frame: frame))
-        let outcomes = due.map { ($0.0, $0.1.deliver(line, kind: .frame)) }
+        let outcomes = due.map { ($0.id, $0.sink.deliver(line, kind: .frame(answersPoll: $0.answersPoll))) }
         state.withLock { s in
             for (id, delivered) in outcomes {
-                if delivered { s.clients[id]?.sent &+= 1 } else { s.clients[id]?.dropped &+= 1 }
+                if delivered {
+                    s.clients[id]?.sent &+= 1
+                } else {
+                    s.clients[id]?.dropped &+= 1
+                    s.clients[id]?.pollInFlight = false
+                }
             }
         }
     }

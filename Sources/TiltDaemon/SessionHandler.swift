@@ -139,7 +139,9 @@ final class SessionHandler: ChannelInboundHandler {
     func send(_ line: WireLine, kind: Delivery) {
         guard let context, context.channel.isActive, id != nil else { return }
         context.writeAndFlush(wrapOutboundOut(line), promise: nil)
-        if kind == .frame { closeIfDone() }
+        guard case .frame(let answersPoll) = kind else { return }
+        if answersPoll, let id { hub.pollAnswered(id: id) }
+        closeIfDone()
     }
 
     /// Closes the connection (at daemon shutdown).
@@ -215,8 +217,8 @@ final class SessionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Whether the hub owes this client frames (it watches, or a `poll` waits).
-    private var owedFrames: Bool { id.map(hub.wantsFrames) ?? false }
+    /// Whether this client expects frames (it watches, or a `poll` waits or is being answered).
+    private var owedFrames: Bool { id.map(hub.expectsFrames) ?? false }
 
     /// After a half-close, ends the session once nothing more is due to the client (what was written goes first).
     private func closeIfDone() {

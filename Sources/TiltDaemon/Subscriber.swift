@@ -16,8 +16,9 @@ protocol Subscriber: Sendable {
 
 /// What the hub delivers; only frames are counted (sent or dropped) in `status`.
 enum Delivery: Sendable, Equatable {
-    /// An `attitude` frame, to a watcher or a waiting `poll`.
-    case frame
+    /// An `attitude` frame, to a watcher or (`answersPoll`) to a waiting `poll`, which the subscriber confirms
+    /// with ``Hub/pollAnswered(id:)`` once the frame is written.
+    case frame(answersPoll: Bool)
     /// A raw `sample`, to a client watching with `raw`.
     case sample
     /// A `sensor` or `power` event, to every client.

@@ -90,7 +90,7 @@ private final class RecordingSink: Subscriber {
         hub.setWatch(id: id, enable: false, rate: nil, raw: false)
         publish(hub, count: 10, from: 11, start: 200)
         #expect(try sink.frameSeqs() == Array(1...10))
-        #expect(hub.wantsFrames(id: id) == false)
+        #expect(hub.expectsFrames(id: id) == false)
         let me = hub.status(id: id, errors: 0, peer: nil).client
         #expect(!me.watching && me.rate == nil && me.sent == 10)
     }
@@ -114,10 +114,13 @@ private final class RecordingSink: Subscriber {
         let sink = RecordingSink()
         let id = try #require(hub.register(sink))
         #expect(hub.poll(id: id) == nil)
-        #expect(hub.wantsFrames(id: id))
+        #expect(hub.expectsFrames(id: id))
         publish(hub, count: 3)
         #expect(try sink.frameSeqs() == [1], "the waiting poll gets the next frame, and only that one")
-        #expect(!hub.wantsFrames(id: id))
+        #expect(try sink.messages().map(\.1) == [.frame(answersPoll: true)])
+        #expect(hub.expectsFrames(id: id), "until the session has written the answer, it must stay open for it")
+        hub.pollAnswered(id: id)
+        #expect(!hub.expectsFrames(id: id))
         hub.setSensorState(.active, reason: "test")
         #expect(hub.poll(id: id)?.seq == 3, "once the sensor runs, a poll gets the latest frame at once")
     }
@@ -166,6 +169,17 @@ private final class RecordingSink: Subscriber {
         let me = hub.status(id: id, errors: 0, peer: nil).client
         #expect(me.sent == 4 && me.dropped == 6)
         #expect(hub.unregister(id: id)! == (sent: 4, dropped: 6))
+    }
+
+    @Test func aPollAnswerTheClientCannotTakeIsDroppedAndNothingMoreIsOwed() throws {
+        let hub = makeHub()
+        let sink = RecordingSink()
+        let id = try #require(hub.register(sink))
+        #expect(hub.poll(id: id) == nil)
+        sink.full = true
+        publish(hub, count: 1)
+        #expect(!hub.expectsFrames(id: id), "a dropped answer is not on its way: a half-closed session may end")
+        #expect(hub.status(id: id, errors: 0, peer: nil).client.dropped == 1)
     }
 
     @Test func statusIsCompleteForTheAskingClient() throws {

@@ -110,7 +110,7 @@ import TiltWire
         }
         let watch = run(.watch(enable: true, rate: 30, raw: false))
         #expect(watch == .none)
-        #expect(hub.wantsFrames(id: id))
+        #expect(hub.expectsFrames(id: id))
         let poll = run(.poll)
         #expect(poll == .none, "no frame yet")
         guard case .reply(.status(let status)) = run(.status, errors: 2) else {
