@@ -32,10 +32,7 @@ public enum TiltConnection {
     public static func write(_ command: ClientCommand, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>)
         async throws
     {
-        var buffer = ByteBuffer()
-        buffer.writeString(command.jsonLine)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        try await outbound.write(buffer)
+        try await outbound.write(WireLine(command).bytes)
     }
 
     /// Sends `command` and returns the first answer that `accept` takes (skipping `hello` and frames).

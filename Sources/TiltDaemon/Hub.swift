@@ -1,37 +1,17 @@
-import NIOCore
 import Synchronization
 import TiltCore
-import TiltSensors
 import TiltWire
-
-/// What the sensor must do for the clients there are: run or not, and at what rate.
-struct Demand: Sendable, Equatable {
-    /// Someone watches frames or raw samples, or waits for a poll.
-    var active: Bool
-    /// The highest rate any watcher asked for, Hz.
-    var rate: Double?
-
-    static let idle = Demand(active: false, rate: nil)
-}
 
 /// The daemon's meeting point: the latest frame, the power and sensor state, and every connected client.
 ///
-/// The motion side publishes into it; socket sessions register with it and read from it. Publishing never waits
-/// on a client: frames due to a client are handed to that client's event loop, which drops them if the client is
-/// not reading (see `SessionHandler`). State is small and touched briefly, so one `Mutex` guards it.
+/// The motion side publishes into it; socket sessions register a ``Subscriber`` with it and read from it. It is the
+/// one place that knows what each client watches (rate, raw, a pending poll) and what it was sent or missed, so
+/// `status` is built here whole. Publishing never waits on a client: a line due to a client is handed to its
+/// subscriber, which drops it if the client is not reading. State is small and touched briefly, so one `Mutex`
+/// guards it. The hub knows nothing of NIO and is tested without it.
 final class Hub: Sendable {
-    struct Subscriber {
-        let session: NIOLoopBound<SessionHandler>
-        let eventLoop: any EventLoop
-        var watching = false
-        var raw = false
-        var rate: Double?
-        var schedule = RateSchedule(rate: WireProtocol.defaultRate)
-        var pollPending = false
-    }
-
     struct State {
-        var subscribers: [UInt64: Subscriber] = [:]
+        var clients: [UInt64: Client] = [:]
         var nextID: UInt64 = 1
         var latest: AttitudeFrame?
         var gyroBias: Vector3 = .zero
@@ -41,27 +21,29 @@ final class Hub: Sendable {
         var rejected: UInt64 = 0
         var lastRejection: String?
         var demand: Demand = .idle
+        /// Which calibration applies and why; replaced when `SIGHUP` re-resolves it.
+        var calibration: String
+        var calibrated: Bool
     }
 
     let sourceName: String
     let sensors: [SensorDescription]
     let startTime: Double
-    /// Which calibration applies and why, as `status` reports it; replaced when `SIGHUP` re-resolves it.
-    private let calibrationState: Mutex<String>
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let demandContinuation: AsyncStream<Demand>.Continuation
     /// Changes of demand, newest wins: the motion service follows it.
     let demands: AsyncStream<Demand>
     private let tareAction: Mutex<(@Sendable () -> Quaternion?)?> = Mutex(nil)
-    private let allocator = ByteBufferAllocator()
 
-    init(sourceName: String, sensors: [SensorDescription], calibration: String, power: PowerState = .mains) {
+    init(
+        sourceName: String, sensors: [SensorDescription], calibration: String, calibrated: Bool,
+        power: PowerState = .mains
+    ) {
         self.sourceName = sourceName
         self.sensors = sensors
-        calibrationState = Mutex(calibration)
+        state = Mutex(State(power: power, calibration: calibration, calibrated: calibrated))
         startTime = monotonicSeconds()
         (demands, demandContinuation) = AsyncStream.makeStream(of: Demand.self, bufferingPolicy: .bufferingNewest(1))
-        state.withLock { $0.power = power }
     }
 
     /// Ends the demand stream (at shutdown).
@@ -69,48 +51,66 @@ final class Hub: Sendable {
         demandContinuation.finish()
     }
 
-    // MARK: Sessions
+    // MARK: Clients
 
-    /// Registers a new connection and returns its id, or `nil` when `limit` clients are connected already.
-    func register(session: NIOLoopBound<SessionHandler>, eventLoop: any EventLoop, limit: Int = .max) -> UInt64? {
+    /// Registers a new client and returns its id, or `nil` when `limit` clients are connected already.
+    func register(_ sink: any Subscriber, limit: Int = .max) -> UInt64? {
         state.withLock { s in
-            guard s.subscribers.count < limit else { return nil }
+            guard s.clients.count < limit else { return nil }
             let id = s.nextID
             s.nextID += 1
-            s.subscribers[id] = Subscriber(session: session, eventLoop: eventLoop)
+            s.clients[id] = Client(sink: sink)
             return id
         }
     }
 
-    /// Forgets a connection.
-    func unregister(id: UInt64) {
-        updateDemand { s in s.subscribers[id] = nil }
+    /// Forgets a client; returns how many frames it was sent and how many it missed.
+    @discardableResult
+    func unregister(id: UInt64) -> (sent: UInt64, dropped: UInt64)? {
+        var counts: (sent: UInt64, dropped: UInt64)?
+        updateDemand { s in
+            counts = s.clients[id].map { ($0.sent, $0.dropped) }
+            s.clients[id] = nil
+        }
+        return counts
     }
 
-    /// Starts or stops frames (and raw samples) for a connection.
+    /// Starts or stops frames (and raw samples) for a client.
     func setWatch(id: UInt64, enable: Bool, rate: Double?, raw: Bool) {
         updateDemand { s in
-            guard var sub = s.subscribers[id] else { return }
-            sub.watching = enable
-            sub.raw = enable && raw
+            guard var client = s.clients[id] else { return }
             let granted = min(max(rate ?? WireProtocol.defaultRate, 0.1), WireProtocol.maxRate)
-            sub.rate = enable ? granted : nil
-            sub.schedule.setRate(granted)
-            s.subscribers[id] = sub
+            client.watching = enable
+            client.raw = enable && raw
+            client.rate = enable ? granted : nil
+            client.schedule.setRate(granted)
+            s.clients[id] = client
         }
     }
 
-    /// Answers a `poll`: the latest frame now if the sensor is running or done, else the next one.
+    /// Answers a `poll`: the latest frame now if the sensor is running or done, else `nil` and the next frame is
+    /// delivered to the client when it comes.
     func poll(id: UInt64) -> AttitudeFrame? {
         var immediate: AttitudeFrame?
         updateDemand { s in
             if let latest = s.latest, s.sensorState != .idle {
                 immediate = latest
-                return
+            } else {
+                s.clients[id]?.pollPending = true
             }
-            s.subscribers[id]?.pollPending = true
         }
         return immediate
+    }
+
+    /// Whether `id` expects frames: it watches, waits for a poll, or the frame answering its poll is on its way
+    /// (a half-closed session stays open for them).
+    func expectsFrames(id: UInt64) -> Bool {
+        state.withLock { $0.clients[id]?.expectsFrames ?? false }
+    }
+
+    /// The frame answering `id`'s poll has been written.
+    func pollAnswered(id: UInt64) {
+        state.withLock { $0.clients[id]?.pollInFlight = false }
     }
 
     private func updateDemand(_ body: (inout State) -> Void) {
@@ -127,9 +127,9 @@ final class Hub: Sendable {
     private static func demand(of s: State) -> Demand {
         var active = false
         var rate: Double?
-        for sub in s.subscribers.values where sub.watching || sub.pollPending {
+        for client in s.clients.values where client.wantsFrames {
             active = true
-            if let r = sub.rate { rate = max(rate ?? 0, r) }
+            if let r = client.rate { rate = max(rate ?? 0, r) }
         }
         return Demand(active: active, rate: rate)
     }
@@ -137,55 +137,59 @@ final class Hub: Sendable {
     // MARK: Publishing
 
     /// Publishes a fused frame to the watchers that are due one, and to pending polls.
-    func publish(_ frame: AttitudeFrame, gyroBias: Vector3) {
-        let now = monotonicSeconds()
-        var targets: [(NIOLoopBound<SessionHandler>, any EventLoop)] = []
+    ///
+    /// - Parameter now: Monotonic seconds, for the watchers' rate schedules.
+    func publish(_ frame: AttitudeFrame, gyroBias: Vector3, now: Double = monotonicSeconds()) {
+        var due: [(id: UInt64, sink: any Subscriber, answersPoll: Bool)] = []
         var servedPoll = false
         state.withLock { s in
             s.latest = frame
             s.gyroBias = gyroBias
             s.samples &+= 1
-            for id in s.subscribers.keys {
-                guard s.subscribers[id]!.watching || s.subscribers[id]!.pollPending else { continue }
-                var due = false
-                if s.subscribers[id]!.pollPending {
-                    s.subscribers[id]!.pollPending = false
-                    servedPoll = true
-                    due = true
-                }
-                if s.subscribers[id]!.watching, s.subscribers[id]!.schedule.take(at: now) { due = true }
-                if due { targets.append((s.subscribers[id]!.session, s.subscribers[id]!.eventLoop)) }
+            for (id, var client) in s.clients where client.wantsFrames {
+                // Both run: a watcher's schedule advances even when a poll makes the frame due anyway.
+                let scheduled = client.watching && client.schedule.take(at: now)
+                guard client.pollPending || scheduled else { continue }
+                let answersPoll = client.pollPending
+                servedPoll = servedPoll || answersPoll
+                client.pollPending = false
+                client.pollInFlight = client.pollInFlight || answersPoll
+                s.clients[id] = client
+                due.append((id, client.sink, answersPoll))
             }
         }
         if servedPoll { updateDemand { _ in } }
-        guard !targets.isEmpty else { return }
-        let buffer = encode(ServerMessage.encode(frame: frame))
-        for (session, loop) in targets {
-            loop.execute { session.value.deliver(buffer, kind: .frame) }
+        guard !due.isEmpty else { return }
+        let line = WireLine(json: ServerMessage.encode(frame: frame))
+        let outcomes = due.map { ($0.id, $0.sink.deliver(line, kind: .frame(answersPoll: $0.answersPoll))) }
+        state.withLock { s in
+            for (id, delivered) in outcomes {
+                if delivered {
+                    s.clients[id]?.sent &+= 1
+                } else {
+                    s.clients[id]?.dropped &+= 1
+                    s.clients[id]?.pollInFlight = false
+                }
+            }
         }
     }
 
-    /// Sends a raw sample to connections watching with `raw`.
+    /// Sends a raw sample to the clients watching with `raw`.
     func publishRaw(_ sample: MotionSample) {
-        let targets = state.withLock { s in
-            s.subscribers.values.filter { $0.raw }.map { ($0.session, $0.eventLoop) }
-        }
-        guard !targets.isEmpty else { return }
-        let buffer = encode(ServerMessage.sample(sample).jsonLine)
-        for (session, loop) in targets {
-            loop.execute { session.value.deliver(buffer, kind: .sample) }
-        }
+        let sinks = state.withLock { s in s.clients.values.filter(\.raw).map(\.sink) }
+        guard !sinks.isEmpty else { return }
+        let line = WireLine(.sample(sample))
+        for sink in sinks { _ = sink.deliver(line, kind: .sample) }
     }
 
-    /// Records the sensor's state and tells every client.
+    /// Records the sensor's state and tells every client, if it changed.
     func setSensorState(_ newState: SensorState, reason: String) {
         let changed = state.withLock { s -> Bool in
             guard s.sensorState != newState else { return false }
             s.sensorState = newState
             return true
         }
-        guard changed else { return }
-        broadcast(.sensor(.init(state: newState.rawValue, reason: reason)))
+        if changed { broadcast(.sensor(.init(state: newState, reason: reason))) }
     }
 
     /// Counts a rejected sample or log row.
@@ -207,18 +211,9 @@ final class Hub: Sendable {
     }
 
     private func broadcast(_ message: ServerMessage) {
-        let targets = state.withLock { s in s.subscribers.values.map { ($0.session, $0.eventLoop) } }
-        let buffer = encode(message.jsonLine)
-        for (session, loop) in targets {
-            loop.execute { session.value.deliver(buffer, kind: .event) }
-        }
-    }
-
-    private func encode(_ line: String) -> ByteBuffer {
-        var buffer = allocator.buffer(capacity: line.utf8.count + 1)
-        buffer.writeString(line)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        return buffer
+        let sinks = state.withLock { s in s.clients.values.map(\.sink) }
+        let line = WireLine(message)
+        for sink in sinks { _ = sink.deliver(line, kind: .event) }
     }
 
     // MARK: Tare and status
@@ -235,6 +230,7 @@ final class Hub: Sendable {
         return action?()
     }
 
+    /// The greeting a new client gets.
     var hello: ServerMessage {
         let power = state.withLock { $0.power }
         return .hello(
@@ -243,46 +239,38 @@ final class Hub: Sendable {
                 sensors: sensors.map(WireSensor.init), power: WirePower(power)))
     }
 
-    /// The status report for one client.
-    func status(client: StatusReport.Client) -> StatusReport {
-        let now = monotonicSeconds()
-        return state.withLock { s in
-            let sub = s.subscribers[client.id]
-            var c = client
-            c.watching = sub?.watching ?? false
-            c.rate = sub?.rate
-            c.raw = sub?.raw ?? false
+    /// The status report for client `id`, whose session adds what only it knows.
+    ///
+    /// - Parameters:
+    ///   - errors: Lines from the client that got an `error`.
+    ///   - peer: The client's credentials, if the socket gave them.
+    func status(id: UInt64, errors: UInt64, peer: PeerCredentials?, now: Double = monotonicSeconds()) -> StatusReport {
+        state.withLock { s in
+            let me = s.clients[id]
+            let client = StatusReport.Client(
+                id: id, watching: me?.watching ?? false, rate: me?.rate, raw: me?.raw ?? false, sent: me?.sent ?? 0,
+                dropped: me?.dropped ?? 0, errors: errors, uid: peer?.uid, pid: peer?.pid)
             return StatusReport(
                 daemon: "tiltd \(WireProtocol.daemonVersion)", protocol: WireProtocol.version, uptime: now - startTime,
-                source: sourceName, sensor: s.sensorState.rawValue, clients: s.subscribers.count,
-                watchers: s.subscribers.values.filter { $0.watching }.count, requestedRate: s.demand.rate,
+                source: sourceName, sensor: s.sensorState, clients: s.clients.count,
+                watchers: s.clients.values.count(where: \.watching), requestedRate: s.demand.rate,
                 samples: s.samples, rejected: s.rejected, lastRejection: s.lastRejection, seq: s.latest?.seq,
-                gyroBias: s.gyroBias.array, calibration: calibration, power: WirePower(s.power), client: c)
+                gyroBias: s.gyroBias.array, calibration: s.calibration, calibrated: s.calibrated,
+                power: WirePower(s.power), client: client)
+        }
+    }
+
+    /// Replaces the calibration `status` reports (after a reload): the explanation and whether one applies.
+    func setCalibration(_ explanation: String, applied: Bool) {
+        state.withLock { s in
+            s.calibration = explanation
+            s.calibrated = applied
         }
     }
 
     /// Closes every client connection (at shutdown) and waits until they are closed.
     func closeAll() async {
-        let targets = state.withLock { s in s.subscribers.values.map { ($0.session, $0.eventLoop) } }
-        for (session, loop) in targets {
-            try? await loop.submit { session.value.close() }.get()
-        }
+        let sinks = state.withLock { s in s.clients.values.map(\.sink) }
+        for sink in sinks { await sink.close() }
     }
-
-    /// Which calibration applies and why.
-    var calibration: String { calibrationState.withLock { $0 } }
-
-    /// Replaces the calibration explanation `status` reports (after a reload).
-    func setCalibration(_ explanation: String) {
-        calibrationState.withLock { $0 = explanation }
-    }
-
-    /// The latest frame, if any.
-    var latest: AttitudeFrame? { state.withLock { $0.latest } }
-
-    /// The current demand.
-    var demand: Demand { state.withLock { $0.demand } }
-
-    /// Number of connected clients.
-    var clientCount: Int { state.withLock { $0.subscribers.count } }
 }

@@ -67,7 +67,7 @@ final class MotionService: Service {
                     hub.publishRaw(sample)
                     hub.publish(frame, gyroBias: bias)
                 case .sensor(let state, let reason):
-                    logger.info("sensor \(state.rawValue): \(reason)")
+                    logger.info("sensor \(state): \(reason)")
                     hub.setSensorState(state, reason: reason)
                 case .rejected(let reason):
                     hub.reject(reason: reason)

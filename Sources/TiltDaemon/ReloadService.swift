@@ -95,7 +95,7 @@ final class ReloadService: Service {
         let resolution = TiltDaemon(configuration: next, logger: logger)
             .resolveCalibration(for: source.base, label: sensorLabel)
         source.setCalibration(resolution.calibration)
-        hub.setCalibration(resolution.explanation)
+        hub.setCalibration(resolution.explanation, applied: resolution.calibration != nil)
         if resolution.problems.isEmpty {
             logger.notice("calibration: \(resolution.explanation)")
         } else {

@@ -37,6 +37,7 @@ struct SocketServer: Service {
                     let maxLineLength = settings.policy.maxLineLength
                     try child.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineFrameDecoder(maxLength: maxLineLength)))
+                    try child.pipeline.syncOperations.addHandler(LineFrameEncoder())
                     try child.pipeline.syncOperations.addHandler(
                         SessionHandler(hub: hub, settings: settings, maxLineLength: maxLineLength, logger: logger))
                 }

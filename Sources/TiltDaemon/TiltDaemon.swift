@@ -111,7 +111,8 @@ public struct TiltDaemon: Sendable {
         let source = CalibratedMotionSource(base: uncalibrated, calibration: resolution.calibration)
         let power = configuration.power.map { PowerMonitor(configuration: $0).readFiles() } ?? .mains
         let hub = Hub(
-            sourceName: source.name, sensors: source.sensors, calibration: resolution.explanation, power: power)
+            sourceName: source.name, sensors: source.sensors, calibration: resolution.explanation,
+            calibrated: resolution.calibration != nil, power: power)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let settings = DaemonSettings(policy: configuration.policy, daemonUID: Int(getuid()))
         let server = SocketServer(

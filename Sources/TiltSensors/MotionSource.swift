@@ -32,14 +32,6 @@ public enum MotionSourceEvent: Sendable, Equatable {
     case rejected(reason: String)
 }
 
-/// The state of the sensor as the daemon tells clients in `sensor` events.
-public enum SensorState: String, Sendable, Equatable, Codable {
-    case active
-    case idle
-    case lost
-    case finished
-}
-
 /// A failure of a motion source that stops it.
 public struct MotionSourceError: Error, CustomStringConvertible, Sendable {
     public var message: String

@@ -1,7 +1,9 @@
-/// A small, allocation-light writer of one flat-or-nested JSON object, for the daemon's hot path.
+/// The one writer of the wire's JSON: a small, allocation-light builder of one flat-or-nested JSON object, fast
+/// enough for the daemon's per-frame path and used for every message (the `status` answer included).
 ///
-/// Numbers are written in Swift's shortest round-trip form; a non-finite number is written as `null`, since JSON
-/// has no NaN or infinity.
+/// Numbers are written in Swift's shortest round-trip form. JSON has no NaN or infinity, so the convention for the
+/// whole protocol is that a non-finite number is written as `null`; decoders on the wire accept `null` wherever a
+/// number may be non-finite and read it back as NaN.
 public struct JSONWriter: Sendable {
     private var text: String
     private var needsComma = false
@@ -72,27 +74,40 @@ public struct JSONWriter: Sendable {
         text += v ? "true" : "false"
     }
 
+    /// A value of a closed set (an enum of the shared vocabulary), as its raw text.
+    public mutating func field(_ k: String, _ v: some RawRepresentable<String>) {
+        field(k, v.rawValue)
+    }
+
     public mutating func null(_ k: String) {
         key(k)
         text += "null"
     }
 
     public mutating func field(_ k: String, _ v: [Double]) {
-        key(k)
-        text += "["
-        for (i, x) in v.enumerated() {
-            if i > 0 { text += "," }
-            Self.number(x, into: &text)
-        }
-        text += "]"
+        array(k, v) { Self.number($0, into: &$1) }
     }
 
     public mutating func field(_ k: String, strings v: [String]) {
+        array(k, v) { Self.quote($0, into: &$1) }
+    }
+
+    /// Appends an array of objects, each built by `build` from one element.
+    public mutating func array<Element>(_ k: String, objects v: [Element], _ build: (inout JSONWriter, Element) -> Void)
+    {
+        array(k, v) { element, text in
+            var inner = JSONWriter()
+            build(&inner, element)
+            text += inner.finish()
+        }
+    }
+
+    private mutating func array<Element>(_ k: String, _ v: [Element], _ write: (Element, inout String) -> Void) {
         key(k)
         text += "["
         for (i, x) in v.enumerated() {
             if i > 0 { text += "," }
-            Self.quote(x, into: &text)
+            write(x, &text)
         }
         text += "]"
     }

@@ -1,4 +1,3 @@
-import Foundation
 import TiltCore
 
 /// A message from the daemon to a client, one JSON object per line with a `class` key.
@@ -41,10 +40,10 @@ public enum ServerMessage: Sendable, Equatable {
 
     /// A `sensor` event.
     public struct SensorEvent: Sendable, Equatable, Codable {
-        /// `active`, `idle`, `lost` or `finished`.
-        public var state: String
+        /// What the sensor does now; a state this version does not know decodes as ``SensorState/unknown(_:)``.
+        public var state: SensorState
         public var reason: String
-        public init(state: String, reason: String) {
+        public init(state: SensorState, reason: String) {
             self.state = state
             self.reason = reason
         }
@@ -58,8 +57,8 @@ public enum ServerMessage: Sendable, Equatable {
             w.field("class", "hello")
             w.field("protocol", h.protocol)
             w.field("daemon", h.daemon)
-            w.raw("sensors", json: "[" + h.sensors.map { $0.json }.joined(separator: ",") + "]")
-            w.raw("power", json: h.power.json(withClass: false))
+            w.array("sensors", objects: h.sensors) { $1.write(into: &$0) }
+            w.object("power") { h.power.write(into: &$0) }
             return w.finish()
         case .attitude(let f):
             return Self.encode(frame: f)
@@ -71,7 +70,9 @@ public enum ServerMessage: Sendable, Equatable {
             if let m = s.mag { w.field("mag", m.array) } else { w.null("mag") }
             return w.finish()
         case .power(let p):
-            return WirePower(p).json(withClass: true)
+            w.field("class", "power")
+            WirePower(p).write(into: &w)
+            return w.finish()
         case .sensor(let e):
             w.field("class", "sensor")
             w.field("state", e.state)
@@ -115,152 +116,6 @@ public enum ServerMessage: Sendable, Equatable {
             $0.field("magDisturbed", f.flags.magDisturbed)
         }
         w.field("source", f.source)
-        return w.finish()
-    }
-
-    private struct Envelope: Decodable { var `class`: String }
-
-    private struct WireFrame: Decodable {
-        struct Flags: Decodable {
-            var initializing: Bool?
-            var rest: Bool?
-            var accelDisturbed: Bool?
-            var magDisturbed: Bool?
-        }
-        var seq: UInt64
-        var time: Double
-        var mono: Double?
-        var quaternion: [Double]
-        var gravity: [Double]?
-        var rotationRate: [Double]?
-        var userAcceleration: [Double]?
-        var tilt: [Double]
-        var flags: Flags?
-        var source: String?
-    }
-
-    private struct WireSample: Decodable {
-        var t: Double
-        var gyr: [Double]
-        var acc: [Double]
-        var mag: [Double]?
-    }
-
-    private struct WireTare: Decodable { var reference: [Double] }
-    private struct WireErrorMessage: Decodable { var message: String }
-
-    /// Decodes one line from the daemon.
-    ///
-    /// - Returns: `nil` for a well-formed object of a class this version does not know (newer daemons may add some).
-    /// - Throws: ``WireError`` for a line that is not a valid message.
-    public static func decode(_ line: some Collection<UInt8>) throws(WireError) -> ServerMessage? {
-        let data = Data(line)
-        let decoder = JSONDecoder()
-        do {
-            let envelope = try decoder.decode(Envelope.self, from: data)
-            switch envelope.class {
-            case "hello":
-                return .hello(try decoder.decode(Hello.self, from: data))
-            case "attitude":
-                let f = try decoder.decode(WireFrame.self, from: data)
-                return .attitude(
-                    AttitudeFrame(
-                        seq: f.seq, time: f.time, quaternion: try quaternion(f.quaternion),
-                        gravity: try vector(f.gravity ?? [0, 0, 0]),
-                        rotationRate: try vector(f.rotationRate ?? [0, 0, 0]),
-                        userAcceleration: try vector(f.userAcceleration ?? [0, 0, 0]),
-                        tilt: f.tilt.count == 2 ? .init(x: f.tilt[0], y: f.tilt[1]) : .zero,
-                        flags: .init(
-                            initializing: f.flags?.initializing ?? false, rest: f.flags?.rest ?? false,
-                            accelDisturbed: f.flags?.accelDisturbed ?? false,
-                            magDisturbed: f.flags?.magDisturbed ?? false),
-                        source: f.source ?? "", mono: f.mono))
-            case "sample":
-                let s = try decoder.decode(WireSample.self, from: data)
-                return .sample(
-                    MotionSample(
-                        time: s.t, gyro: try vector(s.gyr), accel: try vector(s.acc), mag: try s.mag.map(vector)))
-            case "power":
-                return .power(try decoder.decode(WirePower.self, from: data).state)
-            case "sensor":
-                return .sensor(try decoder.decode(SensorEvent.self, from: data))
-            case "status":
-                return .status(try decoder.decode(StatusReport.self, from: data))
-            case "tare":
-                return .tare(reference: try quaternion(try decoder.decode(WireTare.self, from: data).reference))
-            case "error":
-                return .error(message: try decoder.decode(WireErrorMessage.self, from: data).message)
-            default:
-                return nil
-            }
-        } catch let error as WireError {
-            throw error
-        } catch {
-            throw WireError("cannot decode a message from the daemon: \(error)")
-        }
-    }
-
-    private static func vector(_ a: [Double]) throws(WireError) -> Vector3 {
-        guard a.count == 3 else { throw WireError("expected 3 numbers, got \(a.count)") }
-        return Vector3(a[0], a[1], a[2])
-    }
-
-    private static func quaternion(_ a: [Double]) throws(WireError) -> Quaternion {
-        guard a.count == 4 else { throw WireError("expected 4 numbers for a quaternion, got \(a.count)") }
-        return Quaternion(w: a[0], x: a[1], y: a[2], z: a[3])
-    }
-}
-
-/// A sensor as described on the wire.
-public struct WireSensor: Sendable, Equatable, Codable {
-    public var name: String
-    public var kinds: [String]
-    public var location: String
-    public var rate: Double?
-    public var mode: String
-
-    public init(_ d: SensorDescription) {
-        name = d.name
-        kinds = d.kinds
-        location = d.location
-        rate = d.rateHz
-        mode = d.mode
-    }
-
-    var json: String {
-        var w = JSONWriter()
-        w.field("name", name)
-        w.field("kinds", strings: kinds)
-        w.field("location", location)
-        if let rate { w.field("rate", rate) } else { w.null("rate") }
-        w.field("mode", mode)
-        return w.finish()
-    }
-}
-
-/// The power state as described on the wire.
-public struct WirePower: Sendable, Equatable, Codable {
-    public var onBattery: Bool
-    public var capacity: Int?
-    public var profile: String?
-    public var lowPower: Bool
-
-    public init(_ p: PowerState) {
-        onBattery = p.onBattery
-        capacity = p.capacity
-        profile = p.profile
-        lowPower = p.lowPower
-    }
-
-    public var state: PowerState { PowerState(onBattery: onBattery, capacity: capacity, profile: profile) }
-
-    func json(withClass: Bool) -> String {
-        var w = JSONWriter()
-        if withClass { w.field("class", "power") }
-        w.field("onBattery", onBattery)
-        if let capacity { w.field("capacity", capacity) } else { w.null("capacity") }
-        if let profile { w.field("profile", profile) } else { w.null("profile") }
-        w.field("lowPower", lowPower)
         return w.finish()
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import TiltCore
 
 /// The answer to `status`: the daemon's state and the asking connection's own counters.
 public struct StatusReport: Sendable, Equatable, Codable {
@@ -9,8 +9,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var uptime: Double
     /// The source's name (`replay:FILE`, `iio:DEVICE`).
     public var source: String
-    /// `active`, `idle`, `lost` or `finished`.
-    public var sensor: String
+    /// What the sensor does now.
+    public var sensor: SensorState
     /// Connected clients.
     public var clients: Int
     /// Clients watching frames.
@@ -27,8 +27,13 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var seq: UInt64?
     /// The gyroscope bias estimate, rad/s, `[x, y, z]`.
     public var gyroBias: [Double]
-    /// The calibration in use, and why (or why none).
+    /// The calibration in use, and why (or why none), for people to read.
     public var calibration: String
+    /// Whether a calibration is applied to the samples: what a client branches on (``calibration`` is prose).
+    ///
+    /// Added after protocol v1's first daemons; from one that does not send it, it is read off ``calibration``,
+    /// whose text then starts with `none` when nothing applies.
+    public var calibrated: Bool
     public var power: WirePower
     /// This connection.
     public var client: Client
@@ -66,9 +71,9 @@ public struct StatusReport: Sendable, Equatable, Codable {
     }
 
     public init(
-        daemon: String, protocol: Int, uptime: Double, source: String, sensor: String, clients: Int, watchers: Int,
-        requestedRate: Double?, samples: UInt64, rejected: UInt64, lastRejection: String?, seq: UInt64?,
-        gyroBias: [Double], calibration: String, power: WirePower, client: Client
+        daemon: String, protocol: Int, uptime: Double, source: String, sensor: SensorState, clients: Int,
+        watchers: Int, requestedRate: Double?, samples: UInt64, rejected: UInt64, lastRejection: String?,
+        seq: UInt64?, gyroBias: [Double], calibration: String, calibrated: Bool, power: WirePower, client: Client
     ) {
         self.daemon = daemon
         self.protocol = `protocol`
@@ -84,25 +89,83 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.seq = seq
         self.gyroBias = gyroBias
         self.calibration = calibration
+        self.calibrated = calibrated
         self.power = power
         self.client = client
     }
 
     private enum CodingKeys: String, CodingKey {
         case daemon, `protocol`, uptime, source, sensor, clients, watchers, requestedRate, samples, rejected,
-            lastRejection, seq, gyroBias, calibration, power, client
+            lastRejection, seq, gyroBias, calibration, calibrated, power, client
     }
 
-    /// The `status` line, with `"class":"status"` first.
+    /// Decodes leniently where the wire allows: `null` for a non-finite number, no `calibrated` from older daemons.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        daemon = try c.decode(String.self, forKey: .daemon)
+        `protocol` = try c.decode(Int.self, forKey: .protocol)
+        uptime = try c.decodeIfPresent(Double.self, forKey: .uptime) ?? .nan
+        source = try c.decode(String.self, forKey: .source)
+        sensor = try c.decode(SensorState.self, forKey: .sensor)
+        clients = try c.decode(Int.self, forKey: .clients)
+        watchers = try c.decode(Int.self, forKey: .watchers)
+        requestedRate = try c.decodeIfPresent(Double.self, forKey: .requestedRate)
+        samples = try c.decode(UInt64.self, forKey: .samples)
+        rejected = try c.decode(UInt64.self, forKey: .rejected)
+        lastRejection = try c.decodeIfPresent(String.self, forKey: .lastRejection)
+        seq = try c.decodeIfPresent(UInt64.self, forKey: .seq)
+        gyroBias = try c.decode([Double?].self, forKey: .gyroBias).map { $0 ?? .nan }
+        calibration = try c.decode(String.self, forKey: .calibration)
+        calibrated = try c.decodeIfPresent(Bool.self, forKey: .calibrated) ?? !calibration.hasPrefix("none")
+        power = try c.decode(WirePower.self, forKey: .power)
+        client = try c.decode(Client.self, forKey: .client)
+    }
+
+    /// The `status` line: `"class":"status"` first, then the fields in key order, an absent optional left out.
     public var jsonLine: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        guard let data = try? encoder.encode(self), let body = String(data: data, encoding: .utf8), body.count > 2
-        else {
-            return #"{"class":"status"}"#
-        }
-        return #"{"class":"status","# + body.dropFirst()
+        var w = JSONWriter()
+        w.field("class", "status")
+        w.field("calibrated", calibrated)
+        w.field("calibration", calibration)
+        w.object("client") { client.write(into: &$0) }
+        w.field("clients", clients)
+        w.field("daemon", daemon)
+        w.field("gyroBias", gyroBias)
+        if let lastRejection { w.field("lastRejection", lastRejection) }
+        w.object("power") { power.writeSorted(into: &$0) }
+        w.field("protocol", `protocol`)
+        w.field("rejected", rejected)
+        if let requestedRate { w.field("requestedRate", requestedRate) }
+        w.field("samples", samples)
+        if let seq { w.field("seq", seq) }
+        w.field("sensor", sensor)
+        w.field("source", source)
+        w.field("uptime", uptime)
+        w.field("watchers", watchers)
+        return w.finish()
+    }
+}
+
+extension StatusReport.Client {
+    func write(into w: inout JSONWriter) {
+        w.field("dropped", dropped)
+        w.field("errors", errors)
+        w.field("id", id)
+        if let pid { w.field("pid", pid) }
+        if let rate { w.field("rate", rate) }
+        w.field("raw", raw)
+        w.field("sent", sent)
+        if let uid { w.field("uid", uid) }
+        w.field("watching", watching)
+    }
+}
+
+extension WirePower {
+    /// The fields in key order, an absent one left out: as `status` has always written them.
+    func writeSorted(into w: inout JSONWriter) {
+        if let capacity { w.field("capacity", capacity) }
+        w.field("lowPower", lowPower)
+        w.field("onBattery", onBattery)
+        if let profile { w.field("profile", profile) }
     }
 }

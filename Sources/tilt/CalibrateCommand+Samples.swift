@@ -56,7 +56,7 @@ final class CalibrationSampleFeed: Sendable {
             if case .status = $0 { return true } else { return false }
         }
         guard case .status(let status) = answer else { throw CalibrateError("tiltd did not answer status") }
-        if !status.calibration.hasPrefix("none") {
+        if status.calibrated {
             throw CalibrateError(
                 """
                 tiltd applies a calibration to the samples it streams (\(status.calibration)); a new one must be made \
@@ -76,7 +76,7 @@ final class CalibrationSampleFeed: Sendable {
                     collection.state.withLock { $0.hello = hello }
                 case .sample(let sample):
                     collection.state.withLock { $0.samples.append(sample) }
-                case .sensor(let e) where e.state == "finished" || e.state == "lost":
+                case .sensor(let e) where e.state == .finished || e.state == .lost:
                     collection.state.withLock { $0.failure = "the sensor is \(e.state): \(e.reason)" }
                 case .disconnected(let reason):
                     collection.state.withLock {

@@ -59,7 +59,7 @@ import TiltWire
         let messages: [ServerMessage] = [
             .power(PowerState(onBattery: true, capacity: 43, profile: "power-saver")),
             .power(.mains),
-            .sensor(.init(state: "lost", reason: "device gone")),
+            .sensor(.init(state: .lost, reason: "device gone")),
             .tare(reference: Quaternion(axis: .unitX, angle: 0.1)),
             .error(message: "bad \"line\"\n"),
             .sample(MotionSample(time: 1, gyro: Vector3(1, 2, 3), accel: Vector3(4, 5, 6), mag: nil)),

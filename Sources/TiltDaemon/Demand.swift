@@ -1,0 +1,9 @@
+/// What the sensor must do for the clients there are: run or not, and at what rate.
+struct Demand: Sendable, Equatable {
+    /// Someone watches frames or raw samples, or waits for a poll.
+    var active: Bool
+    /// The highest rate any watcher asked for, Hz.
+    var rate: Double?
+
+    static let idle = Demand(active: false, rate: nil)
+}

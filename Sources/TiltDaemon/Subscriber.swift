@@ -1,0 +1,26 @@
+import TiltWire
+
+/// Where the hub sends one client's lines: the client's socket session, or a recorder in a test.
+///
+/// The hub knows clients only through this: it never waits on one and knows nothing of how lines travel, so it runs
+/// (and is tested) without NIO.
+protocol Subscriber: Sendable {
+    /// Hands `line` on without waiting.
+    ///
+    /// - Returns: `false` when the client is not keeping up and the line was dropped (the hub counts dropped frames).
+    func deliver(_ line: WireLine, kind: Delivery) -> Bool
+
+    /// Closes the client's connection (at shutdown); returns once it is closed.
+    func close() async
+}
+
+/// What the hub delivers; only frames are counted (sent or dropped) in `status`.
+enum Delivery: Sendable, Equatable {
+    /// An `attitude` frame, to a watcher or (`answersPoll`) to a waiting `poll`, which the subscriber confirms
+    /// with ``Hub/pollAnswered(id:)`` once the frame is written.
+    case frame(answersPoll: Bool)
+    /// A raw `sample`, to a client watching with `raw`.
+    case sample
+    /// A `sensor` or `power` event, to every client.
+    case event
+}
