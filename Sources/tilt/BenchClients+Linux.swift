@@ -1,5 +1,7 @@
 import Foundation
+import TiltClient
 import TiltCore
+import TiltWire
 
 #if canImport(Glibc)
     import Glibc
@@ -30,48 +32,19 @@ final class BenchClients {
 
     /// Connects `count` clients to `path` (blocking connects, so a full listen backlog waits rather than fails).
     ///
-    /// - Throws: ``BenchError`` naming the client and the errno when a connection fails.
+    /// - Throws: ``TiltClientError`` saying why a connection failed (e.g. too few open files allowed).
     func connect(count: Int, path: String) throws {
         clients.reserveCapacity(clients.count + count)
         for _ in 0..<count {
-            let fd = try Self.open(path)
+            let fd = try DaemonSocket.connect(path: path)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             clients.append(Client(fd: fd))
         }
     }
 
-    /// A blocking connection to `path`.
-    static func open(_ path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else {
-            throw BenchError("socket() failed: \(String(cString: strerror(errno))); raise the open-file limit")
-        }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw BenchError("socket path \(path) is too long for a Unix socket")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard rc == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw BenchError("cannot connect to \(path): \(reason)")
-        }
-        return fd
-    }
-
-    /// Sends `line` (a newline is added) to every open client.
-    func sendAll(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
+    /// Sends `command` (encoded once) to every open client.
+    func sendAll(_ command: ClientCommand) {
+        let bytes = command.lineBytes
         for i in clients.indices where clients[i].open {
             if !Self.sendAllBytes(clients[i].fd, bytes) { closeClient(i) }
         }

@@ -88,10 +88,18 @@ struct Record: AsyncParsableCommand {
         case .daemon: useDaemon = true
         case .iio: useDaemon = false
         case .auto:
-            let answer = try? await TiltConnection.request(.status, socketPath: socketOptions.socket, timeout: 2) {
-                if case .status = $0 { true } else { false }
+            do {
+                _ = try await TiltConnection.request(.status, socketPath: socketOptions.socket, timeout: 2) {
+                    if case .status = $0 { true } else { false }
+                }
+                useDaemon = true
+            } catch let error as TiltClientError where error.kind == .daemonNotRunning {
+                useDaemon = false
+            } catch {
+                // A daemon is there but unusable (no permission, no answer): say so before reading IIO instead.
+                FileHandle.standardError.write("not recording through tiltd: \(error); reading the sensors directly\n")
+                useDaemon = false
             }
-            useDaemon = answer != nil
         }
         let shared = Shared()
         let stopper = Atomic<Bool>(false)
