@@ -22,23 +22,37 @@ struct Calibrate: AsyncParsableCommand {
 struct CalibrateOptions: ParsableArguments {
     @OptionGroup var socketOptions: SocketOptions
 
-    @Option(name: .long, help: ArgumentHelp("Read samples from this sensor log instead of tiltd.", valueName: "LOG"))
+    @Option(help: ArgumentHelp("Read samples from this sensor log instead of tiltd.", valueName: "LOG"))
     var input: String?
 
     @Option(
-        name: .long,
         help: ArgumentHelp("The calibration file to write (default: in the user's calibration.d).", valueName: "FILE"))
     var output: String?
 
-    @Flag(name: .long, help: "Change an existing file: replace this sensor's section, keep the others.")
+    @Flag(help: "Change an existing file: replace this sensor's section, keep the others.")
     var force = false
 
     @OptionGroup var sensor: SensorIdentityOptions
 
-    /// The sample feed these options ask for.
-    func feed() async throws -> CalibrationSampleFeed {
-        if let input { return try CalibrationSampleFeed(logPath: input) }
-        return try await CalibrationSampleFeed(socketPath: socketOptions.socket)
+    /// Refuses a `--duration` that is not a positive number of seconds.
+    static func checkDuration(_ seconds: Double) throws {
+        guard seconds > 0, seconds.isFinite else {
+            throw ValidationError("--duration must be a positive number of seconds")
+        }
+    }
+
+    /// Opens the sample feed these options ask for and runs `body` with it, reporting failures as `error: …` with
+    /// exit status 1.
+    func withFeed(_ body: (CalibrationSampleFeed) async throws -> Void) async throws {
+        try await reportingCalibrationErrors {
+            let feed =
+                if let input {
+                    try CalibrationSampleFeed(logPath: input)
+                } else {
+                    try await CalibrationSampleFeed(socketPath: socketOptions.socket)
+                }
+            try await body(feed)
+        }
     }
 
     /// Writes `update` applied to the output file's calibration (or a new one matched to this machine).
@@ -93,18 +107,15 @@ struct CalibrateOptions: ParsableArguments {
 /// Which sensor on which machine a calibration is for: the keys of its `[match]` section.
 struct SensorIdentityOptions: ParsableArguments {
     @Option(
-        name: .long,
         help: ArgumentHelp(
             "The IIO sensor's name, e.g. bmi160 (when calibrating, default: what tiltd or the log says).",
             valueName: "NAME"))
     var name: String?
 
-    @Option(name: .long, help: ArgumentHelp("The IIO sensor's label, e.g. accel-display.", valueName: "LABEL"))
+    @Option(help: ArgumentHelp("The IIO sensor's label, e.g. accel-display.", valueName: "LABEL"))
     var label: String?
 
-    @Option(
-        name: .customLong("dmi-root"),
-        help: ArgumentHelp("Where the machine's DMI strings are read for [match].", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Where the machine's DMI strings are read for [match].", valueName: "DIR"))
     var dmiRoot = "/sys/class/dmi/id"
 
     /// The machine's DMI strings with `--name` (else `defaultName`) and `--label`.
@@ -182,29 +193,22 @@ extension Calibrate {
 
         @OptionGroup var options: CalibrateOptions
 
-        @Option(name: .long, help: ArgumentHelp("Seconds to hold still.", valueName: "S"))
+        @Option(help: ArgumentHelp("Seconds to hold still.", valueName: "S"))
         var duration: Double = 10
 
-        @Option(
-            name: .customLong("max-gyro-std"),
-            help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
+        @Option(help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
         var maxGyroStd = 0.01
 
-        @Option(
-            name: .customLong("max-accel-std"),
-            help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
+        @Option(help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
         var maxAccelStd = 0.1
 
         func validate() throws {
-            guard duration > 0, duration.isFinite else {
-                throw ValidationError("--duration must be a positive number of seconds")
-            }
+            try CalibrateOptions.checkDuration(duration)
             guard maxGyroStd > 0, maxAccelStd > 0 else { throw ValidationError("the movement limits must be positive") }
         }
 
         func run() async throws {
-            try await reportingCalibrationErrors {
-                let feed = try await options.feed()
+            try await options.withFeed { feed in
                 let samples: [MotionSample]
                 switch feed.source {
                 case .log(let all):
@@ -254,13 +258,13 @@ extension Calibrate {
 
         @OptionGroup var options: CalibrateOptions
 
-        @Option(name: .long, help: ArgumentHelp("Seconds to collect per position.", valueName: "S"))
+        @Option(help: ArgumentHelp("Seconds to collect per position.", valueName: "S"))
         var seconds: Double = 2
 
-        @Flag(name: .long, help: "Do not wait for Enter: take each new still position as it comes (from tiltd).")
+        @Flag(help: "Do not wait for Enter: take each new still position as it comes (from tiltd).")
         var auto = false
 
-        @Option(name: .long, help: ArgumentHelp("Give up after this many seconds in --auto mode.", valueName: "S"))
+        @Option(help: ArgumentHelp("Give up after this many seconds in --auto mode.", valueName: "S"))
         var timeout: Double = 180
 
         func validate() throws {
@@ -268,8 +272,7 @@ extension Calibrate {
         }
 
         func run() async throws {
-            try await reportingCalibrationErrors {
-                let feed = try await options.feed()
+            try await options.withFeed { feed in
                 var finder = PositionFinder(seconds: seconds)
                 switch feed.source {
                 case .log(let all):
@@ -355,24 +358,19 @@ extension Calibrate {
 
         @OptionGroup var options: CalibrateOptions
 
-        @Option(name: .long, help: ArgumentHelp("Longest time to collect, seconds.", valueName: "S"))
+        @Option(help: ArgumentHelp("Longest time to collect, seconds.", valueName: "S"))
         var duration: Double = 90
 
-        @Option(
-            name: .customLong("min-coverage"),
-            help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F"))
+        @Option(help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F"))
         var minCoverage = 0.7
 
         func validate() throws {
-            guard duration > 0, duration.isFinite else {
-                throw ValidationError("--duration must be a positive number of seconds")
-            }
+            try CalibrateOptions.checkDuration(duration)
             guard minCoverage > 0, minCoverage <= 1 else { throw ValidationError("--min-coverage must be in (0, 1]") }
         }
 
         func run() async throws {
-            try await reportingCalibrationErrors {
-                let feed = try await options.feed()
+            try await options.withFeed { feed in
                 let points: [Vector3]
                 switch feed.source {
                 case .log(let all):
