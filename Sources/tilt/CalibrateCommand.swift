@@ -63,44 +63,22 @@ struct CalibrateOptions: ParsableArguments {
         update: (inout Calibration) -> Void
     ) throws -> String {
         let identity = sensor.identity(defaultName: device.name)
-        let path = output ?? Self.defaultPath(identity)
-        var calibration: Calibration
-        if FileManager.default.fileExists(atPath: path) {
-            guard force else {
-                throw CalibrateError(
-                    "\(path) already exists; pass --force to replace its section for this sensor (the others are "
-                        + "kept), or --output FILE to write elsewhere")
-            }
-            do {
-                calibration = try CalibrationFile.read(path: path)
-            } catch {
-                throw CalibrateError("cannot update \(error); fix or remove the file")
-            }
-        } else {
-            calibration = Calibration(match: identity)
-        }
-        update(&calibration)
+        let path = output ?? CalibrationFileUpdate.defaultPath(for: identity)
         let stamp = ISO8601DateFormatter().string(from: Date())
-        let comment = ["\(command) at \(stamp) from \(device.origin)", summary]
-        var existingComment: [String] = []
-        if force, let old = try? String(contentsOfFile: path, encoding: .utf8) {
-            existingComment = old.split(separator: "\n").prefix { $0.hasPrefix("#") }.map { String($0.dropFirst(2)) }
-        }
         do {
-            try CalibrationFile.write(
-                CalibrationFile.text(for: calibration, comment: existingComment + comment), to: path, overwrite: force)
-        } catch {
+            try CalibrationFileUpdate.write(
+                to: path, identity: identity, replaceExisting: force,
+                comment: ["\(command) at \(stamp) from \(device.origin)", summary], update: update)
+        } catch .exists {
+            throw CalibrateError(
+                "\(path) already exists; pass --force to replace its section for this sensor (the others are "
+                    + "kept), or --output FILE to write elsewhere")
+        } catch .unreadable(let error) {
+            throw CalibrateError("cannot update \(error); fix or remove the file")
+        } catch .unwritable(let error) {
             throw CalibrateError("\(error)")
         }
         return path
-    }
-
-    /// `calibration.d/<product>-<sensor>.calib` in the user's folder, from whatever is known.
-    static func defaultPath(_ identity: CalibrationIdentity) -> String {
-        let parts = [identity.productName, identity.name].compactMap { $0 }
-        let raw = parts.isEmpty ? "default" : parts.joined(separator: "-")
-        let safe = String(raw.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
-        return CalibrationLoader.userDirectory() + "/" + safe + "." + CalibrationFile.pathExtension
     }
 }
 
