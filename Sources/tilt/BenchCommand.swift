@@ -79,22 +79,12 @@ struct FusionBench: AsyncParsableCommand {
             var fusedSamples = 0
             var fusedSeconds = 0.0
             for (name, log, truth) in logs {
-                var estimates = [Quaternion](repeating: .identity, count: log.samples.count)
-                var nine: BroadScore?
-                var configuration = variant.configuration
-                if log.hasMagnetometer {
-                    configuration.useMagnetometer = true
-                    fusedSeconds += Self.fuse(log.samples, configuration: configuration, into: &estimates)
-                    fusedSamples += log.samples.count
-                    nine = BroadScore.score(
-                        estimates: estimates, truth: truth, movement: log.movement, removeHeadingOffset: false)
-                }
-                configuration.useMagnetometer = false
-                fusedSeconds += Self.fuse(log.samples, configuration: configuration, into: &estimates)
-                fusedSamples += log.samples.count
-                let six = BroadScore.score(
-                    estimates: estimates, truth: truth, movement: log.movement, removeHeadingOffset: true)
-                rows.append((name, nine, six))
+                let trial = BroadTrial(
+                    samples: log.samples, truth: truth, movement: log.movement, hasMagnetometer: log.hasMagnetometer,
+                    configuration: variant.configuration)
+                fusedSamples += trial.fusedSamples
+                fusedSeconds += trial.filterSeconds
+                rows.append((name, trial.nine, trial.six))
             }
             if variants.count > 1 { print("\n" + variant.label) }
             print(Self.table(rows))
@@ -104,24 +94,6 @@ struct FusionBench: AsyncParsableCommand {
                     format: "filter speed: %.2f M samples/s (%d samples, one core, parsing excluded)", rate / 1e6,
                     fusedSamples))
         }
-    }
-
-    /// Runs a fresh filter over the samples; returns the seconds spent in the filter.
-    static func fuse(
-        _ samples: [MotionSample], configuration: AttitudeFilter.Configuration, into estimates: inout [Quaternion]
-    ) -> Double {
-        var filter = AttitudeFilter(configuration: configuration)
-        let clock = ContinuousClock()
-        let start = clock.now
-        estimates.withUnsafeMutableBufferPointer { out in
-            samples.withUnsafeBufferPointer { input in
-                for i in 0..<input.count {
-                    out[i] = filter.update(input[i]).quaternion
-                }
-            }
-        }
-        let elapsed = clock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
     static func table(_ rows: [(name: String, nine: BroadScore?, six: BroadScore)]) -> String {
