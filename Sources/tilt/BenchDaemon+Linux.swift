@@ -59,7 +59,7 @@ final class BenchDaemon {
         defer { close(fd) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard BenchClients.sendAllBytes(fd, Self.statusCommand) else {
+        guard WatcherPool.sendAllBytes(fd, Self.statusCommand) else {
             throw BenchError("tiltd closed the connection")
         }
         var received: [UInt8] = []

@@ -69,7 +69,7 @@ struct DaemonBench: AsyncParsableCommand {
         let probe = ProcessProbe(pid: daemon.pid)
         let rssStart = probe.residentBytes
 
-        let pool = BenchClients()
+        let pool = WatcherPool()
         try pool.connect(count: clients, path: daemon.socketPath)
         pool.sendAll(.watch(enable: true, rate: rate, raw: false))
         // Warm up: every client has had a frame (the sensor is running and every session is set up).
@@ -136,8 +136,8 @@ struct DaemonBench: AsyncParsableCommand {
             for i in 0..<batch {
                 let fd = try DaemonSocket.connect(path: socketPath)
                 switch (done + i) % 3 {
-                case 0: _ = BenchClients.sendAllBytes(fd, halfLine)
-                case 1: _ = BenchClients.sendAllBytes(fd, watch)
+                case 0: _ = WatcherPool.sendAllBytes(fd, halfLine)
+                case 1: _ = WatcherPool.sendAllBytes(fd, watch)
                 default: break
                 }
                 fds.append(fd)
