@@ -33,8 +33,7 @@ struct CalibrationSampleFeed: Sendable {
         } catch {
             throw CalibrateError("cannot read --input \(path): \(error)")
         }
-        let name = log.metadata["device"].flatMap { $0.split(separator: "+").first.map(String.init) }
-        device = Device(name: name, origin: "log \(path)")
+        device = Device(name: log.recordedDeviceName, origin: "log \(path)")
         source = .log(log.samples)
     }
 

@@ -139,14 +139,7 @@ struct Record: AsyncParsableCommand {
 
     private func makeWriter(sensors: [SensorDescription], source: String) throws(ExitCode) -> SensorLogWriter {
         do {
-            return try SensorLogWriter(
-                path: output,
-                metadata: [
-                    ("sampling_rate_hz", sensors.first?.rateHz.map { "\($0)" } ?? "unknown"),
-                    ("device", sensors.map(\.name).joined(separator: "+")),
-                    ("source", source),
-                ],
-                hasMagnetometer: sensors.contains { $0.kinds.contains("magn") })
+            return try SensorLogWriter(recordingTo: output, sensors: sensors, source: source)
         } catch {
             FileHandle.standardError.write("error: \(error)\n")
             throw ExitCode(1)
