@@ -124,6 +124,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "TiltClientTests", dependencies: ["TiltClient", "TiltWire", "TiltCore"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "TiltDaemonTests",
             dependencies: [
                 "TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit", "TiltSensors", "TiltCore",

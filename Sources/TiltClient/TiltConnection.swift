@@ -8,13 +8,15 @@ public enum TiltConnection {
     /// A connected channel carrying lines in and bytes out.
     public typealias Channel = NIOAsyncChannel<LineEvent, ByteBuffer>
 
-    /// Connects to the daemon's socket.
+    /// Connects to the daemon's socket (through ``DaemonSocket/connect(path:timeout:)``) and frames its lines.
     ///
-    /// - Throws: ``TiltClientError`` saying whether the daemon is not running or the socket is unusable.
+    /// - Throws: ``TiltClientError`` whose kind says whether the daemon is not running, the socket is not this
+    ///   user's, or the socket is unusable.
     public static func open(socketPath: String) async throws -> Channel {
+        let descriptor = try DaemonSocket.connect(path: socketPath)
         do {
             return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(unixDomainSocketPath: socketPath) { channel in
+                .withConnectedSocket(descriptor) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(
                             ByteToMessageHandler(LineFrameDecoder(maxLength: 1 << 20)))
@@ -23,8 +25,7 @@ public enum TiltConnection {
                 }
         } catch {
             throw TiltClientError(
-                "cannot connect to tiltd at \(socketPath) (\(error)); is tiltd running? Start it with `tiltd`, or pass --socket PATH"
-            )
+                .unusableSocket, "cannot use the connection to tiltd at \(socketPath) (\(error)); try again")
         }
     }
 
@@ -38,8 +39,10 @@ public enum TiltConnection {
     /// Sends `command` and returns the first answer that `accept` takes (skipping `hello` and frames).
     ///
     /// - Parameters:
+    ///   - socketPath: The `--socket` the user gave, if any; resolved by `SocketPath.resolveForClient`.
     ///   - timeout: Seconds to wait for the answer.
-    /// - Throws: ``TiltClientError`` on connection failure, an `error` answer, or a timeout.
+    /// - Throws: ``TiltClientError``: the connection failed, the daemon answered `error` (`.refused`), closed the
+    ///   connection first (`.connectionClosed`) or did not answer in time (`.timeout`).
     public static func request(
         _ command: ClientCommand, socketPath: String? = nil, timeout: Double = 5,
         accept: @escaping @Sendable (ServerMessage) -> Bool
@@ -54,10 +57,12 @@ public enum TiltConnection {
                         guard case .line(let line) = event,
                             let message = try ServerMessage.decode(line.readableBytesView)
                         else { continue }
-                        if case .error(let text) = message { throw TiltClientError("tiltd answered: \(text)") }
+                        if case .error(let text) = message {
+                            throw TiltClientError(.refused, "tiltd answered: \(text)")
+                        }
                         if accept(message) { return message }
                     }
-                    throw TiltClientError("tiltd closed the connection before answering")
+                    throw TiltClientError(.connectionClosed, "tiltd closed the connection before answering")
                 }
             }
             group.addTask {
@@ -66,18 +71,9 @@ public enum TiltConnection {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let answer = first else {
-                throw TiltClientError("tiltd at \(path) did not answer within \(timeout) s")
+                throw TiltClientError(.timeout, "tiltd at \(path) did not answer within \(timeout) s")
             }
             return answer
         }
     }
-}
-
-/// A client-side failure, with what to do about it.
-public struct TiltClientError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public init(_ message: String) {
-        self.message = message
-    }
-    public var description: String { message }
 }

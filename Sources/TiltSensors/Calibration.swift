@@ -86,12 +86,9 @@ public struct CalibrationMatch: Hashable, Sendable {
     ///
     /// - Returns: `nil` when all agree, else the first key that does not, with what the device has.
     public func disagreement(with identity: CalibrationIdentity) -> String? {
-        let have: [String: String?] = [
-            "sys_vendor": identity.sysVendor, "product_name": identity.productName, "name": identity.name,
-            "label": identity.label,
-        ]
+        let have = Dictionary(uniqueKeysWithValues: identity.keys.map { ($0.key, $0.value) })
         for (key, wanted) in keys {
-            let actual = have[key] ?? nil
+            let actual = have[key]
             guard let actual, actual.trimmingIIOWhitespace() == wanted.trimmingIIOWhitespace() else {
                 return "\(key)=\(wanted) but the device has \(actual.map { "'\($0)'" } ?? "none")"
             }
@@ -101,18 +98,8 @@ public struct CalibrationMatch: Hashable, Sendable {
 }
 
 /// What the machine and its sensor are, to pick a calibration file: DMI strings and the IIO device.
-public struct CalibrationIdentity: Hashable, Sendable {
-    public var sysVendor: String?
-    public var productName: String?
-    /// The IIO device name, e.g. `bmi160`.
-    public var name: String?
-    /// The IIO device label, e.g. `accel-display`.
-    public var label: String?
-
-    public init(sysVendor: String? = nil, productName: String? = nil, name: String? = nil, label: String? = nil) {
-        self.sysVendor = sysVendor
-        self.productName = productName
-        self.name = name
-        self.label = label
-    }
-}
+///
+/// The same four keys as a file's `[match]` section, so one type serves both: a file's match is compared with the
+/// device's identity key by key (``CalibrationMatch/disagreement(with:)``), and a new file is matched to the
+/// identity it was made on.
+public typealias CalibrationIdentity = CalibrationMatch

@@ -39,16 +39,21 @@ struct FusionBench: AsyncParsableCommand {
         help: ArgumentHelp("Only logs whose file name matches this shell pattern, e.g. '0*'.", valueName: "GLOB"))
     var trials: String?
 
-    @Option(
-        name: .customLong("set"),
-        help: ArgumentHelp(
-            "Override a filter parameter, e.g. 'accelTimeConstant=2'; several values ('=2,3,4') score each"
-                + " (a sensitivity check); repeat for more parameters. Names: \(FilterParameter.names).",
-            valueName: "NAME=VALUES"))
+    @Option(name: .customLong("set"), help: Self.setHelp)
     var overrides: [String] = []
 
+    private static let setHelp = ArgumentHelp(
+        "Override a filter parameter, e.g. 'accelTimeConstant=2'; several values ('=2,3,4') score each"
+            + " (a sensitivity check); repeat for more parameters. Names: \(ConfigurationSweep.parameterNames).",
+        valueName: "NAME=VALUES")
+
     func run() async throws {
-        let variants = try FilterParameter.variants(from: overrides)
+        let variants: [ConfigurationSweep.Variant]
+        do {
+            variants = try ConfigurationSweep(overrides: overrides).variants
+        } catch {
+            throw ValidationError(error.message)
+        }
         let folder = try resolveFolder()
         let names = try logNames(in: folder)
         var logs: [(name: String, log: SensorLog, truth: [Quaternion?])] = []
@@ -74,22 +79,12 @@ struct FusionBench: AsyncParsableCommand {
             var fusedSamples = 0
             var fusedSeconds = 0.0
             for (name, log, truth) in logs {
-                var estimates = [Quaternion](repeating: .identity, count: log.samples.count)
-                var nine: BroadScore?
-                var configuration = variant.configuration
-                if log.hasMagnetometer {
-                    configuration.useMagnetometer = true
-                    fusedSeconds += Self.fuse(log.samples, configuration: configuration, into: &estimates)
-                    fusedSamples += log.samples.count
-                    nine = BroadScore.score(
-                        estimates: estimates, truth: truth, movement: log.movement, removeHeadingOffset: false)
-                }
-                configuration.useMagnetometer = false
-                fusedSeconds += Self.fuse(log.samples, configuration: configuration, into: &estimates)
-                fusedSamples += log.samples.count
-                let six = BroadScore.score(
-                    estimates: estimates, truth: truth, movement: log.movement, removeHeadingOffset: true)
-                rows.append((name, nine, six))
+                let trial = BroadTrial(
+                    samples: log.samples, truth: truth, movement: log.movement, hasMagnetometer: log.hasMagnetometer,
+                    configuration: variant.configuration)
+                fusedSamples += trial.fusedSamples
+                fusedSeconds += trial.filterSeconds
+                rows.append((name, trial.nine, trial.six))
             }
             if variants.count > 1 { print("\n" + variant.label) }
             print(Self.table(rows))
@@ -99,24 +94,6 @@ struct FusionBench: AsyncParsableCommand {
                     format: "filter speed: %.2f M samples/s (%d samples, one core, parsing excluded)", rate / 1e6,
                     fusedSamples))
         }
-    }
-
-    /// Runs a fresh filter over the samples; returns the seconds spent in the filter.
-    static func fuse(
-        _ samples: [MotionSample], configuration: AttitudeFilter.Configuration, into estimates: inout [Quaternion]
-    ) -> Double {
-        var filter = AttitudeFilter(configuration: configuration)
-        let clock = ContinuousClock()
-        let start = clock.now
-        estimates.withUnsafeMutableBufferPointer { out in
-            samples.withUnsafeBufferPointer { input in
-                for i in 0..<input.count {
-                    out[i] = filter.update(input[i]).quaternion
-                }
-            }
-        }
-        let elapsed = clock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
     static func table(_ rows: [(name: String, nine: BroadScore?, six: BroadScore)]) -> String {
@@ -146,28 +123,14 @@ struct FusionBench: AsyncParsableCommand {
 
     /// The data folder: `--data`, else `../shared/data/broad` from the working directory, else from the repository.
     func resolveFolder() throws -> String {
-        let fm = FileManager.default
-        if let data {
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: data, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--data \(data): no such folder")
-            }
-            return data
-        }
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
         let candidates = [
-            fm.currentDirectoryPath + "/../shared/data/broad",
-            repository.appendingPathComponent("../shared/data/broad").path,
+            FileManager.default.currentDirectoryPath + "/../shared/data/broad",
+            BenchInput.repository.appendingPathComponent("../shared/data/broad").path,
         ]
-        for candidate in candidates {
-            var isDirectory: ObjCBool = false
-            if fm.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate
-            }
-        }
-        throw BenchError(
-            "no data folder found at \(candidates.joined(separator: " or ")); pass one with --data DIR")
+        return try BenchInput.resolve(
+            option: "--data", given: data, defaults: candidates, usable: BenchInput.isFolder,
+            unusable: "no such folder",
+            missing: "no data folder found at \(candidates.joined(separator: " or ")); pass one with --data DIR")
     }
 
     /// The sorted names of the logs in the folder that match `--trials`.
@@ -189,78 +152,6 @@ struct FusionBench: AsyncParsableCommand {
                     + "; pass a folder of sensor logs with --data DIR")
         }
         return names
-    }
-}
-
-/// A numeric filter parameter that `--set` can override.
-struct FilterParameter {
-    /// A configuration to score, and how it differs from the default.
-    struct Variant {
-        var configuration: AttitudeFilter.Configuration
-        var label: String
-    }
-
-    /// The names `--set` accepts.
-    static let names = [
-        "accelTimeConstant", "magTimeConstant", "restBiasTimeConstant", "motionBiasTimeConstant", "scaleTimeConstant",
-        "scaleReferenceRate", "maxScaleError", "maxBias",
-        "restGyroThreshold", "restAccelThreshold", "restMinimumDuration", "magNormTolerance", "magDipTolerance",
-        "magNewFieldTime", "magNewFieldRotation",
-    ].joined(separator: ", ")
-
-    /// Sets the parameter called `name`; false if there is none.
-    static func set(_ name: String, to value: Double, in c: inout AttitudeFilter.Configuration) -> Bool {
-        switch name {
-        case "accelTimeConstant": c.accelTimeConstant = value
-        case "magTimeConstant": c.magTimeConstant = value
-        case "restBiasTimeConstant": c.restBiasTimeConstant = value
-        case "motionBiasTimeConstant": c.motionBiasTimeConstant = value
-        case "scaleTimeConstant": c.scaleTimeConstant = value
-        case "scaleReferenceRate": c.scaleReferenceRate = value
-        case "maxScaleError": c.maxScaleError = value
-        case "maxBias": c.maxBias = value
-        case "restGyroThreshold": c.restGyroThreshold = value
-        case "restAccelThreshold": c.restAccelThreshold = value
-        case "restMinimumDuration": c.restMinimumDuration = value
-        case "magNormTolerance": c.magNormTolerance = value
-        case "magDipTolerance": c.magDipTolerance = value
-        case "magNewFieldTime": c.magNewFieldTime = value
-        case "magNewFieldRotation": c.magNewFieldRotation = value
-        default: return false
-        }
-        return true
-    }
-
-    /// Every combination of the `NAME=V1,V2,…` overrides; the default configuration alone when there are none.
-    static func variants(from overrides: [String]) throws -> [Variant] {
-        var variants = [Variant(configuration: .init(), label: "")]
-        for text in overrides {
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else {
-                throw ValidationError("--set \(text): expected NAME=VALUE or NAME=V1,V2,…")
-            }
-            let name = parts[0]
-            var probe = AttitudeFilter.Configuration()
-            guard set(name, to: 0, in: &probe) else {
-                throw ValidationError("--set \(text): unknown parameter '\(name)'; known: \(names)")
-            }
-            let values = try parts[1].split(separator: ",").map { item in
-                guard let value = Double(item), value.isFinite else {
-                    throw ValidationError("--set \(text): '\(item)' is not a number")
-                }
-                return value
-            }
-            guard !values.isEmpty else { throw ValidationError("--set \(text): no value given") }
-            variants = variants.flatMap { base in
-                values.map { value in
-                    var v = base
-                    _ = set(name, to: value, in: &v.configuration)
-                    v.label += (v.label.isEmpty ? "" : " ") + "\(name)=\(value)"
-                    return v
-                }
-            }
-        }
-        return variants
     }
 }
 

@@ -1,5 +1,7 @@
 import Foundation
+import TiltClient
 import TiltCore
+import TiltWire
 
 #if canImport(Glibc)
     import Glibc
@@ -49,13 +51,15 @@ final class BenchDaemon {
         }
     }
 
+    private static let statusCommand = ClientCommand.status.lineBytes
+
     /// One `status` request on a fresh connection.
     static func status(socketPath: String) throws -> [String: Any] {
-        let fd = try BenchClients.open(socketPath)
+        let fd = try DaemonSocket.connect(path: socketPath)
         defer { close(fd) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard BenchClients.sendAllBytes(fd, Array("{\"cmd\":\"status\"}\n".utf8)) else {
+        guard WatcherPool.sendAllBytes(fd, Self.statusCommand) else {
             throw BenchError("tiltd closed the connection")
         }
         var received: [UInt8] = []

@@ -1,15 +1,11 @@
 import Foundation
-import Synchronization
 import TiltClient
 import TiltCore
 import TiltSensors
 import TiltWire
 
-/// Where `tilt calibrate` gets its samples: the daemon's raw stream, or a log read at once.
-///
-/// From the daemon a background task collects `sample` messages; the command starts a fresh collection, waits for
-/// enough seconds of sensor time, and takes what arrived.
-final class CalibrationSampleFeed: Sendable {
+/// Where `tilt calibrate` gets its samples: a log read at once, or the daemon's raw stream (``RawSampleFeed``).
+struct CalibrationSampleFeed: Sendable {
     /// What is known about the device that produced the samples.
     struct Device: Sendable {
         /// The first sensor's name (the IIO driver, e.g. `bmi160`), if known.
@@ -18,23 +14,16 @@ final class CalibrationSampleFeed: Sendable {
         var origin: String
     }
 
-    private struct Collection {
-        var hello: ServerMessage.Hello?
-        var samples: [MotionSample] = []
-        var failure: String?
-        var ended = false
+    /// Where the samples are.
+    enum Source: Sendable {
+        /// All samples of the log (`--input`).
+        case log([MotionSample])
+        /// The daemon's raw stream, collected as the command asks.
+        case daemon(RawSampleFeed)
     }
 
     let device: Device
-    /// All samples of the log (`--input`); `nil` when reading from the daemon.
-    let logSamples: [MotionSample]?
-    private let subscriber: TiltSubscriber?
-    private final class Box: Sendable {
-        let state = Mutex(Collection())
-    }
-
-    private let collection = Box()
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    let source: Source
 
     /// Reads the whole log at `path`.
     init(logPath path: String) throws {
@@ -44,13 +33,11 @@ final class CalibrationSampleFeed: Sendable {
         } catch {
             throw CalibrateError("cannot read --input \(path): \(error)")
         }
-        let name = log.metadata["device"].flatMap { $0.split(separator: "+").first.map(String.init) }
-        device = Device(name: name, origin: "log \(path)")
-        logSamples = log.samples
-        subscriber = nil
+        device = Device(name: log.recordedDeviceName, origin: "log \(path)")
+        source = .log(log.samples)
     }
 
-    /// Connects to the daemon, checks that it streams uncalibrated samples, and starts collecting raw samples.
+    /// Checks that the daemon streams uncalibrated samples, then starts collecting them.
     init(socketPath: String?) async throws {
         let answer = try await TiltConnection.request(.status, socketPath: socketPath) {
             if case .status = $0 { return true } else { return false }
@@ -63,95 +50,11 @@ final class CalibrationSampleFeed: Sendable {
                 from uncalibrated samples. Restart it with --no-calibration while you calibrate.
                 """)
         }
-        let subscriber = TiltSubscriber(
-            configuration: .init(socketPath: socketPath, rate: 1, raw: true, reconnect: false, bufferSize: 8192))
-        self.subscriber = subscriber
-        logSamples = nil
-        let events = subscriber.events()
-        let collection = self.collection
-        let consumer = Task {
-            for await event in events {
-                switch event {
-                case .connected(let hello):
-                    collection.state.withLock { $0.hello = hello }
-                case .sample(let sample):
-                    collection.state.withLock { $0.samples.append(sample) }
-                case .sensor(let e) where e.state == .finished || e.state == .lost:
-                    collection.state.withLock { $0.failure = "the sensor is \(e.state): \(e.reason)" }
-                case .disconnected(let reason):
-                    collection.state.withLock {
-                        $0.failure = $0.failure ?? "tiltd went away: \(reason)"
-                        $0.ended = true
-                    }
-                    return
-                default: continue
-                }
-            }
-            collection.state.withLock { $0.ended = true }
-        }
-        task.withLock { $0 = consumer }
-        let deadline = ContinuousClock.now + .seconds(5)
-        var hello: ServerMessage.Hello?
-        while hello == nil {
-            let (greeting, failure, ended) = collection.state.withLock { ($0.hello, $0.failure, $0.ended) }
-            if let greeting {
-                hello = greeting
-            } else if ended || ContinuousClock.now > deadline {
-                consumer.cancel()
-                throw CalibrateError("cannot watch tiltd: \(failure ?? "no greeting within 5 s")")
-            } else {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-        }
+        let feed = try await RawSampleFeed.start(socketPath: socketPath)
+        source = .daemon(feed)
         device = Device(
-            name: hello?.sensors.first?.name,
-            origin: "\(hello?.daemon ?? "tiltd") at \(subscriber.socketPath) (\(status.source))")
-    }
-
-    deinit {
-        task.withLock { $0?.cancel() }
-        subscriber?.close()
-    }
-
-    /// Forgets what was collected so far; the next ``collect(seconds:progress:)`` starts now.
-    func restart() {
-        collection.state.withLock {
-            $0.samples.removeAll(keepingCapacity: true)
-            if !$0.ended { $0.failure = nil }
-        }
-    }
-
-    /// The samples collected so far (from the daemon).
-    func snapshot() throws -> [MotionSample] {
-        try collection.state.withLock { c in
-            if let failure = c.failure, c.samples.isEmpty || c.ended { throw CalibrateError(failure) }
-            return c.samples
-        }
-    }
-
-    /// Waits until the samples since the last ``restart()`` span `seconds` of sensor time, calling `progress`
-    /// about five times a second with the seconds covered so far.
-    ///
-    /// - Throws: ``CalibrateError`` when the daemon sends nothing for `stallTimeout` seconds or goes away.
-    func collect(seconds: Double, stallTimeout: Double = 10, progress: (Double, Int) -> Void) async throws
-        -> [MotionSample]
-    {
-        var lastCount = 0
-        var lastChange = ContinuousClock.now
-        while true {
-            let samples = try snapshot()
-            let span = samples.count > 1 ? samples[samples.count - 1].time - samples[0].time : 0
-            progress(span, samples.count)
-            if span >= seconds { return samples }
-            if samples.count != lastCount {
-                lastCount = samples.count
-                lastChange = .now
-            } else if ContinuousClock.now - lastChange > .seconds(stallTimeout) {
-                throw CalibrateError(
-                    "tiltd sent no samples for \(Int(stallTimeout)) s; is the sensor running? (tilt status)")
-            }
-            try await Task.sleep(for: .milliseconds(200))
-        }
+            name: feed.hello.sensors.first?.name,
+            origin: "\(feed.hello.daemon) at \(feed.socketPath) (\(status.source))")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TiltClient
 import TiltCore
 import TiltSensors
 
@@ -21,34 +22,37 @@ struct Calibrate: AsyncParsableCommand {
 struct CalibrateOptions: ParsableArguments {
     @OptionGroup var socketOptions: SocketOptions
 
-    @Option(name: .long, help: ArgumentHelp("Read samples from this sensor log instead of tiltd.", valueName: "LOG"))
+    @Option(help: ArgumentHelp("Read samples from this sensor log instead of tiltd.", valueName: "LOG"))
     var input: String?
 
     @Option(
-        name: .long,
         help: ArgumentHelp("The calibration file to write (default: in the user's calibration.d).", valueName: "FILE"))
     var output: String?
 
-    @Flag(name: .long, help: "Change an existing file: replace this sensor's section, keep the others.")
+    @Flag(help: "Change an existing file: replace this sensor's section, keep the others.")
     var force = false
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("The sensor name for [match] (default: what tiltd or the log says).", valueName: "NAME"))
-    var name: String?
+    @OptionGroup var sensor: SensorIdentityOptions
 
-    @Option(name: .long, help: ArgumentHelp("The sensor label for [match], e.g. accel-display.", valueName: "LABEL"))
-    var label: String?
+    /// Refuses a `--duration` that is not a positive number of seconds.
+    static func checkDuration(_ seconds: Double) throws {
+        guard seconds > 0, seconds.isFinite else {
+            throw ValidationError("--duration must be a positive number of seconds")
+        }
+    }
 
-    @Option(
-        name: .customLong("dmi-root"),
-        help: ArgumentHelp("Where the machine's DMI strings are read for [match].", valueName: "DIR"))
-    var dmiRoot = "/sys/class/dmi/id"
-
-    /// The sample feed these options ask for.
-    func feed() async throws -> CalibrationSampleFeed {
-        if let input { return try CalibrationSampleFeed(logPath: input) }
-        return try await CalibrationSampleFeed(socketPath: socketOptions.socket)
+    /// Opens the sample feed these options ask for and runs `body` with it, reporting failures as `error: …` with
+    /// exit status 1.
+    func withFeed(_ body: (CalibrationSampleFeed) async throws -> Void) async throws {
+        try await reportingCalibrationErrors {
+            let feed =
+                if let input {
+                    try CalibrationSampleFeed(logPath: input)
+                } else {
+                    try await CalibrationSampleFeed(socketPath: socketOptions.socket)
+                }
+            try await body(feed)
+        }
     }
 
     /// Writes `update` applied to the output file's calibration (or a new one matched to this machine).
@@ -58,48 +62,43 @@ struct CalibrateOptions: ParsableArguments {
         device: CalibrationSampleFeed.Device, command: String, summary: String,
         update: (inout Calibration) -> Void
     ) throws -> String {
-        let identity = CalibrationLoader.identity(dmiRoot: dmiRoot, name: name ?? device.name, label: label)
-        let path = output ?? Self.defaultPath(identity)
-        var calibration: Calibration
-        if FileManager.default.fileExists(atPath: path) {
-            guard force else {
-                throw CalibrateError(
-                    "\(path) already exists; pass --force to replace its section for this sensor (the others are "
-                        + "kept), or --output FILE to write elsewhere")
-            }
-            do {
-                calibration = try CalibrationFile.read(path: path)
-            } catch {
-                throw CalibrateError("cannot update \(error); fix or remove the file")
-            }
-        } else {
-            calibration = Calibration(
-                match: CalibrationMatch(
-                    sysVendor: identity.sysVendor, productName: identity.productName, name: identity.name,
-                    label: identity.label))
-        }
-        update(&calibration)
+        let identity = sensor.identity(defaultName: device.name)
+        let path = output ?? CalibrationFileUpdate.defaultPath(for: identity)
         let stamp = ISO8601DateFormatter().string(from: Date())
-        let comment = ["\(command) at \(stamp) from \(device.origin)", summary]
-        var existingComment: [String] = []
-        if force, let old = try? String(contentsOfFile: path, encoding: .utf8) {
-            existingComment = old.split(separator: "\n").prefix { $0.hasPrefix("#") }.map { String($0.dropFirst(2)) }
-        }
         do {
-            try CalibrationFile.write(
-                CalibrationFile.text(for: calibration, comment: existingComment + comment), to: path, overwrite: force)
-        } catch {
+            try CalibrationFileUpdate.write(
+                to: path, identity: identity, replaceExisting: force,
+                comment: ["\(command) at \(stamp) from \(device.origin)", summary], update: update)
+        } catch .exists {
+            throw CalibrateError(
+                "\(path) already exists; pass --force to replace its section for this sensor (the others are "
+                    + "kept), or --output FILE to write elsewhere")
+        } catch .unreadable(let error) {
+            throw CalibrateError("cannot update \(error); fix or remove the file")
+        } catch .unwritable(let error) {
             throw CalibrateError("\(error)")
         }
         return path
     }
+}
 
-    /// `calibration.d/<product>-<sensor>.calib` in the user's folder, from whatever is known.
-    static func defaultPath(_ identity: CalibrationIdentity) -> String {
-        let parts = [identity.productName, identity.name].compactMap { $0 }
-        let raw = parts.isEmpty ? "default" : parts.joined(separator: "-")
-        let safe = String(raw.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
-        return CalibrationLoader.userDirectory() + "/" + safe + "." + CalibrationFile.pathExtension
+/// Which sensor on which machine a calibration is for: the keys of its `[match]` section.
+struct SensorIdentityOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The IIO sensor's name, e.g. bmi160 (when calibrating, default: what tiltd or the log says).",
+            valueName: "NAME"))
+    var name: String?
+
+    @Option(help: ArgumentHelp("The IIO sensor's label, e.g. accel-display.", valueName: "LABEL"))
+    var label: String?
+
+    @Option(help: ArgumentHelp("Where the machine's DMI strings are read for [match].", valueName: "DIR"))
+    var dmiRoot = "/sys/class/dmi/id"
+
+    /// The machine's DMI strings with `--name` (else `defaultName`) and `--label`.
+    func identity(defaultName: String?) -> CalibrationIdentity {
+        CalibrationLoader.identity(dmiRoot: dmiRoot, name: name ?? defaultName, label: label)
     }
 }
 
@@ -138,16 +137,7 @@ extension Calibrate {
                 then the file. Exits with status 1 when no file matches.
                 """)
 
-        @Option(name: .long, help: ArgumentHelp("The IIO sensor's name, e.g. bmi160.", valueName: "NAME"))
-        var name: String?
-
-        @Option(name: .long, help: ArgumentHelp("The IIO sensor's label, e.g. accel-display.", valueName: "LABEL"))
-        var label: String?
-
-        @Option(
-            name: .customLong("dmi-root"),
-            help: ArgumentHelp("Where the machine's DMI strings are read.", valueName: "DIR"))
-        var dmiRoot = "/sys/class/dmi/id"
+        @OptionGroup var sensor: SensorIdentityOptions
 
         @Option(
             name: .customLong("calibration-dir"),
@@ -155,7 +145,7 @@ extension Calibrate {
         var calibrationDirs: [String] = []
 
         func run() throws {
-            let identity = CalibrationLoader.identity(dmiRoot: dmiRoot, name: name, label: label)
+            let identity = sensor.identity(defaultName: nil)
             let directories = calibrationDirs.isEmpty ? CalibrationLoader.defaultDirectories() : calibrationDirs
             let resolution = CalibrationLoader.search(directories: directories, identity: identity)
             let keys = [
@@ -181,31 +171,25 @@ extension Calibrate {
 
         @OptionGroup var options: CalibrateOptions
 
-        @Option(name: .long, help: ArgumentHelp("Seconds to hold still.", valueName: "S"))
+        @Option(help: ArgumentHelp("Seconds to hold still.", valueName: "S"))
         var duration: Double = 10
 
-        @Option(
-            name: .customLong("max-gyro-std"),
-            help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
+        @Option(help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
         var maxGyroStd = 0.01
 
-        @Option(
-            name: .customLong("max-accel-std"),
-            help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
+        @Option(help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
         var maxAccelStd = 0.1
 
         func validate() throws {
-            guard duration > 0, duration.isFinite else {
-                throw ValidationError("--duration must be a positive number of seconds")
-            }
+            try CalibrateOptions.checkDuration(duration)
             guard maxGyroStd > 0, maxAccelStd > 0 else { throw ValidationError("the movement limits must be positive") }
         }
 
         func run() async throws {
-            try await reportingCalibrationErrors {
-                let feed = try await options.feed()
+            try await options.withFeed { feed in
                 let samples: [MotionSample]
-                if let all = feed.logSamples {
+                switch feed.source {
+                case .log(let all):
                     guard let start = all.first?.time else { throw CalibrateError("the log holds no samples") }
                     samples = all.filter { $0.time - start <= duration }
                     let span = (samples.last?.time ?? start) - start
@@ -214,12 +198,12 @@ extension Calibrate {
                             "the log holds only \(String(format: "%.1f", span)) s; need \(duration) s "
                                 + "(or pass a smaller --duration)")
                     }
-                } else {
+                case .daemon(let stream):
                     FileHandle.standardError.write(
                         "hold the device still (on a table) for \(formatSeconds(duration)) s…\n")
                     var line = ProgressLine()
-                    feed.restart()
-                    samples = try await feed.collect(seconds: duration) { span, count in
+                    stream.restart()
+                    samples = try await stream.collect(seconds: duration) { span, count in
                         line.show("gyro: \(formatSeconds(max(duration - span, 0))) s left, \(count) samples")
                     }
                     line.finish()
@@ -252,13 +236,13 @@ extension Calibrate {
 
         @OptionGroup var options: CalibrateOptions
 
-        @Option(name: .long, help: ArgumentHelp("Seconds to collect per position.", valueName: "S"))
+        @Option(help: ArgumentHelp("Seconds to collect per position.", valueName: "S"))
         var seconds: Double = 2
 
-        @Flag(name: .long, help: "Do not wait for Enter: take each new still position as it comes (from tiltd).")
+        @Flag(help: "Do not wait for Enter: take each new still position as it comes (from tiltd).")
         var auto = false
 
-        @Option(name: .long, help: ArgumentHelp("Give up after this many seconds in --auto mode.", valueName: "S"))
+        @Option(help: ArgumentHelp("Give up after this many seconds in --auto mode.", valueName: "S"))
         var timeout: Double = 180
 
         func validate() throws {
@@ -266,39 +250,30 @@ extension Calibrate {
         }
 
         func run() async throws {
-            try await reportingCalibrationErrors {
-                let feed = try await options.feed()
+            try await options.withFeed { feed in
                 var finder = PositionFinder(seconds: seconds)
-                if let all = feed.logSamples {
+                switch feed.source {
+                case .log(let all):
                     for sample in all { _ = finder.add(sample) }
-                } else if auto {
-                    try await collectAutomatically(feed, &finder)
-                } else {
-                    try await collectInteractively(feed, &finder)
+                case .daemon(let stream) where auto:
+                    try await collectAutomatically(stream, &finder)
+                case .daemon(let stream):
+                    try await collectInteractively(stream, &finder)
                 }
-                let missing = CalibrationFit.Face.allCases.filter { finder.positions[$0] == nil }
-                guard missing.isEmpty else {
-                    throw CalibrateError(
-                        "found \(6 - missing.count) of 6 still positions; missing "
-                            + missing.map(\.description).joined(separator: ", "))
-                }
-                let (offset, matrix) = try CalibrationFit.sixPosition(finder.positions)
-                let residual =
-                    CalibrationFit.Face.allCases.map { face in
-                        (matrix.apply(finder.positions[face]! - offset) - face.up * standardGravity).norm
-                    }.max() ?? 0
-                let summary = String(format: "six positions of %.1f s; largest residual %.4f m/s²", seconds, residual)
+                let fit = try finder.fit()
+                let summary = String(
+                    format: "six positions of %.1f s; largest residual %.4f m/s²", seconds, fit.largestResidual)
                 let path = try options.write(device: feed.device, command: "tilt calibrate accel", summary: summary) {
-                    $0.accelOffset = offset
-                    $0.accelMatrix = matrix
+                    $0.accelOffset = fit.offset
+                    $0.accelMatrix = fit.matrix
                 }
-                print("accel offset \(f3(offset)) m/s², matrix \(matrix) (\(summary))")
+                print("accel offset \(f3(fit.offset)) m/s², matrix \(fit.matrix) (\(summary))")
                 print("wrote \(path); restart tiltd to apply it")
             }
         }
 
-        private func collectInteractively(_ feed: CalibrationSampleFeed, _ finder: inout PositionFinder) async throws {
-            while let face = CalibrationFit.Face.allCases.first(where: { finder.positions[$0] == nil }) {
+        private func collectInteractively(_ feed: RawSampleFeed, _ finder: inout PositionFinder) async throws {
+            while let face = finder.missing.first {
                 let done = finder.positions.count
                 FileHandle.standardError.write("position \(done + 1)/6: \(face.instruction), then press Enter\n")
                 guard await readLineAsync() != nil else {
@@ -312,9 +287,8 @@ extension Calibrate {
                         "collecting: \(formatSeconds(max(seconds - span, 0))) s left, \(done) of 6 positions done")
                 }
                 line.finish()
-                switch finder.judge(samples) {
+                switch finder.accept(samples) {
                 case .accepted(let got):
-                    finder.positions[got] = CalibrationFit.Stillness(samples).accelMean
                     FileHandle.standardError.write("got \(got)\(got == face ? "" : " (not the one asked, but new)")\n")
                 case .refused(let why):
                     FileHandle.standardError.write("refused: \(why); try again\n")
@@ -322,12 +296,12 @@ extension Calibrate {
             }
         }
 
-        private func collectAutomatically(_ feed: CalibrationSampleFeed, _ finder: inout PositionFinder) async throws {
+        private func collectAutomatically(_ feed: RawSampleFeed, _ finder: inout PositionFinder) async throws {
             let started = ContinuousClock.now
             var line = ProgressLine()
             var taken = 0
             feed.restart()
-            while finder.positions.count < 6 {
+            while !finder.isComplete {
                 guard ContinuousClock.now - started < .seconds(timeout) else {
                     line.finish()
                     throw CalibrateError(
@@ -341,9 +315,9 @@ extension Calibrate {
                     }
                 }
                 taken = samples.count
-                let next = CalibrationFit.Face.allCases.first { finder.positions[$0] == nil }
                 line.show(
-                    "\(finder.positions.count) of 6 positions done; next: \(next?.instruction ?? "-"), hold still")
+                    "\(finder.positions.count) of 6 positions done; next: \(finder.missing.first?.instruction ?? "-"), "
+                        + "hold still")
                 try await Task.sleep(for: .milliseconds(200))
             }
             line.finish()
@@ -362,37 +336,33 @@ extension Calibrate {
 
         @OptionGroup var options: CalibrateOptions
 
-        @Option(name: .long, help: ArgumentHelp("Longest time to collect, seconds.", valueName: "S"))
+        @Option(help: ArgumentHelp("Longest time to collect, seconds.", valueName: "S"))
         var duration: Double = 90
 
-        @Option(
-            name: .customLong("min-coverage"),
-            help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F"))
+        @Option(help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F"))
         var minCoverage = 0.7
 
         func validate() throws {
-            guard duration > 0, duration.isFinite else {
-                throw ValidationError("--duration must be a positive number of seconds")
-            }
+            try CalibrateOptions.checkDuration(duration)
             guard minCoverage > 0, minCoverage <= 1 else { throw ValidationError("--min-coverage must be in (0, 1]") }
         }
 
         func run() async throws {
-            try await reportingCalibrationErrors {
-                let feed = try await options.feed()
+            try await options.withFeed { feed in
                 let points: [Vector3]
-                if let all = feed.logSamples {
+                switch feed.source {
+                case .log(let all):
                     points = all.compactMap(\.mag)
-                } else {
+                case .daemon(let stream):
                     FileHandle.standardError.write("turn the device slowly in every direction…\n")
-                    points = try await collect(feed)
+                    points = try await collect(stream)
                 }
                 guard !points.isEmpty else {
                     throw CalibrateError("no magnetometer readings (the sensor has none, or tiltd runs with --no-mag)")
                 }
                 let fit = try CalibrationFit.ellipsoid(points)
-                let covered = CalibrationFit.coveredBins(points, centre: fit.hardIron).count
-                guard Double(covered) / 26 >= minCoverage else {
+                let (covered, enough) = FieldCoverage.check(points, centre: fit.hardIron, minimumShare: minCoverage)
+                guard enough else {
                     throw CalibrateError(
                         "the readings cover only \(covered) of 26 directions; turn the device in every direction "
                             + "and run again")
@@ -409,7 +379,7 @@ extension Calibrate {
             }
         }
 
-        private func collect(_ feed: CalibrationSampleFeed) async throws -> [Vector3] {
+        private func collect(_ feed: RawSampleFeed) async throws -> [Vector3] {
             feed.restart()
             let started = ContinuousClock.now
             var line = ProgressLine()
@@ -418,72 +388,13 @@ extension Calibrate {
             while true {
                 let points = try feed.snapshot().compactMap(\.mag)
                 // The bounding-box centre moves as readings arrive; show the best count so far.
-                covered = max(covered, Self.coverage(points))
+                covered = max(covered, FieldCoverage.directionsSeen(points))
                 let elapsed = (ContinuousClock.now - started) / .seconds(1)
                 line.show("magn: \(covered) of 26 directions, \(formatSeconds(max(duration - elapsed, 0))) s left")
                 if covered == 26 || elapsed >= duration { return points }
                 try await Task.sleep(for: .milliseconds(250))
             }
         }
-
-        /// Directions seen, around the centre of the readings' bounding box (the fit comes later).
-        static func coverage(_ points: [Vector3]) -> Int {
-            guard let first = points.first else { return 0 }
-            var low = first
-            var high = first
-            for p in points {
-                low = Vector3(min(low.x, p.x), min(low.y, p.y), min(low.z, p.z))
-                high = Vector3(max(high.x, p.x), max(high.y, p.y), max(high.z, p.z))
-            }
-            let step = max(points.count / 2000, 1)
-            let sampled = stride(from: 0, to: points.count, by: step).map { points[$0] }
-            return CalibrationFit.coveredBins(sampled, centre: (low + high) / 2).count
-        }
-    }
-}
-
-/// Finds still positions with a new axis up in a stream of samples (the six-position procedure).
-struct PositionFinder {
-    enum Verdict {
-        case accepted(CalibrationFit.Face)
-        case refused(String)
-    }
-
-    let seconds: Double
-    var positions: [CalibrationFit.Face: Vector3] = [:]
-    private var window: [MotionSample] = []
-
-    init(seconds: Double) {
-        self.seconds = seconds
-    }
-
-    /// Whether a stretch of samples is a usable new position, and why not.
-    func judge(_ samples: [MotionSample]) -> Verdict {
-        guard samples.count >= 10 else { return .refused("only \(samples.count) samples arrived") }
-        let stats = CalibrationFit.Stillness(samples)
-        if let why = CalibrationFit.StillnessLimits(gyroStd: 0.05, accelMagnitudeStd: 0.15).violation(stats) {
-            return .refused("the device moved (\(why))")
-        }
-        guard let face = CalibrationFit.Face.classify(stats.accelMean) else {
-            return .refused("no axis points straight up (the device is tilted); lean it against something square")
-        }
-        if positions[face] != nil { return .refused("\(face) is done already; turn the device to a new side") }
-        return .accepted(face)
-    }
-
-    /// Adds a sample; returns the face when a window of `seconds` became a new position.
-    mutating func add(_ sample: MotionSample) -> CalibrationFit.Face? {
-        window.append(sample)
-        guard let first = window.first, sample.time - first.time >= seconds else { return nil }
-        if case .accepted(let face) = judge(window) {
-            positions[face] = CalibrationFit.Stillness(window).accelMean
-            window.removeAll(keepingCapacity: true)
-            return face
-        }
-        // Slide by a tenth of the window.
-        let cut = window.firstIndex { $0.time - first.time >= seconds / 10 } ?? 1
-        window.removeFirst(max(cut, 1))
-        return nil
     }
 }
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import TiltClient
 import TiltCore
 import TiltSensors
+import TiltWire
 
 #if canImport(Glibc)
     import Glibc
@@ -67,9 +69,9 @@ struct DaemonBench: AsyncParsableCommand {
         let probe = ProcessProbe(pid: daemon.pid)
         let rssStart = probe.residentBytes
 
-        let pool = BenchClients()
+        let pool = WatcherPool()
         try pool.connect(count: clients, path: daemon.socketPath)
-        pool.sendAll(#"{"cmd":"watch","rate":\#(rate)}"#)
+        pool.sendAll(.watch(enable: true, rate: rate, raw: false))
         // Warm up: every client has had a frame (the sensor is running and every session is set up).
         pool.run(until: monotonicSeconds() + 10) { $0.clientsWithFrames == $0.clients.count }
         guard pool.clientsWithFrames == clients else {
@@ -88,7 +90,7 @@ struct DaemonBench: AsyncParsableCommand {
         pool.measuring = false
         let rssLoaded = probe.residentBytes
         // Each client asks for its status: the daemon's count of frames it dropped for that client.
-        pool.sendAll(#"{"cmd":"status"}"#)
+        pool.sendAll(.status)
         pool.run(until: monotonicSeconds() + 10) { pool in pool.clients.allSatisfy { $0.dropped != nil || !$0.open } }
 
         var report = BenchReport(
@@ -125,15 +127,17 @@ struct DaemonBench: AsyncParsableCommand {
     /// close while frames stream to them (as a killed client's sockets are closed by the kernel), a third close
     /// at once.
     func runChurn(socketPath: String) throws {
+        let watch = ClientCommand.watch(enable: true, rate: 1000, raw: false).lineBytes
+        let halfLine = Array(watch.prefix(watch.count / 2))
         var done = 0
         while done < churn {
             let batch = min(50, churn - done)
             var fds: [Int32] = []
             for i in 0..<batch {
-                let fd = try BenchClients.open(socketPath)
+                let fd = try DaemonSocket.connect(path: socketPath)
                 switch (done + i) % 3 {
-                case 0: _ = BenchClients.sendAllBytes(fd, Array(#"{"cmd":"watch","ra"#.utf8))
-                case 1: _ = BenchClients.sendAllBytes(fd, Array("{\"cmd\":\"watch\",\"rate\":1000}\n".utf8))
+                case 0: _ = WatcherPool.sendAllBytes(fd, halfLine)
+                case 1: _ = WatcherPool.sendAllBytes(fd, watch)
                 default: break
                 }
                 fds.append(fd)
@@ -163,37 +167,24 @@ struct DaemonBench: AsyncParsableCommand {
 
     /// `--tiltd`, else the tiltd next to this executable.
     func resolveTiltd() throws -> String {
-        if let tiltd {
-            guard FileManager.default.isExecutableFile(atPath: tiltd) else {
-                throw ValidationError("--tiltd \(tiltd): not an executable file")
-            }
-            return tiltd
-        }
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let sibling = me.deletingLastPathComponent().appendingPathComponent("tiltd").path
-        guard FileManager.default.isExecutableFile(atPath: sibling) else {
-            throw BenchError("no tiltd next to \(me.path); build it (swift build --product tiltd) or pass --tiltd PATH")
-        }
-        return sibling
+        return try BenchInput.resolve(
+            option: "--tiltd", given: tiltd,
+            defaults: [me.deletingLastPathComponent().appendingPathComponent("tiltd").path],
+            usable: FileManager.default.isExecutableFile(atPath:), unusable: "not an executable file",
+            missing: "no tiltd next to \(me.path); build it (swift build --product tiltd) or pass --tiltd PATH")
     }
 
     /// `--log`, else the bundled fixture (from the working directory, then from the repository this was built in).
     func resolveLog() throws -> String {
-        if let log {
-            guard FileManager.default.isReadableFile(atPath: log) else {
-                throw ValidationError("--log \(log): no such readable file")
-            }
-            return log
-        }
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let fixture = "Tests/Fixtures/broad-01-excerpt.csv.gz"
         let candidates = [
-            FileManager.default.currentDirectoryPath + "/Tests/Fixtures/broad-01-excerpt.csv.gz",
-            repository.appendingPathComponent("Tests/Fixtures/broad-01-excerpt.csv.gz").path,
+            FileManager.default.currentDirectoryPath + "/" + fixture,
+            BenchInput.repository.appendingPathComponent(fixture).path,
         ]
-        guard let found = candidates.first(where: { FileManager.default.isReadableFile(atPath: $0) }) else {
-            throw BenchError("no bundled log at \(candidates.joined(separator: " or ")); pass one with --log FILE")
-        }
-        return found
+        return try BenchInput.resolve(
+            option: "--log", given: log, defaults: candidates, usable: FileManager.default.isReadableFile(atPath:),
+            unusable: "no such readable file",
+            missing: "no bundled log at \(candidates.joined(separator: " or ")); pass one with --log FILE")
     }
 }

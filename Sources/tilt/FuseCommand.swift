@@ -23,12 +23,8 @@ struct Fuse: AsyncParsableCommand {
     var noMag = false
 
     func run() async throws {
-        let log: SensorLog
-        do {
-            log = try SensorLog.read(path: input)
-        } catch {
-            throw CleanExit.message("error: \(error)")
-        }
+        // A log that cannot be read is an I/O failure: its error names the file and says what to check.
+        let log = try SensorLog.read(path: input)
         var configuration = MotionPipeline.Configuration()
         configuration.filter.useMagnetometer = !noMag
         var pipeline = MotionPipeline(configuration: configuration)
@@ -37,10 +33,10 @@ struct Fuse: AsyncParsableCommand {
             writer = .standardOutput
         } else {
             guard FileManager.default.createFile(atPath: output, contents: nil) else {
-                throw ValidationError("cannot create \(output); check that its folder exists and is writable")
+                throw OutputFileError(step: .create, path: output)
             }
             guard let handle = FileHandle(forWritingAtPath: output) else {
-                throw ValidationError("cannot open \(output) for writing")
+                throw OutputFileError(step: .open, path: output)
             }
             writer = handle
         }
@@ -67,7 +63,7 @@ struct Fuse: AsyncParsableCommand {
             try writer.write(contentsOf: Data(text.utf8))
             if output != "-" { try writer.close() }
         } catch {
-            throw ValidationError("cannot write \(output): \(error.localizedDescription); the disk may be full")
+            throw OutputFileError(step: .write(reason: error.localizedDescription), path: output)
         }
         FileHandle.standardError.write(
             "fused \(log.samples.count) samples (\(log.hasMagnetometer && !noMag ? "9D" : "6D")) into \(output)\n")

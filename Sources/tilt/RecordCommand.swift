@@ -88,10 +88,18 @@ struct Record: AsyncParsableCommand {
         case .daemon: useDaemon = true
         case .iio: useDaemon = false
         case .auto:
-            let answer = try? await TiltConnection.request(.status, socketPath: socketOptions.socket, timeout: 2) {
-                if case .status = $0 { true } else { false }
+            do {
+                _ = try await TiltConnection.request(.status, socketPath: socketOptions.socket, timeout: 2) {
+                    if case .status = $0 { true } else { false }
+                }
+                useDaemon = true
+            } catch let error as TiltClientError where error.kind == .daemonNotRunning {
+                useDaemon = false
+            } catch {
+                // A daemon is there but unusable (no permission, no answer): say so before reading IIO instead.
+                FileHandle.standardError.write("not recording through tiltd: \(error); reading the sensors directly\n")
+                useDaemon = false
             }
-            useDaemon = answer != nil
         }
         let shared = Shared()
         let stopper = Atomic<Bool>(false)
@@ -131,14 +139,7 @@ struct Record: AsyncParsableCommand {
 
     private func makeWriter(sensors: [SensorDescription], source: String) throws(ExitCode) -> SensorLogWriter {
         do {
-            return try SensorLogWriter(
-                path: output,
-                metadata: [
-                    ("sampling_rate_hz", sensors.first?.rateHz.map { "\($0)" } ?? "unknown"),
-                    ("device", sensors.map(\.name).joined(separator: "+")),
-                    ("source", source),
-                ],
-                hasMagnetometer: sensors.contains { $0.kinds.contains("magn") })
+            return try SensorLogWriter(recordingTo: output, sensors: sensors, source: source)
         } catch {
             FileHandle.standardError.write("error: \(error)\n")
             throw ExitCode(1)

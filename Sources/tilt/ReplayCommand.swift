@@ -48,12 +48,8 @@ struct Replay: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let source: LogReplaySource
-        do {
-            source = try LogReplaySource(configuration: .init(path: log, speed: speed, useMagnetometer: !noMag))
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        // A log that cannot be read is an I/O failure, not a usage mistake: its error names the file.
+        let source = try LogReplaySource(configuration: .init(path: log, speed: speed, useMagnetometer: !noMag))
         var configuration = MotionPipeline.Configuration()
         configuration.filter.useMagnetometer = !noMag
         configuration.shaping.limit = limit

@@ -70,12 +70,29 @@ struct Watch: AsyncParsableCommand {
                 FileHandle.standardError.write("tiltd: \(message)\n")
             case .disconnected(let reason):
                 if !warnedDisconnected {
+                    try Self.giveUpIfRetryingCannotHelp(subscriber)
                     FileHandle.standardError.write("\(interactive ? "\n" : "")disconnected: \(reason); retrying…\n")
                     warnedDisconnected = true
                 }
             case .sample, .status, .tare:
                 break
             }
+        }
+    }
+
+    /// Retrying helps when the daemon is not running yet (or restarts), not when this user may not use its socket or
+    /// the path cannot be a socket: then this stops with the connect error (exit status 1) instead of retrying
+    /// forever.
+    ///
+    /// The subscriber reports a lost connection as text, so this asks the socket once more, on the failure path only.
+    static func giveUpIfRetryingCannotHelp(_ subscriber: TiltSubscriber) throws {
+        do {
+            close(try DaemonSocket.connect(path: subscriber.socketPath, timeout: 1))
+        } catch let error where error.kind == .permissionDenied || error.kind == .unusableSocket {
+            subscriber.close()
+            throw error
+        } catch {
+            // Not running, closed, or slow: the subscriber keeps trying.
         }
     }
 

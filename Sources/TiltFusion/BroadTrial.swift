@@ -1,0 +1,63 @@
+import TiltCore
+
+/// One recording scored the way `tilt bench fusion` scores it: fused with a fresh filter in 9D (when it has a
+/// magnetometer) and 6D, each scored against the reference with BROAD's metric, and the filter alone timed.
+///
+/// 6D scores have the mean heading offset removed (without a magnetometer, heading is free). The timing covers only
+/// the filter's updates, not parsing or scoring, so it measures the filter's speed.
+public struct BroadTrial: Sendable {
+    /// The 9D score; `nil` for a recording without magnetometer.
+    public var nine: BroadScore?
+    /// The 6D score.
+    public var six: BroadScore
+    /// Samples the filter updated on, over both runs.
+    public var fusedSamples: Int
+    /// Seconds spent in the filter, over both runs.
+    public var filterSeconds: Double
+
+    /// Fuses and scores one recording.
+    ///
+    /// - Parameters:
+    ///   - truth: The reference orientation per sample, `nil` where unknown.
+    ///   - movement: Which samples are scored (BROAD's `movement = 1`); `nil` scores all with a reference.
+    ///   - configuration: The filter to try; its `useMagnetometer` is set for each run.
+    public init(
+        samples: [MotionSample], truth: [Quaternion?], movement: [Bool]?, hasMagnetometer: Bool,
+        configuration: AttitudeFilter.Configuration
+    ) {
+        var estimates = [Quaternion](repeating: .identity, count: samples.count)
+        var configuration = configuration
+        fusedSamples = 0
+        filterSeconds = 0
+        nine = nil
+        if hasMagnetometer {
+            configuration.useMagnetometer = true
+            filterSeconds += Self.fuse(samples, configuration: configuration, into: &estimates)
+            fusedSamples += samples.count
+            nine = BroadScore.score(estimates: estimates, truth: truth, movement: movement, removeHeadingOffset: false)
+        }
+        configuration.useMagnetometer = false
+        filterSeconds += Self.fuse(samples, configuration: configuration, into: &estimates)
+        fusedSamples += samples.count
+        six = BroadScore.score(estimates: estimates, truth: truth, movement: movement, removeHeadingOffset: true)
+    }
+
+    /// Runs a fresh filter over the samples into `estimates` (as long as `samples`); returns the seconds spent in
+    /// the filter.
+    public static func fuse(
+        _ samples: [MotionSample], configuration: AttitudeFilter.Configuration, into estimates: inout [Quaternion]
+    ) -> Double {
+        var filter = AttitudeFilter(configuration: configuration)
+        let clock = ContinuousClock()
+        let start = clock.now
+        estimates.withUnsafeMutableBufferPointer { out in
+            samples.withUnsafeBufferPointer { input in
+                for i in 0..<input.count {
+                    out[i] = filter.update(input[i]).quaternion
+                }
+            }
+        }
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,59 @@
+/// Configurations of the attitude filter to compare: every combination of a few values of a few
+/// ``AttitudeFilter/Parameter``s (a sensitivity check, `tilt bench fusion --set accelTimeConstant=2,3,4`).
+public struct ConfigurationSweep: Sendable {
+    /// One configuration to score, and how it differs from the default.
+    public struct Variant: Sendable {
+        public var configuration: AttitudeFilter.Configuration
+        /// `name=value` for each parameter set, separated by spaces; empty for the default.
+        public var label: String
+    }
+
+    /// A malformed `NAME=V1,V2,…` override; the message names it and says what was expected.
+    public struct ParseError: Error, CustomStringConvertible, Sendable, Equatable {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// The configurations, in order: the first override's values vary slowest.
+    public let variants: [Variant]
+
+    /// Every combination of the `NAME=V1,V2,…` overrides applied to `base`; `base` alone when there are none.
+    ///
+    /// - Throws: ``ParseError`` for an override without `=`, an unknown name, a value that is not a finite number,
+    ///   or no value.
+    public init(overrides: [String], base: AttitudeFilter.Configuration = .init()) throws(ParseError) {
+        var variants = [Variant(configuration: base, label: "")]
+        for text in overrides {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else {
+                throw ParseError(message: "--set \(text): expected NAME=VALUE or NAME=V1,V2,…")
+            }
+            guard let parameter = AttitudeFilter.Parameter.named(parts[0]) else {
+                throw ParseError(
+                    message: "--set \(text): unknown parameter '\(parts[0])'; known: \(Self.parameterNames)")
+            }
+            var values: [Double] = []
+            for item in parts[1].split(separator: ",") {
+                guard let value = Double(item), value.isFinite else {
+                    throw ParseError(message: "--set \(text): '\(item)' is not a number")
+                }
+                values.append(value)
+            }
+            guard !values.isEmpty else { throw ParseError(message: "--set \(text): no value given") }
+            variants = variants.flatMap { base in
+                values.map { value in
+                    var v = base
+                    parameter.set(value, in: &v.configuration)
+                    v.label += (v.label.isEmpty ? "" : " ") + "\(parameter.name)=\(value)"
+                    return v
+                }
+            }
+        }
+        self.variants = variants
+    }
+
+    /// The names an override may use, comma-separated (for `--help` and error messages).
+    public static var parameterNames: String {
+        AttitudeFilter.Parameter.all.map(\.name).joined(separator: ", ")
+    }
+}

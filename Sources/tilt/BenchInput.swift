@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+
+/// Where a bench finds its inputs (the data folder, the log, the tiltd to run): the path an option names, checked,
+/// else the first usable default.
+enum BenchInput {
+    /// The repository this `tilt` was built from (the bundled fixtures and the shared data live beside it).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `given` when the option was passed, else the first of `defaults` that is usable.
+    ///
+    /// - Parameters:
+    ///   - option: The option's name, e.g. `--log`, for the message.
+    ///   - usable: Whether a path can be used.
+    ///   - unusable: What is wrong with a given path that is not usable, e.g. "no such folder".
+    ///   - missing: The message when no default is usable.
+    /// - Throws: `ValidationError` for an unusable option value (a usage mistake); ``BenchError`` when no default is
+    ///   there.
+    static func resolve(
+        option: String, given: String?, defaults: [String], usable: (String) -> Bool, unusable: String,
+        missing: String
+    ) throws -> String {
+        if let given {
+            guard usable(given) else { throw ValidationError("\(option) \(given): \(unusable)") }
+            return given
+        }
+        guard let found = defaults.first(where: usable) else { throw BenchError(missing) }
+        return found
+    }
+
+    /// Whether `path` is a folder.
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}

@@ -1,0 +1,64 @@
+import Testing
+import TiltFusion
+
+/// The tunable filter parameters and the configuration sweep of `tilt bench fusion --set`.
+@Suite
+struct FusionParameterTests {
+    @Test("every parameter reads and writes its own setting, and no other")
+    func eachParameterIsItsOwnSetting() {
+        let all = AttitudeFilter.Parameter.all
+        #expect(Set(all.map(\.name)).count == all.count, "names are unique")
+        for (index, parameter) in all.enumerated() {
+            var configuration = AttitudeFilter.Configuration()
+            let marker = 1000 + Double(index)
+            parameter.set(marker, in: &configuration)
+            #expect(parameter.value(in: configuration) == marker)
+            for other in all where other.name != parameter.name {
+                #expect(other.value(in: configuration) == other.value(in: .init()), "\(parameter) moved \(other)")
+            }
+        }
+    }
+
+    @Test("parameters are found by name; unknown names are not")
+    func lookUp() throws {
+        let accel = try #require(AttitudeFilter.Parameter.named("accelTimeConstant"))
+        var configuration = AttitudeFilter.Configuration()
+        accel.set(2.5, in: &configuration)
+        #expect(configuration.accelTimeConstant == 2.5)
+        #expect(AttitudeFilter.Parameter.named("useMagnetometer") == nil, "only numeric settings are tunable")
+        #expect(ConfigurationSweep.parameterNames.hasPrefix("accelTimeConstant, magTimeConstant, "))
+    }
+
+    @Test("no overrides give the default alone; several values of several parameters give every combination")
+    func combinations() throws {
+        let plain = try ConfigurationSweep(overrides: []).variants
+        #expect(plain.count == 1 && plain[0].label.isEmpty)
+        #expect(plain[0].configuration.accelTimeConstant == AttitudeFilter.Configuration().accelTimeConstant)
+
+        let sweep = try ConfigurationSweep(overrides: ["accelTimeConstant=2,3", "maxBias=0.1,0.2,0.3"]).variants
+        #expect(sweep.count == 6)
+        #expect(sweep.map(\.label).first == "accelTimeConstant=2.0 maxBias=0.1")
+        #expect(sweep.map(\.label).last == "accelTimeConstant=3.0 maxBias=0.3")
+        #expect(sweep.map(\.configuration.accelTimeConstant) == [2, 2, 2, 3, 3, 3])
+        #expect(sweep.map(\.configuration.maxBias) == [0.1, 0.2, 0.3, 0.1, 0.2, 0.3])
+    }
+
+    @Test(
+        "malformed overrides are refused with a message that names them",
+        arguments: [
+            ("accelTimeConstant", "--set accelTimeConstant: expected NAME=VALUE or NAME=V1,V2,…"),
+            ("speed=2", "--set speed=2: unknown parameter 'speed'; known: \(ConfigurationSweep.parameterNames)"),
+            ("maxBias=0.1,x", "--set maxBias=0.1,x: 'x' is not a number"),
+            ("maxBias=inf", "--set maxBias=inf: 'inf' is not a number"),
+            ("maxBias=", "--set maxBias=: expected NAME=VALUE or NAME=V1,V2,…"),
+            ("maxBias=,", "--set maxBias=,: no value given"),
+        ])
+    func refusals(override: String, message: String) {
+        #expect(throws: ConfigurationSweep.ParseError.self) { _ = try ConfigurationSweep(overrides: [override]) }
+        do {
+            _ = try ConfigurationSweep(overrides: [override])
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+}
