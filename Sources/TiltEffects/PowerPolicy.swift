@@ -1,26 +1,5 @@
 import TiltCore
 
-/// How hard the renderer works.
-public enum PowerMode: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Draw at the display's rate (or the run's frame rate) and watch motion at the full rate.
-    case full
-    /// Draw at most ``PowerPolicy/cappedFrameRate`` frames per second, motion at ``PowerPolicy/cappedMotionRate`` Hz.
-    case capped
-    /// Draw one frame at the current pose, keep showing it, and stop watching motion until the power or window state
-    /// changes.
-    case still
-    /// Nothing is seen (the window is hidden or minimised): draw nothing, watch no motion.
-    case hidden
-}
-
-/// Whether the output can be seen.
-public enum WindowVisibility: Sendable, Hashable {
-    /// Shown on screen (or headless: always counted as visible).
-    case visible
-    /// Hidden or minimised.
-    case hidden
-}
-
 /// The renderer's power policy: which ``PowerMode`` to use for a power state and window state, and the rates each
 /// mode implies.
 ///

@@ -1,3 +1,5 @@
+import TiltCore
+
 /// A preset's `power` key as written: one mode for every situation (`"power": "still"`), or a mode per situation
 /// (`"power": {"mains": "full", "battery": "full", "lowPower": "capped", "lowBatteryPercent": 15}`), missing
 /// fields keeping the automatic policy's choice.

@@ -1,5 +1,6 @@
 import CEGL
 import CSDL2
+import TiltCore
 import TiltEffects
 
 /// An SDL2 window with a current GL ES 3 context: the only place the window runner touches SDL.

@@ -9,7 +9,7 @@ import TiltCore
 
 /// Reads a sensor log (CSV, or gzip-compressed CSV) one row at a time.
 ///
-/// The format (DESIGN.md, a contract): lines starting with `#` are comments, and `# key=value; key=value` comments
+/// The format (docs/log-format.md, a contract): lines starting with `#` are comments, and `# key=value; key=value` comments
 /// carry metadata. The first other line is the header. Required columns: `t`, `gyr_x..z`, `acc_x..z`; optional:
 /// `mag_x..z` (all three or none), `truth_w..z`, `movement`; unknown columns are ignored. Blank lines are skipped.
 ///

@@ -6,7 +6,7 @@ public enum ServerMessage: Sendable, Equatable {
     case hello(Hello)
     /// One fused frame.
     ///
-    /// Besides the fields of DESIGN.md's protocol v1, a frame may carry `"mono"` (after `"time"`): the daemon's
+    /// Besides the fields of protocol v1 (docs/protocol.md), a frame may carry `"mono"` (after `"time"`): the daemon's
     /// `CLOCK_MONOTONIC` seconds when the underlying sample entered it (``AttitudeFrame/mono``). It is optional, as
     /// added fields are in v1; a client on the same machine subtracts it from its own monotonic receive time to
     /// measure sample-to-client latency (`tilt bench daemon` does).

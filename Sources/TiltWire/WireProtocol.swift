@@ -1,4 +1,4 @@
-/// Constants of the tiltd wire protocol (DESIGN.md "Wire protocol v1", a contract).
+/// Constants of the tiltd wire protocol v1 (docs/protocol.md, a contract).
 ///
 /// A Unix stream socket carrying one JSON object per line in each direction. The daemon greets each connection
 /// with `hello`; clients send commands (`watch`, `poll`, `status`, `tare`); the daemon answers and streams

@@ -94,7 +94,7 @@ struct SensorIdentityOptions: ParsableArguments {
     var label: String?
 
     @Option(help: ArgumentHelp("Where the machine's DMI strings are read for [match].", valueName: "DIR"))
-    var dmiRoot = "/sys/class/dmi/id"
+    var dmiRoot = CalibrationLoader.defaultDMIRoot
 
     /// The machine's DMI strings with `--name` (else `defaultName`) and `--label`.
     func identity(defaultName: String?) -> CalibrationIdentity {
