@@ -75,12 +75,12 @@ struct RenderCommand: ParsableCommand {
             let job = FrameSequenceJob(
                 preset: loaded, width: size.width, height: size.height, frames: frames, fps: fps, directory: out,
                 motion: motion)
-            try job.run(logger: logger)
+            try job.run(logger: logger, progress: .standardError(total: frames, unit: "frames"))
             return
         }
         let job = StillRenderJob(
             preset: loaded, width: size.width, height: size.height,
             tilt: SIMD2(tilt?.x ?? 0, tilt?.y ?? 0), time: time, output: out)
-        if watch { try job.watch(logger: logger) } else { try job.run() }
+        if watch { try job.watch(logger: logger) } else { try job.run(logger: logger) }
     }
 }
