@@ -23,6 +23,15 @@ public struct ConfigFile: Sendable, Equatable {
     ///
     /// - Throws: ``ConfigError`` when it cannot be read or a line is malformed.
     public static func read(path: String) throws(ConfigError) -> ConfigFile {
+        let (file, problems) = try readAll(path: path)
+        if let first = problems.first { throw first }
+        return file
+    }
+
+    /// Reads the file at `path`, skipping bad lines: the good entries and a problem for each bad line.
+    ///
+    /// - Throws: ``ConfigError`` only when the file cannot be read.
+    public static func readAll(path: String) throws(ConfigError) -> (file: ConfigFile, problems: [ConfigError]) {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -30,56 +39,77 @@ public struct ConfigFile: Sendable, Equatable {
             let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
             throw ConfigError(path: path, line: nil, key: nil, reason: "cannot read the config file (\(reason))")
         }
-        return try parse(text, path: path)
+        return parseAll(text, path: path)
     }
 
     /// Parses `text`; `path` only names it in errors.
     ///
     /// - Throws: ``ConfigError`` naming the line of the first malformed line or repeated key.
     public static func parse(_ text: String, path: String) throws(ConfigError) -> ConfigFile {
+        let (file, problems) = parseAll(text, path: path)
+        if let first = problems.first { throw first }
+        return file
+    }
+
+    /// Parses `text`, skipping bad lines: the good entries and a problem for each bad line, in file order (what
+    /// `tiltd --check` reports in one run).
+    public static func parseAll(_ text: String, path: String) -> (file: ConfigFile, problems: [ConfigError]) {
         var entries: [Entry] = []
+        var problems: [ConfigError] = []
         var seen: [String: Int] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            if line.hasPrefix("[") {
-                let name = stripComment(line)
-                guard name.hasSuffix("]"), name.count > 2 else {
+            do throws(ConfigError) {
+                guard let entry = try entry(raw, line: index + 1, path: path) else { continue }
+                if let first = seen[entry.key] {
                     throw ConfigError(
-                        path: path, line: number, key: nil,
-                        reason: "a section header looks like [name], got '\(line.prefix(80))'")
+                        path: path, line: entry.line, key: entry.written,
+                        reason: "given twice (first on line \(first)); keep one")
                 }
-                continue
+                seen[entry.key] = entry.line
+                entries.append(Entry(key: entry.key, value: entry.value, line: entry.line))
+            } catch {
+                problems.append(error)
             }
-            guard let equals = line.firstIndex(of: "=") else {
-                throw ConfigError(
-                    path: path, line: number, key: nil,
-                    reason: "expected 'key = value', got '\(line.prefix(80))'")
-            }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-                throw ConfigError(
-                    path: path, line: number, key: nil,
-                    reason: "expected 'key = value' with a key of letters, digits and '_', got '\(line.prefix(80))'")
-            }
-            let rest = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            let value: String
-            do {
-                value = try parseValue(rest)
-            } catch let reason {
-                throw ConfigError(path: path, line: number, key: key, reason: reason.text)
-            }
-            let normalized = key.replacingOccurrences(of: "-", with: "_").lowercased()
-            if let first = seen[normalized] {
-                throw ConfigError(
-                    path: path, line: number, key: key,
-                    reason: "given twice (first on line \(first)); keep one")
-            }
-            seen[normalized] = number
-            entries.append(Entry(key: normalized, value: value, line: number))
         }
-        return ConfigFile(path: path, entries: entries)
+        return (ConfigFile(path: path, entries: entries), problems)
+    }
+
+    /// The entry on one line (`written`: the key as the file spells it), or `nil` for a blank, comment or section
+    /// line.
+    private static func entry(
+        _ raw: Substring, line number: Int, path: String
+    ) throws(ConfigError) -> (key: String, written: String, value: String, line: Int)? {
+        let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+        if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { return nil }
+        if line.hasPrefix("[") {
+            let name = stripComment(line)
+            guard name.hasSuffix("]"), name.count > 2 else {
+                throw ConfigError(
+                    path: path, line: number, key: nil,
+                    reason: "a section header looks like [name], got '\(line.prefix(80))'")
+            }
+            return nil
+        }
+        guard let equals = line.firstIndex(of: "=") else {
+            throw ConfigError(
+                path: path, line: number, key: nil,
+                reason: "expected 'key = value', got '\(line.prefix(80))'")
+        }
+        let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw ConfigError(
+                path: path, line: number, key: nil,
+                reason: "expected 'key = value' with a key of letters, digits and '_', got '\(line.prefix(80))'")
+        }
+        let rest = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        let value: String
+        do {
+            value = try parseValue(rest)
+        } catch let reason {
+            throw ConfigError(path: path, line: number, key: key, reason: reason.text)
+        }
+        let normalized = key.replacingOccurrences(of: "-", with: "_").lowercased()
+        return (normalized, key, value, number)
     }
 
     /// A value problem, before the line is known.

@@ -42,11 +42,16 @@ public struct DaemonCheck: Sendable {
         var options = DaemonOptions()
         if let configPath {
             do {
-                let file = try ConfigFile.read(path: configPath)
-                options = try DaemonOptions(file: file)
+                let (file, lineProblems) = try ConfigFile.readAll(path: configPath)
+                let (fileOptions, valueProblems) = DaemonOptions.reading(file)
+                let problems = (lineProblems + valueProblems).sorted { Self.line(of: $0) < Self.line(of: $1) }
+                // Every bad line and value at once, so one run shows all there is to fix.
+                for problem in problems { add(.fail, "config", problem.description) }
+                // The rest depends on the config: check only what does not.
+                if !problems.isEmpty { return findings }
+                options = fileOptions
                 add(.ok, "config", "\(configPath): \(file.entries.count) keys")
             } catch {
-                // The rest depends on the config: check only what does not.
                 add(.fail, "config", error.description)
                 return findings
             }
@@ -89,6 +94,12 @@ public struct DaemonCheck: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// The config-file line a problem is on (0 for the whole file), to report problems in file order.
+    private static func line(of problem: ConfigError) -> Int {
+        if case .file(_, let line) = problem.origin { return line ?? 0 }
+        return 0
+    }
+
     private func checkSocket(
         _ configuration: TiltDaemon.Configuration, _ add: (Finding.Verdict, String, String) -> Void
     ) {
@@ -97,13 +108,33 @@ public struct DaemonCheck: Sendable {
             add(.fail, "socket", "\(path) is \(path.utf8.count) bytes, over the \(SocketPath.maxLength)-byte limit")
             return
         }
+        // What `tiltd` would find there at start (SocketFile.prepare), looked at without removing anything.
+        var st = stat()
+        var stale = ""
+        if lstat(path, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+                add(
+                    .fail, "socket",
+                    "\(path) exists and is not a socket; tiltd would refuse it: remove it or choose "
+                        + "another socket")
+                return
+            }
+            guard !SocketFile.isLive(path) else {
+                add(
+                    .fail, "socket",
+                    "a daemon already answers at \(path), so tiltd would refuse to start; stop it "
+                        + "first, or choose another socket")
+                return
+            }
+            stale = "; a stale socket is there, which tiltd removes at start"
+        }
         let folder = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         if folder.isEmpty || FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
             folder.isEmpty || isDirectory.boolValue
         {
             let group = configuration.policy.socketGroup.map { ", group \($0)" } ?? ""
-            add(.ok, "socket", "\(path) (mode 0660\(group))")
+            add(.ok, "socket", "\(path) (mode 0660\(group))\(stale)")
         } else {
             add(
                 .note, "socket",

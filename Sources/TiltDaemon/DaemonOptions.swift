@@ -46,16 +46,32 @@ public struct DaemonOptions: Sendable, Equatable {
     ///
     /// - Throws: ``ConfigError`` for an unknown key or a bad value.
     public init(file: ConfigFile) throws(ConfigError) {
-        self.init()
+        let (options, problems) = Self.reading(file)
+        if let first = problems.first { throw first }
+        self = options
+    }
+
+    /// The options a parsed config file gives, skipping bad entries: the options of the good ones and a problem for
+    /// each unknown key or bad value, in file order (what `tiltd --check` reports in one run).
+    public static func reading(_ file: ConfigFile) -> (options: DaemonOptions, problems: [ConfigError]) {
+        var options = DaemonOptions()
+        var problems: [ConfigError] = []
         for entry in file.entries {
             let origin = ConfigError.Origin.file(path: file.path, line: entry.line)
             guard let setting = Self.setting(key: entry.key) else {
-                throw ConfigError(
-                    origin: origin, key: entry.key,
-                    reason: "unknown key; known keys: \(Self.settings.map(\.key).joined(separator: ", "))")
+                problems.append(
+                    ConfigError(
+                        origin: origin, key: entry.key,
+                        reason: "unknown key; known keys: \(Self.settings.map(\.key).joined(separator: ", "))"))
+                continue
             }
-            try setting.apply([entry.value], to: &self, origin: origin)
+            do {
+                try setting.apply([entry.value], to: &options, origin: origin)
+            } catch {
+                problems.append(error)
+            }
         }
+        return (options, problems)
     }
 
     /// The options the command line gives, by flag name (no dashes: `max-clients`, `mag`), checked like the file's.

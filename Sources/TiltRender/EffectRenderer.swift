@@ -110,6 +110,8 @@ public final class EffectRenderer {
     }
 
     private func makeTargets(width: Int, height: Int) throws(RenderError) {
+        try TargetSizeCheck.check(
+            width: width, height: height, passes: passes, limits: .current, renderer: GLInfo.renderer)
         targets = []
         for (i, pass) in passes.enumerated() {
             guard i < passes.count - 1 else {

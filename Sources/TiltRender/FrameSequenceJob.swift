@@ -49,10 +49,11 @@ public struct FrameSequenceJob: Sendable {
     }
 
     /// Renders every frame.
+    /// - Parameter progress: told after each frame (the command shows it on stderr).
     /// - Returns: the paths written.
     /// - Throws: `RenderError` (unwritable folder, no daemon) or `PresetError`.
     @discardableResult
-    public func run(logger: Logger) throws -> [String] {
+    public func run(logger: Logger, progress: ProgressMeter? = nil) throws -> [String] {
         guard frames > 0, fps > 0, fps.isFinite else {
             throw RenderError.argument("--frames and --fps must be positive (got \(frames) frames at \(fps) fps)")
         }
@@ -67,19 +68,27 @@ public struct FrameSequenceJob: Sendable {
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height)
         var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
         var written: [String] = []
+        defer { progress?.finish() }
+        /// Draws frame `i` with `motion` (if any) and writes its PNG.
+        func render(_ i: Int, _ motion: AttitudeFrame?) throws {
+            if let motion { inputs.apply(motion) }
+            inputs.time = Double(i) / fps
+            inputs.frame = i
+            inputs.timeDelta = 1 / fps
+            let path = (directory as NSString).appendingPathComponent(Self.fileName(i))
+            try renderer.renderPNG(inputs, to: path)
+            written.append(path)
+            progress?.update(done: i + 1)
+        }
         switch motion {
         case .replay(let timeline, let name):
             logger.info(
                 "replaying \(name): \(timeline.frames.count) samples, \(String(format: "%.1f", timeline.duration)) s")
+            if let warning = Self.pastTheEnd(frames: frames, fps: fps, timeline: timeline, name: name) {
+                logger.warning("\(warning)")
+            }
             for i in 0..<frames {
-                let t = Double(i) / fps
-                if let frame = timeline.frame(at: t) { inputs.apply(frame) }
-                inputs.time = t
-                inputs.frame = i
-                inputs.timeDelta = 1 / fps
-                let path = (directory as NSString).appendingPathComponent(Self.fileName(i))
-                try renderer.renderPNG(inputs, to: path)
-                written.append(path)
+                try render(i, timeline.frame(at: Double(i) / fps))
             }
         case .daemon(let socketPath):
             let daemon = DaemonMotion(socketPath: socketPath, rate: fps)
@@ -100,16 +109,22 @@ public struct FrameSequenceJob: Sendable {
                 let due = start + .milliseconds(Int(Double(i) * 1000 / fps))
                 let wait = ContinuousClock.now.duration(to: due)
                 if wait > .zero { Thread.sleep(forTimeInterval: wait.inSeconds) }
-                if let frame = daemon.snapshot.frame { inputs.apply(frame) }
-                inputs.time = Double(i) / fps
-                inputs.frame = i
-                inputs.timeDelta = 1 / fps
-                let path = (directory as NSString).appendingPathComponent(Self.fileName(i))
-                try renderer.renderPNG(inputs, to: path)
-                written.append(path)
+                try render(i, daemon.snapshot.frame)
             }
         }
         logger.info("wrote \(written.count) frames to \(directory)")
         return written
+    }
+
+    /// The warning when `frames` at `fps` run past the end of `timeline` (the frames after it repeat its last pose),
+    /// or `nil` when the log covers them all.
+    public static func pastTheEnd(frames: Int, fps: Double, timeline: MotionTimeline, name: String) -> String? {
+        let covered = Int((timeline.duration * fps).rounded(.down)) + 1
+        guard frames > covered else { return nil }
+        let seconds = String(format: "%.1f", Double(frames) / fps)
+        let logSeconds = String(format: "%.1f", timeline.duration)
+        return "--frames \(frames) at \(String(format: "%g", fps)) fps needs \(seconds) s of motion, but \(name) "
+            + "covers \(logSeconds) s (\(covered) frames at this --fps): frames \(covered) to \(frames - 1) repeat "
+            + "its last pose; give --frames \(covered) or less, or a lower --fps"
     }
 }

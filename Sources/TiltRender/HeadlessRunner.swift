@@ -51,9 +51,22 @@ public struct HeadlessRunner: Sendable {
         var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
         var frame = 0
         var last = 0.0
+        var saidNoDaemon = false
         loop: while !headlessStopRequested.load(ordering: .relaxed) {
             let t = now()
             let snapshot = daemon.snapshot
+            if !snapshot.connected && !saidNoDaemon && t > 1 {
+                // Said once, after a second, so a daemon that is merely slow to answer is not reported missing.
+                let why = snapshot.lastProblem.map { " (\($0))" } ?? ""
+                let fallback =
+                    "drawing with no motion (tilt 0,0) and, with no power state, as on mains; start tiltd or give "
+                    + "--socket. Frames follow it once it answers."
+                logger.notice("no tiltd answers at \(daemon.socketPath)\(why): \(fallback)")
+                saidNoDaemon = true
+            } else if snapshot.connected && saidNoDaemon {
+                logger.info("tiltd answers at \(daemon.socketPath) now")
+                saidNoDaemon = false
+            }
             let step = scheduler.next(power: snapshot.power, window: .visible, now: t)
             if let change = step.change {
                 daemon.watch(rate: change.motionRate)

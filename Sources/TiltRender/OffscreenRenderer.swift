@@ -15,12 +15,15 @@ public final class OffscreenRenderer {
     public let height: Int
 
     /// Creates a headless context and compiles `preset`.
-    /// - Throws: `RenderError` (no GL, compile error with file:line) or `PresetError`.
+    /// - Throws: `RenderError` (no GL, a size over the GL's limits, compile error with file:line) or `PresetError`.
     public init(preset: Preset, width: Int, height: Int) throws {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else {
             throw RenderError.argument("size \(width)x\(height) is out of range; give WxH between 1x1 and 16384x16384")
         }
         context = try HeadlessContext()
+        try TargetSizeCheck.check(
+            width: width, height: height, passes: PassPlanner.plan(preset), limits: .current,
+            renderer: context.rendererName)
         self.width = width
         self.height = height
         output = try RenderTarget(width: width, height: height)
@@ -64,8 +67,17 @@ public final class OffscreenRenderer {
     }
 
     /// Renders one frame and writes it to `path` as PNG.
-    public func renderPNG(_ inputs: FrameInputs, to path: String) throws(RenderError) {
-        let pixels = try render(inputs)
+    /// - Parameter stage: told as each stage begins (`drawing`, `reading back`, `writing PNG`), so a large frame can
+    ///   show how far it got.
+    public func renderPNG(
+        _ inputs: FrameInputs, to path: String, stage: (String) -> Void = { _ in }
+    ) throws(RenderError) {
+        stage("drawing")
+        try draw(inputs)
+        glFinish()
+        stage("reading back")
+        let pixels = output.readPixels()
+        stage("writing PNG")
         try PNGFile.write(rgba: pixels, width: width, height: height, to: path)
     }
 }

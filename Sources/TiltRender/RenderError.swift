@@ -7,6 +7,7 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         case read(path: String, reason: String)
         case window(String)
         case argument(String)
+        case framebuffer(width: Int, height: Int, status: Int)
     }
 
     private let kind: Kind
@@ -27,6 +28,10 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     }
     /// The window could not be opened or driven.
     public static func window(_ detail: String) -> RenderError { RenderError(kind: .window(detail)) }
+    /// The GL made no complete framebuffer of this size (a context exists, so Mesa is not what is missing).
+    public static func framebuffer(width: Int, height: Int, status: Int) -> RenderError {
+        RenderError(kind: .framebuffer(width: width, height: height, status: status))
+    }
     /// A bad request (size, frame count).
     public static func argument(_ detail: String) -> RenderError { RenderError(kind: .argument(detail)) }
 
@@ -46,6 +51,9 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         case .read(let path, let reason): return "cannot read \(path): \(reason)"
         case .window(let d): return "cannot open a window: \(d). Without a display, use `tiltfx render` (headless)."
         case .argument(let d): return d
+        case .framebuffer(let width, let height, let status):
+            return "the GL could not make a \(width)x\(height) framebuffer (status 0x\(String(status, radix: 16))); "
+                + "give a smaller --size"
         }
     }
 }

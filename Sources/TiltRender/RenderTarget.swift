@@ -31,7 +31,7 @@ final class RenderTarget {
         glClearColor(0, 0, 0, 0)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
-            throw .noGL("framebuffer \(width)x\(height) incomplete (0x\(String(status, radix: 16)))")
+            throw .framebuffer(width: width, height: height, status: Int(status))
         }
     }
 

@@ -1,5 +1,6 @@
 import CEGL
 import CSDL2
+import Foundation
 import TiltCore
 import TiltEffects
 
@@ -23,9 +24,15 @@ final class SDLWindow {
     private let context: SDL_GLContext
 
     /// Initialises SDL's video, opens a resizable, high-DPI-aware window and makes a GL ES 3 context current.
-    /// - Throws: `RenderError.window` when SDL has no video driver or no GL ES 3 context.
+    /// - Throws: `RenderError.window` when SDL has no video driver or no GL ES 3 context; a ``DisplayCheck`` problem
+    ///   when the driver SDL chose shows nothing.
     init(title: String, width: Int, height: Int) throws(RenderError) {
         guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else { throw RenderError.window(Self.sdlError) }
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+        if let problem = DisplayCheck.problem(driver: driver, environment: ProcessInfo.processInfo.environment) {
+            SDL_Quit()
+            throw RenderError.argument(problem)
+        }
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, Int32(SDL_GL_CONTEXT_PROFILE_ES.rawValue))
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3)
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0)

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import TiltEffects
 
@@ -30,36 +31,69 @@ public struct StillRenderJob: Sendable {
         FrameInputs(time: time, size: SIMD2(Double(width), Double(height)), tilt: tilt)
     }
 
-    /// Renders the frame and writes the PNG.
+    /// Frames of at least this many pixels report each stage as it begins (a 16k still takes a while).
+    public static let largeFramePixels = 4_000_000
+
+    /// Renders the frame and writes the PNG; a frame of ``largeFramePixels`` or more logs each stage with the time
+    /// so far, so a long render is not silent.
     /// - Throws: `RenderError` or `PresetError` with an actionable message.
-    public func run() throws {
+    public func run(logger: Logger? = nil) throws {
+        let start = ContinuousClock.now
+        let large = width * height >= Self.largeFramePixels
+        func elapsed() -> String { String(format: "%.1f s", start.duration(to: .now).inSeconds) }
+        if large {
+            let megapixels = String(format: "%.0f", Double(width * height) / 1e6)
+            logger?.info("rendering \(width)x\(height) (\(megapixels) Mpx): compiling the shaders")
+        }
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height)
-        try renderer.renderPNG(inputs, to: output)
+        try renderer.renderPNG(inputs, to: output) { stage in
+            if large { logger?.info("rendering \(width)x\(height): \(stage) (\(elapsed()))") }
+        }
+        if large { logger?.info("wrote \(output) in \(elapsed())") }
     }
 
     /// Renders, then watches the preset's files and renders again after each change, until `shouldStop` says so.
     ///
     /// A change recompiles at once (inotify, ~15 ms settle). A compile error is logged with file:line and the last
-    /// good shaders keep running; the PNG is rewritten only from shaders that compiled.
+    /// good shaders keep running; the PNG is rewritten only from shaders that compiled. A preset that does not
+    /// compile at the start is waited on the same way: the first save that compiles writes the PNG.
     public func watch(logger: Logger, shouldStop: () -> Bool = { false }) throws {
-        let renderer = try OffscreenRenderer(preset: preset, width: width, height: height)
-        try renderer.renderPNG(inputs, to: output)
-        logger.info("wrote \(output); watching \(preset.files.count) files of preset '\(preset.name)'")
         var current = preset
+        var renderer: OffscreenRenderer?
+        do {
+            renderer = try OffscreenRenderer(preset: preset, width: width, height: height)
+            try renderer?.renderPNG(inputs, to: output)
+            logger.info("wrote \(output); watching \(preset.files.count) files of preset '\(preset.name)'")
+        } catch  where Self.isFixedByAnEdit(error) {
+            let wait = "waiting for a fix (save its files to try again, Ctrl-C stops)"
+            logger.error("preset '\(preset.name)' does not compile; \(wait):\n\(error)")
+        }
         var watcher = try FileWatcher(files: current.files)
         while !shouldStop() {
             guard watcher.waitForChange(timeoutMilliseconds: 250) else { continue }
             let start = ContinuousClock.now
             do {
                 let reloaded = try Preset.load(directory: current.directory)
-                try renderer.reload(reloaded)
                 if reloaded.files != current.files { watcher = try FileWatcher(files: reloaded.files) }
+                if let renderer {
+                    try renderer.reload(reloaded)
+                } else {
+                    renderer = try OffscreenRenderer(preset: reloaded, width: width, height: height)
+                }
                 current = reloaded
-                try renderer.renderPNG(inputs, to: output)
+                try renderer?.renderPNG(inputs, to: output)
                 logger.info("reloaded '\(current.name)' in \(start.duration(to: .now)); wrote \(output)")
             } catch {
-                logger.error("reload failed, keeping the last good shader:\n\(error)")
+                let kept = renderer == nil ? "still waiting for a preset that compiles" : "keeping the last good shader"
+                logger.error("reload failed, \(kept):\n\(error)")
             }
         }
+    }
+
+    /// Whether `error` is one that saving the preset's files can fix (a shader or preset.json problem), rather than
+    /// one of the machine or the arguments (no GL, a size over the limits, an unwritable output).
+    static func isFixedByAnEdit(_ error: any Error) -> Bool {
+        if error is PresetError { return true }
+        return (error as? RenderError)?.isCompileError ?? false
     }
 }

@@ -18,9 +18,12 @@ public struct WindowRunner: Sendable {
     }
 
     /// Opens the window and runs until it is closed (or Escape, or the settings' duration).
-    /// - Throws: `RenderError.window` when SDL has no video driver or GL ES 3 context; compile errors of the first
-    ///   load.
+    /// - Throws: `RenderError.argument` when there is no display (``DisplayCheck``), `RenderError.window` when SDL
+    ///   has no video driver or GL ES 3 context; compile errors of the first load.
     public func run(logger: Logger) throws {
+        if let problem = DisplayCheck.problem(environment: ProcessInfo.processInfo.environment) {
+            throw RenderError.argument(problem)
+        }
         let window = try SDLWindow(
             title: Self.title(settings.preset.name), width: settings.width, height: settings.height)
         logger.info("window open: \(GLInfo.renderer), \(GLInfo.version)")

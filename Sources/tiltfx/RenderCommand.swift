@@ -18,7 +18,9 @@ struct RenderCommand: ParsableCommand {
                 --replay LOG.csv.gz --out frames/
             Edit the preset and see it (re-renders on every save):
               tiltfx render --preset holo-card --out card.png --watch
-            Tilt is the rotation-vector x,y in radians, about the screen's axes.
+            Tilt is the rotation-vector x,y in radians, about the screen's axes. Progress goes to stderr: a redrawn \
+            line on a terminal, else a line every 2 s ($TILTFX_PROGRESS_INTERVAL). --size is limited by the GL's \
+            largest texture, counting the padding a layer effect adds around the frame.
             """)
 
     @OptionGroup var presets: PresetOptions
@@ -75,12 +77,12 @@ struct RenderCommand: ParsableCommand {
             let job = FrameSequenceJob(
                 preset: loaded, width: size.width, height: size.height, frames: frames, fps: fps, directory: out,
                 motion: motion)
-            try job.run(logger: logger)
+            try job.run(logger: logger, progress: .standardError(total: frames, unit: "frames"))
             return
         }
         let job = StillRenderJob(
             preset: loaded, width: size.width, height: size.height,
             tilt: SIMD2(tilt?.x ?? 0, tilt?.y ?? 0), time: time, output: out)
-        if watch { try job.watch(logger: logger) } else { try job.run() }
+        if watch { try job.watch(logger: logger) } else { try job.run(logger: logger) }
     }
 }

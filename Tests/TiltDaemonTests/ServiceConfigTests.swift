@@ -132,4 +132,48 @@ struct ServiceConfigTests {
         #expect(badResult.status == 1)
         #expect(badResult.stdout.contains("FAIL config: \(badConfig):1: key 'max_clients'"), "\(badResult.stdout)")
     }
+
+    @Test("--check reports every bad key and value of the config file in one run, in file order")
+    func checkReportsEveryConfigError() throws {
+        let dir = TestPaths.temporaryDirectory("cfgE")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = try ServiceFixtures.write(
+            "replay = \(TestPaths.broadExcerpt)\nmax_clients = many\nnot a line\nspeling = 1\nmax_line_length = 0\n",
+            to: "e.conf", in: dir)
+        let result = try ChildProcess.run(TestPaths.executable("tiltd"), ["--config", config, "--check"], timeout: 30)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let failures = result.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL config: ") }
+        #expect(failures.count == 4, "\(result.stdout)")
+        #expect(failures.first?.contains("\(config):2: key 'max_clients': expected") == true, "\(result.stdout)")
+        #expect(result.stdout.contains("\(config):3: expected 'key = value'"), "\(result.stdout)")
+        #expect(result.stdout.contains("\(config):4: key 'speling': unknown key"), "\(result.stdout)")
+        #expect(result.stdout.contains("\(config):5: key 'max_line_length': expected"), "\(result.stdout)")
+        #expect(result.stdout.contains("tiltd --check: 4 problems"), "\(result.stdout)")
+
+        // Starting for real still stops at the first problem, naming it (a malformed line before a bad value).
+        let start = try ChildProcess.run(TestPaths.executable("tiltd"), ["--config", config], timeout: 30)
+        #expect(start.status != 0)
+        #expect(start.stderr.contains("\(config):3: expected 'key = value'"), "\(start.stderr)")
+        #expect(!start.stderr.contains("speling"), "\(start.stderr)")
+    }
+
+    @Test("--check fails on a socket a live daemon serves, and passes on a stale one")
+    func checkFailsOnALiveSocket() throws {
+        let dir = TestPaths.temporaryDirectory("cfgL")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let daemon = try DaemonProcess.replaying(["--loop"], in: dir)
+        _ = try daemon.connect()  // it accepts: the socket is live
+        let socket = try #require(daemon.socketPath)
+        let arguments = ["--replay", TestPaths.broadExcerpt, "--socket", socket, "--check"]
+        let live = try ChildProcess.run(TestPaths.executable("tiltd"), arguments, timeout: 30)
+        #expect(live.status == 1, "\(live.stdout)\(live.stderr)")
+        #expect(live.stdout.contains("FAIL socket: a daemon already answers at \(socket)"), "\(live.stdout)")
+        #expect(!live.stdout.contains("ok   socket"), "\(live.stdout)")
+        #expect(daemon.stop(signal: SIGKILL) != nil)
+
+        // Killed, it leaves its socket file behind: tiltd would remove it, so that passes.
+        let stale = try ChildProcess.run(TestPaths.executable("tiltd"), arguments, timeout: 30)
+        #expect(stale.status == 0, "\(stale.stdout)\(stale.stderr)")
+        #expect(stale.stdout.contains("ok   socket: \(socket)"), "\(stale.stdout)")
+    }
 }

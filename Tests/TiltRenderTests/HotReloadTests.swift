@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TiltEffects
 import TiltRender
+import TiltTestKit
 
 /// Hot reload: inotify sees an edit at once; a broken edit keeps the last good shader.
 @Suite(.serialized) struct HotReloadTests {
@@ -38,5 +39,28 @@ import TiltRender
             "\(error)".contains(shader + ":")
         }
         #expect(try renderer.render(inputs) == after)
+    }
+
+    @Test func watchStartingOnABrokenPresetWaitsForAFix() throws {
+        _ = GLTestEnvironment.configured  // the child inherits software GL with no display
+        let copy = try GLTestEnvironment.copyPreset("tilt-specular")
+        let shader = copy.directory + "/specular.glsl"
+        let original = try String(contentsOfFile: shader, encoding: .utf8)
+        try (original + "\nvoid broken() { undefinedThing; }\n").write(
+            toFile: shader, atomically: true, encoding: .utf8)
+        let out = copy.root + "/watch.png"
+        let watcher = try BackgroundProcess(
+            TestPaths.executable("tiltfx"),
+            ["render", "--presets", copy.root, "--preset", "tilt-specular", "--size", "24x24", "--out", out, "--watch"])
+        defer { watcher.kill() }
+        #expect(waitUntil(timeout: 30) { watcher.stderr.contains("waiting for a fix") }, "stderr: \(watcher.stderr)")
+        #expect(watcher.stderr.contains("undefinedThing"), "stderr: \(watcher.stderr)")
+        #expect(watcher.process.isRunning, "it waits instead of exiting: \(watcher.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+
+        try original.write(toFile: shader, atomically: true, encoding: .utf8)
+        #expect(waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: out) }, "stderr: \(watcher.stderr)")
+        #expect(waitUntil(timeout: 5) { watcher.stderr.contains("wrote \(out)") }, "stderr: \(watcher.stderr)")
+        #expect(watcher.kill())
     }
 }

@@ -83,4 +83,19 @@ import TiltTestKit
         #expect(noFolder.status == 1)
         #expect(noFolder.stdout.contains("FAIL presets: \(missing) is not a folder"), "\(noFolder.stdout)")
     }
+
+    @Test func theBinaryFailsOnAShaderThatDoesNotCompileNamingFileAndLine() throws {
+        let copy = try GLTestEnvironment.copyPreset("tilt-specular")
+        let shader = copy.directory + "/specular.glsl"
+        var lines = try String(contentsOfFile: shader, encoding: .utf8).components(separatedBy: "\n")
+        let broken = try #require(lines.firstIndex { $0.contains("float g = exp") })
+        lines[broken] = "    float g = exp(-0.5 * dot(d, d)) + undefinedThing;"
+        try lines.joined(separator: "\n").write(toFile: shader, atomically: true, encoding: .utf8)
+        let r = try TiltFXProcess.run(["check", "--presets", copy.root])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("ok   presets: "), "it loads: \(r.stdout)")
+        #expect(r.stdout.contains("FAIL shaders: tilt-specular: "), "\(r.stdout)")
+        #expect(r.stdout.contains("\(shader):\(broken + 1):") && r.stdout.contains("undefinedThing"), "\(r.stdout)")
+        #expect(r.stdout.hasSuffix("tiltfx check: 1 problem\n"), "\(r.stdout)")
+    }
 }
