@@ -24,17 +24,13 @@ public final class LogReplaySource: MotionSource {
         /// Pass magnetometer readings on (false drops them, for 6D).
         public var useMagnetometer: Bool
         /// What a malformed row does: skipped and reported (the default), or the end of the replay.
-        public var badRows: BadRowPolicy
+        public var badRows = BadRowPolicy.skip
 
-        public init(
-            path: String, speed: Double = 1, loop: Bool = false, useMagnetometer: Bool = true,
-            badRows: BadRowPolicy = .skip
-        ) {
+        public init(path: String, speed: Double = 1, loop: Bool = false, useMagnetometer: Bool = true) {
             self.path = path
             self.speed = speed
             self.loop = loop
             self.useMagnetometer = useMagnetometer
-            self.badRows = badRows
         }
     }
 

@@ -1,16 +1,10 @@
 /// A problem with a sensor log: where it is (file, line, column) and what to do about it.
 public struct SensorLogError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// What kind of problem it is, which decides whether a reader may go on past it.
-    public enum Kind: Sendable, Hashable {
-        /// The file as a whole: it cannot be opened or read, or it has no header.
-        case file
-        /// The header: a required column is missing, or only some of `mag_x..z` are there.
-        case header
-        /// One data row is malformed; the rows after it can still be read (see ``BadRowPolicy``).
-        case row
-        /// The compressed stream ends early: the rest of the log is missing, so nothing after this point exists.
-        case truncated
-    }
+    /// What kind of problem it is, which decides whether a reader may go on past it: `file` (the file as a whole
+    /// cannot be opened or read, or has no header), `header` (a required column is missing, or only some of
+    /// `mag_x..z` are there), `row` (one data row is malformed; the rows after it can still be read, see
+    /// ``BadRowPolicy``), `truncated` (the compressed stream ends early: the rest of the log is missing).
+    public enum Kind: Sendable, Hashable { case file, header, row, truncated }
 
     /// The log's path.
     public var path: String

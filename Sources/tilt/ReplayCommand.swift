@@ -52,8 +52,9 @@ struct Replay: AsyncParsableCommand {
 
     func run() async throws {
         // A log that cannot be read is an I/O failure, not a usage mistake: its error names the file.
-        let source = try LogReplaySource(
-            configuration: .init(path: log, speed: speed, useMagnetometer: !noMag, badRows: badRows.policy))
+        var replay = LogReplaySource.Configuration(path: log, speed: speed, useMagnetometer: !noMag)
+        replay.badRows = badRows.policy
+        let source = try LogReplaySource(configuration: replay)
         var configuration = MotionPipeline.Configuration()
         configuration.filter.useMagnetometer = !noMag
         configuration.shaping.limit = limit

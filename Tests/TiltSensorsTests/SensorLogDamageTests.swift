@@ -108,7 +108,9 @@ import TiltTestKit
         let dir = TestPaths.temporaryDirectory("tiltbad")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try BadLogs.withBadRows(in: dir)
-        let source = try LogReplaySource(configuration: .init(path: path, speed: 10_000, badRows: .strict))
+        var configuration = LogReplaySource.Configuration(path: path, speed: 10_000)
+        configuration.badRows = .strict
+        let source = try LogReplaySource(configuration: configuration)
         await #expect {
             try await source.run(rate: nil) { _ in }
         } throws: { error in
