@@ -124,10 +124,13 @@ public final class SensorLogReader {
                 kind: .truncated)
         }
         let row = parser.rowCount + 1
+        // A recording killed mid-way ends like this too; its rows so far can be kept by decompressing what is there.
+        let salvage =
+            "to keep the rows before it, run `zcat '\(path)' > log.csv` (zcat complains about the end) and read log.csv"
         return SensorLogError(
             path: path, line: line,
             message: "the log is truncated at row \(row): its gzip stream ends early, so row \(row) and "
-                + "any after it are missing or cut off; \(advice)",
+                + "any after it are missing or cut off; \(advice), or \(salvage)",
             kind: .truncated)
     }
 
