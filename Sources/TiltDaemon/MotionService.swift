@@ -72,7 +72,7 @@ final class MotionService: Service {
                 case .rejected(let reason):
                     hub.reject(reason: reason)
                     let n = self.rejectedLogged.add(1, ordering: .relaxed).newValue
-                    if n <= 10 || n % 1000 == 0 {
+                    if SkippedRows.isReported(n) {
                         logger.warning("skipped: \(reason)", metadata: ["rejected": "\(n)"])
                     }
                 }

@@ -8,11 +8,17 @@ import TiltSensors
 /// (libiio, zlib, libsystemd): `tiltfx` reads the log here and hands the frames to `TiltRender.MotionTimeline`.
 public enum LogReplay {
     /// Reads `path` (CSV or CSV.gz) and fuses every sample.
+    /// - Parameters:
+    ///   - strict: Stop at the first bad row (`--strict`) instead of skipping and counting it, the bad-row policy of
+    ///     every log reader (``TiltSensors/BadRowPolicy``).
+    ///   - report: Called with each line to show a person: the skipped rows reported, then their summary.
     /// - Returns: the frames in time order, with times relative to the log's first sample.
-    /// - Throws: ``PlaybackError`` naming the file and what is wrong with it.
-    public static func frames(path: String) throws(PlaybackError) -> [AttitudeFrame] {
+    /// - Throws: ``PlaybackError`` naming the file and what is wrong with it (a truncated log included).
+    public static func frames(
+        path: String, strict: Bool = false, report: (String) -> Void = { _ in }
+    ) throws(PlaybackError) -> [AttitudeFrame] {
         let log: SensorLog
-        do { log = try SensorLog.read(path: path) } catch {
+        do { log = try SensorLog.read(path: path, badRows: BadRowPolicy(strict: strict), report: report) } catch {
             throw PlaybackError(path: path, reason: "\(error)")
         }
         return try frames(of: log)

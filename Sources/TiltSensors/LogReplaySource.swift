@@ -4,9 +4,11 @@ import TiltCore
 /// Replays a sensor log at its recorded pace (or faster), as a ``MotionSource``.
 ///
 /// Samples go out at their recorded times, scaled by `speed`, on the continuous clock. A row that goes bad
-/// mid-file is skipped and counted: it is reported as ``MotionSourceEvent/rejected(reason:)`` with the file, line
-/// and column, and the replay goes on with the next row (a corrupt row costs one sample, not the session). A
-/// problem with the file as a whole (missing, unreadable, bad header) stops the replay with an error.
+/// mid-file follows the ``BadRowPolicy``: by default it is skipped and counted, reported as
+/// ``MotionSourceEvent/rejected(reason:)`` with the file, line and column, and the replay goes on with the next row
+/// (a corrupt row costs one sample, not the session); ``BadRowPolicy/strict`` stops the replay with its error. A
+/// problem with the file as a whole (missing, unreadable, bad header, truncated) stops the replay with an error:
+/// the daemon then reports the sensor `lost` with it, never `finished`.
 ///
 /// Between runs (sensor on demand) the replay keeps its place in the log; sample times continue from there, with
 /// no jump. With `loop`, the log starts over at its end, its times shifted so they keep increasing.
@@ -21,6 +23,8 @@ public final class LogReplaySource: MotionSource {
         public var loop: Bool
         /// Pass magnetometer readings on (false drops them, for 6D).
         public var useMagnetometer: Bool
+        /// What a malformed row does: skipped and reported (the default), or the end of the replay.
+        public var badRows = BadRowPolicy.skip
 
         public init(path: String, speed: Double = 1, loop: Bool = false, useMagnetometer: Bool = true) {
             self.path = path
@@ -112,7 +116,9 @@ public final class LogReplaySource: MotionSource {
             }
             switch next {
             case .failure(let error):
-                if error.line == nil { throw MotionSourceError(error.description) }
+                guard error.isSkippable, configuration.badRows == .skip else {
+                    throw MotionSourceError(error.description)
+                }
                 events(.rejected(reason: error.description))
             case .success(nil):
                 events(.sensor(.finished, reason: "end of \(configuration.path)"))

@@ -10,12 +10,15 @@ public struct SensorLog: Sendable {
     /// The `movement` column per sample, if present.
     public var movement: [Bool]?
     public var hasMagnetometer: Bool
+    /// The bad rows skipped while reading (none under ``BadRowPolicy/strict``).
+    public var skipped: SkippedRows
 
     public init(
         path: String, metadata: [String: String] = [:], samples: [MotionSample], truth: [Quaternion?]? = nil,
-        movement: [Bool]? = nil, hasMagnetometer: Bool
+        movement: [Bool]? = nil, hasMagnetometer: Bool, skipped: SkippedRows = SkippedRows()
     ) {
         self.path = path
+        self.skipped = skipped
         self.metadata = metadata
         self.samples = samples
         self.truth = truth
@@ -33,22 +36,41 @@ public struct SensorLog: Sendable {
         return 1 / dts[dts.count / 2]
     }
 
-    /// Reads the whole log at `path` (`.csv` or `.csv.gz`), stopping at the first bad row.
+    /// Reads the whole log at `path` (`.csv` or `.csv.gz`), applying the bad-row `policy`.
     ///
-    /// - Throws: ``SensorLogError`` naming the file, line and column of the first problem.
-    public static func read(path: String) throws(SensorLogError) -> SensorLog {
+    /// - Parameters:
+    ///   - policy: ``BadRowPolicy/skip`` (the default) skips and counts malformed rows into ``skipped``;
+    ///     ``BadRowPolicy/strict`` stops at the first.
+    ///   - report: Called with each line to show a person (on standard error): `skipped: FILE:LINE …` for the
+    ///     skipped rows ``SkippedRows`` reports, then, when any were skipped, its summary.
+    /// - Throws: ``SensorLogError`` naming the file, line and column of the problem: one the policy does not skip, or
+    ///   a log that cannot be read, has a bad header or is truncated.
+    public static func read(
+        path: String, badRows policy: BadRowPolicy = .skip, report: (String) -> Void = { _ in }
+    ) throws(SensorLogError) -> SensorLog {
         let reader = try SensorLogReader(path: path)
         var samples: [MotionSample] = []
         var truth: [Quaternion?] = []
         var movement: [Bool] = []
+        var skipped = SkippedRows()
         samples.reserveCapacity(1 << 16)
-        while let row = try reader.next() {
+        while true {
+            let next: SensorLogRow?
+            do throws(SensorLogError) {
+                next = try reader.next()
+            } catch {
+                guard policy == .skip, error.isSkippable else { throw error }
+                if let line = skipped.add(error.description) { report(line) }
+                continue
+            }
+            guard let row = next else { break }
             samples.append(row.sample)
             if reader.hasTruth { truth.append(row.truth) }
             if reader.hasMovement { movement.append(row.movement ?? false) }
         }
+        if let summary = skipped.summary(of: path) { report(summary) }
         return SensorLog(
             path: path, metadata: reader.metadata, samples: samples, truth: reader.hasTruth ? truth : nil,
-            movement: reader.hasMovement ? movement : nil, hasMagnetometer: reader.hasMagnetometer)
+            movement: reader.hasMovement ? movement : nil, hasMagnetometer: reader.hasMagnetometer, skipped: skipped)
     }
 }

@@ -27,6 +27,8 @@ public struct SensorLogParser: Sendable {
     public private(set) var hasTruth = false
     /// Whether the log has a `movement` column.
     public private(set) var hasMovement = false
+    /// Data rows taken so far, bad ones included: the 1-based row number of the last one.
+    public private(set) var rowCount = 0
 
     /// The longest field read as a number, in bytes; longer ones are refused as not a number.
     public static let maxFieldLength = 256
@@ -68,6 +70,7 @@ public struct SensorLogParser: Sendable {
             try readHeader(line, lineNumber: lineNumber)
             return nil
         }
+        rowCount += 1
         return try parseRow(line, lineNumber: lineNumber)
     }
 
@@ -104,17 +107,21 @@ public struct SensorLogParser: Sendable {
         for (name, i) in zip(["gyr_x", "gyr_y", "gyr_z", "acc_x", "acc_y", "acc_z"], idx.gyr + idx.acc) where i < 0 {
             missing.append(name)
         }
+        let found = Self.describeColumns(names)
         if !missing.isEmpty {
             throw SensorLogError(
                 path: path, line: lineNumber, column: missing.joined(separator: ","),
-                message: "the header lacks required column(s) \(missing.joined(separator: ", ")); "
-                    + "a log needs t, gyr_x..z and acc_x..z")
+                message: "the header lacks the required column\(missing.count == 1 ? "" : "s") "
+                    + "\(missing.joined(separator: ", ")); it has \(found). Name the columns as docs/log-format.md "
+                    + "says: t, gyr_x..z and acc_x..z, optionally mag_x..z",
+                kind: .header)
         }
         let magFound = idx.mag.filter { $0 >= 0 }.count
         if magFound != 0 && magFound != 3 {
             throw SensorLogError(
                 path: path, line: lineNumber, column: "mag_x..z",
-                message: "the header has only some of mag_x, mag_y, mag_z; give all three or none")
+                message: "the header has only some of mag_x, mag_y, mag_z; it has \(found). Give all three or none",
+                kind: .header)
         }
         columns = names
         hasHeader = true
@@ -122,6 +129,13 @@ public struct SensorLogParser: Sendable {
         hasTruth = idx.truth.allSatisfy { $0 >= 0 }
         hasMovement = idx.movement >= 0
         index = idx
+    }
+
+    /// What a header has, for an error message: its first 20 names, each cut to 40 characters.
+    private static func describeColumns(_ names: [String]) -> String {
+        let shown = names.prefix(20).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 }.map { "'\($0)'" }
+        let more = names.count > shown.count ? ", … (\(names.count) in all)" : ""
+        return "\(names.count == 1 ? "one column" : "these columns"): \(shown.joined(separator: ", "))\(more)"
     }
 
     private func parseRow(_ line: ArraySlice<UInt8>, lineNumber: Int) throws(SensorLogError) -> SensorLogRow {

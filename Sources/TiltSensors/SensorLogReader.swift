@@ -13,9 +13,14 @@ import TiltCore
 /// carry metadata. The first other line is the header. Required columns: `t`, `gyr_x..z`, `acc_x..z`; optional:
 /// `mag_x..z` (all three or none), `truth_w..z`, `movement`; unknown columns are ignored. Blank lines are skipped.
 ///
-/// A bad row throws a ``SensorLogError`` naming the file, line and column, and the reader stays usable: the next
-/// call to ``next()`` reads the row after it. Callers decide whether to stop (``SensorLog/read(path:)``) or to skip
-/// and count (the daemon's replay).
+/// A bad row throws a ``SensorLogError`` of kind ``SensorLogError/Kind/row`` naming the file, line and column, and
+/// the reader stays usable: the next call to ``next()`` reads the row after it. Callers apply the one
+/// ``BadRowPolicy``: skip and count, or stop with `--strict`.
+///
+/// A compressed log that ends early (cut off by an interrupted copy or recording: zlib reaches the end of the file
+/// inside the gzip stream) throws ``SensorLogError/Kind/truncated`` naming the row it is cut at, instead of passing
+/// the cut-off last line on as one more bad row. That error, and a read error, end the log: every later call throws
+/// it again.
 public final class SensorLogReader {
     /// A parsed row.
     public typealias Row = SensorLogRow
@@ -37,6 +42,10 @@ public final class SensorLogReader {
     private var buffer: [UInt8] = []
     private var bufferStart = 0
     private var atEOF = false
+    /// Set when zlib reached the end of the file inside the gzip stream.
+    private var truncated = false
+    /// The error that ended the log (truncation, read error), thrown again by every later read.
+    private var failure: SensorLogError?
     private var lineNumber = 0
     private var parser: SensorLogParser
 
@@ -75,6 +84,7 @@ public final class SensorLogReader {
 
     /// Reads one line without its terminator, `nil` at the end of the file.
     private func readLine() throws(SensorLogError) -> ArraySlice<UInt8>? {
+        if let failure { throw failure }
         while true {
             if let nl = buffer[bufferStart...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[bufferStart..<nl]
@@ -83,6 +93,8 @@ public final class SensorLogReader {
                 return line
             }
             if atEOF {
+                // A cut-off stream's last line is incomplete whether or not it has bytes: it is not a row.
+                if truncated { throw end(with: truncationError()) }
                 guard bufferStart < buffer.count else { return nil }
                 let line = buffer[bufferStart...]
                 bufferStart = buffer.count
@@ -91,6 +103,35 @@ public final class SensorLogReader {
             }
             try fill()
         }
+    }
+
+    /// Remembers `error` as the end of the log and returns it.
+    private func end(with error: SensorLogError) -> SensorLogError {
+        buffer.removeAll()
+        bufferStart = 0
+        failure = error
+        return error
+    }
+
+    /// The error for a gzip stream that ends early, at the row after the last complete one.
+    private func truncationError() -> SensorLogError {
+        let line = lineNumber + 1
+        let advice = "the file was cut short (an interrupted copy, download or recording): copy it again or record anew"
+        guard parser.hasHeader else {
+            return SensorLogError(
+                path: path, line: line,
+                message: "the log is truncated before its header ends: its gzip stream ends early; \(advice)",
+                kind: .truncated)
+        }
+        let row = parser.rowCount + 1
+        // A recording killed mid-way ends like this too; its rows so far can be kept by decompressing what is there.
+        let salvage =
+            "to keep the rows before it, run `zcat '\(path)' > log.csv` (zcat complains about the end) and read log.csv"
+        return SensorLogError(
+            path: path, line: line,
+            message: "the log is truncated at row \(row): its gzip stream ends early, so row \(row) and "
+                + "any after it are missing or cut off; \(advice), or \(salvage)",
+            kind: .truncated)
     }
 
     private func fill() throws(SensorLogError) {
@@ -108,11 +149,18 @@ public final class SensorLogReader {
             var code: Int32 = 0
             let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
             buffer.removeLast(chunk)
-            throw SensorLogError(
-                path: path, line: lineNumber + 1,
-                message: "cannot read the log: \(message); the file may be truncated or not gzip")
+            throw end(
+                with: SensorLogError(
+                    path: path, line: lineNumber + 1,
+                    message: "cannot read the log: \(message); the file is damaged or not gzip", kind: .file))
         }
         buffer.removeLast(chunk - Int(n))
-        if n == 0 { atEOF = true }
+        if n == 0 {
+            atEOF = true
+            // gzread returns what it could and leaves Z_BUF_ERROR when the file ends inside the gzip stream.
+            var code: Int32 = 0
+            _ = gzerror(file, &code)
+            truncated = code == Z_BUF_ERROR
+        }
     }
 }

@@ -42,6 +42,8 @@ struct FusionBench: AsyncParsableCommand {
     @Option(name: .customLong("set"), help: Self.setHelp)
     var overrides: [String] = []
 
+    @OptionGroup var badRows: StrictOption
+
     private static let setHelp = ArgumentHelp(
         "Override a filter parameter, e.g. 'accelTimeConstant=2'; several values ('=2,3,4') score each"
             + " (a sensitivity check); repeat for more parameters. Names: \(ConfigurationSweep.parameterNames).",
@@ -61,7 +63,7 @@ struct FusionBench: AsyncParsableCommand {
             FileHandle.standardError.write(Data("[\(index + 1)/\(names.count)] \(name)\n".utf8))
             let log: SensorLog
             do {
-                log = try SensorLog.read(path: folder + "/" + name)
+                log = try badRows.read(folder + "/" + name)
             } catch {
                 throw BenchError("cannot read \(folder)/\(name): \(error)")
             }

@@ -25,11 +25,11 @@ struct CalibrationSampleFeed: Sendable {
     let device: Device
     let source: Source
 
-    /// Reads the whole log at `path`.
-    init(logPath path: String) throws {
+    /// Reads the whole log at `path` under the bad-row policy of `--strict`.
+    init(logPath path: String, badRows: StrictOption) throws {
         let log: SensorLog
         do {
-            log = try SensorLog.read(path: path)
+            log = try badRows.read(path)
         } catch {
             throw CalibrateError("cannot read --input \(path): \(error)")
         }

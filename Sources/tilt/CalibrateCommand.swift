@@ -34,6 +34,8 @@ struct CalibrateOptions: ParsableArguments {
 
     @OptionGroup var sensor: SensorIdentityOptions
 
+    @OptionGroup var badRows: StrictOption
+
     /// Refuses a `--duration` that is not a positive number of seconds.
     static func checkDuration(_ seconds: Double) throws {
         guard seconds > 0, seconds.isFinite else {
@@ -47,7 +49,7 @@ struct CalibrateOptions: ParsableArguments {
         try await reportingCalibrationErrors {
             let feed =
                 if let input {
-                    try CalibrationSampleFeed(logPath: input)
+                    try CalibrationSampleFeed(logPath: input, badRows: badRows)
                 } else {
                     try await CalibrationSampleFeed(socketPath: socketOptions.socket)
                 }

@@ -22,9 +22,11 @@ struct Fuse: AsyncParsableCommand {
     @Flag(name: .customLong("no-mag"), help: "Ignore the magnetometer (6D fusion).")
     var noMag = false
 
+    @OptionGroup var badRows: StrictOption
+
     func run() async throws {
         // A log that cannot be read is an I/O failure: its error names the file and says what to check.
-        let log = try SensorLog.read(path: input)
+        let log = try badRows.read(input)
         var configuration = MotionPipeline.Configuration()
         configuration.filter.useMagnetometer = !noMag
         var pipeline = MotionPipeline(configuration: configuration)

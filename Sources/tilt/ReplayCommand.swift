@@ -14,7 +14,8 @@ struct Replay: AsyncParsableCommand {
         discussion: """
             The same filter and tilt shaping as tiltd, without a daemon: useful to look at a recording, or to \
             compare it with what `tilt watch` showed live. Rows that fail to parse are skipped with a message \
-            naming the file, line and column. Use `tilt fuse` to process a log as fast as possible into a CSV.
+            naming the file, line and column (the first ten, then every thousandth) and counted; --strict stops at \
+            the first (docs/log-format.md). Use `tilt fuse` to process a log as fast as possible into a CSV.
 
             Example:  tilt replay Tests/Fixtures/broad-01-excerpt.csv.gz --speed 4 --rate 5
             """)
@@ -37,6 +38,8 @@ struct Replay: AsyncParsableCommand {
     @Option(name: .long, help: "Tilt soft-clamp limit, radians.")
     var limit: Double = 0.5
 
+    @OptionGroup var badRows: StrictOption
+
     func validate() throws {
         guard speed > 0, speed.isFinite else {
             throw ValidationError("--speed must be a positive number, e.g. 1 or 20")
@@ -49,7 +52,9 @@ struct Replay: AsyncParsableCommand {
 
     func run() async throws {
         // A log that cannot be read is an I/O failure, not a usage mistake: its error names the file.
-        let source = try LogReplaySource(configuration: .init(path: log, speed: speed, useMagnetometer: !noMag))
+        var replay = LogReplaySource.Configuration(path: log, speed: speed, useMagnetometer: !noMag)
+        replay.badRows = badRows.policy
+        let source = try LogReplaySource(configuration: replay)
         var configuration = MotionPipeline.Configuration()
         configuration.filter.useMagnetometer = !noMag
         configuration.shaping.limit = limit
@@ -62,13 +67,14 @@ struct Replay: AsyncParsableCommand {
                 guard let frame = state.withLock({ $0.frameToShow(for: sample, source: name) }) else { return }
                 print(json ? ServerMessage.encode(frame: frame) : Watch.humanLine(frame))
             case .rejected(let reason):
-                state.withLock { $0.rejected += 1 }
-                FileHandle.standardError.write("skipped: \(reason)\n")
+                if let line = state.withLock({ $0.rejected.add(reason) }) {
+                    FileHandle.standardError.write(line + "\n")
+                }
             case .sensor(let sensorState, let reason):
                 if sensorState != .active { FileHandle.standardError.write("\(sensorState): \(reason)\n") }
             }
         }
-        let (fused, rejected) = state.withLock { ($0.pipeline.nextSeq, $0.rejected) }
+        let (fused, rejected) = state.withLock { ($0.pipeline.nextSeq, $0.rejected.count) }
         FileHandle.standardError.write("replayed \(fused) samples, skipped \(rejected) bad rows\n")
     }
 }
@@ -78,7 +84,7 @@ private struct ReplayState: Sendable {
     var pipeline: MotionPipeline
     let period: Double
     var nextShown: Double?
-    var rejected = 0
+    var rejected = SkippedRows()
 
     /// Fuses `sample`; returns its frame when one is due on the log's clock.
     mutating func frameToShow(for sample: MotionSample, source: String) -> AttitudeFrame? {

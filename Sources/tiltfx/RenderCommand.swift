@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import TiltEffects
 import TiltPlayback
@@ -51,6 +52,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "A sensor log (.csv or .csv.gz) that drives the tilt of the sequence; without it, tiltd does.")
     var replay: String?
 
+    @Flag(
+        help: """
+            With --replay: stop at the first bad row of the log with its file, line and column (default: skip bad \
+            rows, report them on standard error and count them; see docs/log-format.md).
+            """)
+    var strict = false
+
     @Option(help: "The tiltd socket (default: $TILTD_SOCKET or $XDG_RUNTIME_DIR/tiltd.sock).")
     var socket: String?
 
@@ -60,6 +68,9 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         if frames != nil && watch { throw ValidationError("--watch renders one frame; drop --frames") }
         if frames == nil && (replay != nil) { throw ValidationError("--replay drives a sequence; add --frames N") }
+        if strict && replay == nil {
+            throw ValidationError("--strict applies to the log of --replay; add --replay LOG")
+        }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         if fps <= 0 || !fps.isFinite { throw ValidationError("--fps must be positive") }
     }
@@ -70,7 +81,11 @@ struct RenderCommand: ParsableCommand {
         if let frames {
             let motion: FrameSequenceJob.Motion
             if let replay {
-                motion = .replay(MotionTimeline(frames: try LogReplay.frames(path: replay)), name: replay)
+                let timeline = MotionTimeline(
+                    frames: try LogReplay.frames(path: replay, strict: strict) {
+                        FileHandle.standardError.write(Data(($0 + "\n").utf8))
+                    })
+                motion = .replay(timeline, name: replay)
             } else {
                 motion = .daemon(socketPath: socket)
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TiltCore
 import TiltPlayback
@@ -31,6 +32,34 @@ import TiltTestKit
             _ = try LogReplay.frames(of: empty)
         } throws: { error in
             "\(error)" == "cannot read empty.csv: the log holds no samples; record one with `tilt record`"
+        }
+    }
+}
+
+@Suite struct LogReplayDamageTests {
+    @Test func badRowsAreSkippedAndReportedUnlessStrict() throws {
+        let dir = TestPaths.temporaryDirectory("tiltbad")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try BadLogs.withBadRows(in: dir)
+        var reported: [String] = []
+        let frames = try LogReplay.frames(path: path) { reported.append($0) }
+        #expect(frames.count == BadLogs.goodRows)
+        #expect(reported.count == 3 && reported.last?.hasPrefix("skipped 2 bad rows") == true, "\(reported)")
+        #expect {
+            _ = try LogReplay.frames(path: path, strict: true)
+        } throws: { error in
+            "\(error)".contains("\(path):\(BadLogs.nanLine) (column gyr_y)")
+        }
+    }
+
+    @Test func aTruncatedLogIsAnError() throws {
+        let dir = TestPaths.temporaryDirectory("tiltcut")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try BadLogs.truncatedExcerpt(keeping: BadLogs.excerptCuts[0].bytes, in: dir)
+        #expect {
+            _ = try LogReplay.frames(path: path)
+        } throws: { error in
+            "\(error)".contains("truncated at row")
         }
     }
 }
