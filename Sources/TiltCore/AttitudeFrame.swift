@@ -14,7 +14,8 @@ public struct AttitudeFrame: Hashable, Sendable {
     public var rotationRate: Vector3
     /// Acceleration without gravity in the device frame, m/s².
     public var userAcceleration: Vector3
-    /// The shaped UI tilt: x/y rotation-vector components relative to the tare pose, smoothed and soft-clamped, rad.
+    /// The shaped UI tilt: how far the screen has tipped about its x and y axes from the tare pose, smoothed and
+    /// soft-clamped, rad (`TiltShaper`, docs/coordinates.md).
     public var tilt: Tilt
     public var flags: Flags
     /// Where the samples came from, e.g. `replay:trial.csv` or `iio:bmi160`.

@@ -17,7 +17,7 @@ struct CommandDispatcher: Sendable {
         case none
         /// A shared command the peer may not send: answer with an `error` saying why.
         case refused(command: String, message: String)
-        /// `tare` done: the new reference (the identity when there was no attitude yet).
+        /// `tare` (or its reset) done: the new reference (the identity when there was no attitude yet).
         case tared(reference: Quaternion, hadAttitude: Bool)
     }
 
@@ -37,11 +37,11 @@ struct CommandDispatcher: Sendable {
             return hub.poll(id: id).map { .reply(.attitude($0)) } ?? .none
         case .status:
             return .reply(.status(hub.status(id: id, errors: errors, peer: authority.peer)))
-        case .tare:
+        case .tare, .resetTare:
             if let refusal = authority.refusal(of: "tare", settings: settings) {
                 return .refused(command: "tare", message: refusal)
             }
-            let reference = hub.tare()
+            let reference = command == .resetTare ? hub.resetTare() : hub.tare()
             return .tared(reference: reference ?? .identity, hadAttitude: reference != nil)
         }
     }

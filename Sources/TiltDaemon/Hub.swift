@@ -33,7 +33,7 @@ final class Hub: Sendable {
     private let demandContinuation: AsyncStream<Demand>.Continuation
     /// Changes of demand, newest wins: the motion service follows it.
     let demands: AsyncStream<Demand>
-    private let tareAction: Mutex<(@Sendable () -> Quaternion?)?> = Mutex(nil)
+    private let tareActions = Mutex(TareActions())
 
     init(
         sourceName: String, sensors: [SensorDescription], calibration: String, calibrated: Bool,
@@ -218,15 +218,33 @@ final class Hub: Sendable {
 
     // MARK: Tare and status
 
+    /// What `tare` and its reset do: the motion service installs them, as it owns the pipeline.
+    private struct TareActions {
+        var tare: (@Sendable () -> Quaternion?)?
+        var reset: (@Sendable () -> Quaternion?)?
+    }
+
     /// Installs what `tare` does (set by the motion service).
     func setTareAction(_ action: @escaping @Sendable () -> Quaternion?) {
-        tareAction.withLock { $0 = action }
+        tareActions.withLock { $0.tare = action }
+    }
+
+    /// Installs what `tare` with `reset` does (set by the motion service).
+    func setResetTareAction(_ action: @escaping @Sendable () -> Quaternion?) {
+        tareActions.withLock { $0.reset = action }
     }
 
     /// Re-centres the tilt; returns the new reference, or `nil` if there is no attitude yet (the first pose then
     /// becomes the reference).
     func tare() -> Quaternion? {
-        let action = tareAction.withLock { $0 }
+        let action = tareActions.withLock { $0.tare }
+        return action?()
+    }
+
+    /// Undoes every tare: the tilt is relative to the first pose again; returns that pose, or `nil` if there is no
+    /// attitude yet.
+    func resetTare() -> Quaternion? {
+        let action = tareActions.withLock { $0.reset }
         return action?()
     }
 

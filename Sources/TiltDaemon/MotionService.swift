@@ -25,6 +25,7 @@ final class MotionService: Service {
 
     func run() async throws {
         hub.setTareAction { [self] in self.pipeline.withLock { $0.tareNow() } }
+        hub.setResetTareAction { [self] in self.pipeline.withLock { $0.resetTareNow() } }
         var current: Task<Void, Never>?
         var currentRate: Double?
         for await demand in hub.demands.cancelOnGracefulShutdown() {

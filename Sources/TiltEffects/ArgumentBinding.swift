@@ -2,7 +2,7 @@
 public enum ArgumentBinding: Sendable, Hashable {
     /// A fixed value from the preset file.
     case constant([Double])
-    /// The UI tilt signal, rotation-vector x/y in radians (`vec2`).
+    /// The UI tilt signal, the tip about the screen's x and y axes in radians (`vec2`).
     case tilt
     /// Gravity in the device frame, m/s² (`vec3`).
     case gravity

@@ -10,7 +10,7 @@ public struct FrameInputs: Sendable, Hashable {
     public var frame: Int
     /// Output size in pixels.
     public var size: SIMD2<Double>
-    /// UI tilt, rotation-vector x/y (radians).
+    /// UI tilt, the tip about the screen's x and y axes (radians).
     public var tilt: SIMD2<Double>
     /// Gravity, device frame, m/s².
     public var gravity: SIMD3<Double>

@@ -54,4 +54,11 @@ extension MotionPipeline {
         shaper.tare(to: q)
         return q
     }
+
+    /// Undoes every tare: the tilt is relative to the first attitude again (see ``TiltShaper/resetTare()``).
+    ///
+    /// - Returns: That first reference pose, or `nil` before the first sample (a pending tare is cancelled).
+    public mutating func resetTareNow() -> Quaternion? {
+        shaper.resetTare()
+    }
 }

@@ -3,9 +3,10 @@ import TiltCore
 /// Turns an attitude into the UI tilt signal: re-centred on a reference pose (tare), smoothed with a 1€ filter,
 /// then soft-clamped.
 ///
-/// The tilt is the x and y components of the rotation vector of `reference⁻¹ ⊗ attitude`, the rotation from the
-/// reference pose expressed in the reference device frame. No Euler angles are involved, so there is no gimbal
-/// lock and no jump at ±π.
+/// The tilt is ``SwingTilt`` of `reference⁻¹ ⊗ attitude`, the rotation from the reference pose: how far the screen
+/// has tipped about its own x and y axes, whatever it turned in its plane, folded back to zero where it faces away
+/// from the reference. No Euler angles and no history are involved, so there is no gimbal lock and no jump on any
+/// continuous motion.
 public struct TiltShaper: Sendable {
     /// Shaping parameters.
     public struct Configuration: Sendable, Hashable {
@@ -26,6 +27,9 @@ public struct TiltShaper: Sendable {
     public var configuration: Configuration
     /// The tare pose, device → earth; `nil` until the first attitude (which becomes the reference) or a tare.
     public private(set) var reference: Quaternion?
+    /// The first reference (the first attitude, or the first pose given to ``tare(to:)``): the pose
+    /// ``resetTare()`` returns to.
+    public private(set) var initialReference: Quaternion?
     private var filterX: OneEuroFilter
     private var filterY: OneEuroFilter
     private var tareRequested = false
@@ -44,19 +48,33 @@ public struct TiltShaper: Sendable {
     /// Re-centres on `attitude` now.
     public mutating func tare(to attitude: Quaternion) {
         reference = attitude.normalized
+        if initialReference == nil { initialReference = reference }
         tareRequested = false
         filterX.reset()
         filterY.reset()
+    }
+
+    /// Undoes every tare: the tilt is relative to the first reference again, as if no tare had been asked for.
+    ///
+    /// A tare still waiting for the next attitude is cancelled. The filters restart, as at a tare.
+    ///
+    /// - Returns: The first reference, or `nil` before the first attitude (which then becomes it).
+    @discardableResult
+    public mutating func resetTare() -> Quaternion? {
+        tareRequested = false
+        guard let initialReference else { return nil }
+        tare(to: initialReference)
+        return initialReference
     }
 
     /// The shaped tilt for `attitude` observed at `time` seconds.
     public mutating func shape(_ attitude: Quaternion, at time: Double) -> AttitudeFrame.Tilt {
         if reference == nil || tareRequested { tare(to: attitude) }
         let relative = (reference ?? attitude).conjugate * attitude
-        let v = relative.rotationVector
+        let raw = SwingTilt.of(relative)
         let clamp = SoftClamp(limit: configuration.limit)
         return AttitudeFrame.Tilt(
-            x: clamp(filterX.filter(v.x, at: time)),
-            y: clamp(filterY.filter(v.y, at: time)))
+            x: clamp(filterX.filter(raw.x, at: time)),
+            y: clamp(filterY.filter(raw.y, at: time)))
     }
 }

@@ -11,6 +11,10 @@ public enum ClientCommand: Sendable, Equatable {
     case status
     /// `{"cmd":"tare"}`: re-centre the tilt on the current pose.
     case tare
+    /// `{"cmd":"tare","reset":true}`: undo every tare, so the tilt is relative to the first pose after the daemon
+    /// started again. A variant of `tare` rather than a command of its own: it changes the same shared state, so it
+    /// is authorised (and answered, with a `tare` message) the same way.
+    case resetTare
 
     /// The JSON line (without newline) for this command.
     public var jsonLine: String {
@@ -25,6 +29,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .poll: return #"{"cmd":"poll"}"#
         case .status: return #"{"cmd":"status"}"#
         case .tare: return #"{"cmd":"tare"}"#
+        case .resetTare: return #"{"cmd":"tare","reset":true}"#
         }
     }
 
@@ -37,6 +42,7 @@ public enum ClientCommand: Sendable, Equatable {
         var rate: Double?
         var enable: Bool?
         var raw: Bool?
+        var reset: Bool?
     }
 
     /// Decodes one line (without its newline).
@@ -70,7 +76,7 @@ public enum ClientCommand: Sendable, Equatable {
             return .watch(enable: envelope.enable ?? true, rate: envelope.rate, raw: envelope.raw ?? false)
         case "poll": return .poll
         case "status": return .status
-        case "tare": return .tare
+        case "tare": return envelope.reset == true ? .resetTare : .tare
         default:
             throw WireError("unknown command '\(cmd.prefix(64))'; known commands: watch, poll, status, tare")
         }

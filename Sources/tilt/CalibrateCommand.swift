@@ -32,6 +32,13 @@ struct CalibrateOptions: ParsableArguments {
     @Flag(help: "Change an existing file: replace this sensor's section, keep the others.")
     var force = false
 
+    @Flag(
+        help: """
+            Write a new file even when nothing identifies the device (no DMI strings, no sensor name or label): it \
+            then applies to every device.
+            """)
+    var matchAny = false
+
     @OptionGroup var sensor: SensorIdentityOptions
 
     @OptionGroup var badRows: StrictOption
@@ -59,28 +66,49 @@ struct CalibrateOptions: ParsableArguments {
 
     /// Writes `update` applied to the output file's calibration (or a new one matched to this machine).
     ///
+    /// A new file must name the device it is for: the machine's DMI strings or the sensor's name or label. One with
+    /// no `[match]` keys would apply to every device, so it is written only with `--match-any`.
+    ///
     /// - Returns: The path written.
     func write(
-        device: CalibrationSampleFeed.Device, command: String, summary: String,
+        device: CalibrationSampleFeed.Device, part: CalibrationFileUpdate.Part, summary: String,
         update: (inout Calibration) -> Void
     ) throws -> String {
         let identity = sensor.identity(defaultName: device.name)
         let path = output ?? CalibrationFileUpdate.defaultPath(for: identity)
         let stamp = ISO8601DateFormatter().string(from: Date())
+        let isNew = !FileManager.default.fileExists(atPath: path)
         do {
             try CalibrationFileUpdate.write(
-                to: path, identity: identity, replaceExisting: force,
-                comment: ["\(command) at \(stamp) from \(device.origin)", summary], update: update)
+                to: path, identity: identity, replaceExisting: force, part: part, matchEveryDevice: matchAny,
+                comment: ["\(part.command) at \(stamp) from \(device.origin)", summary], update: update)
         } catch .exists {
             throw CalibrateError(
                 "\(path) already exists; pass --force to replace its section for this sensor (the others are "
                     + "kept), or --output FILE to write elsewhere")
+        } catch .matchesEveryDevice {
+            throw CalibrateError(
+                "nothing identifies this device: no DMI strings in \(sensor.dmiRoot) and no sensor name or label "
+                    + "(the samples do not say), so the file would apply to every device; pass --name NAME (see "
+                    + "`tilt sensors`) or --label LABEL to match this sensor, or --match-any to write it for every "
+                    + "device")
         } catch .unreadable(let error) {
             throw CalibrateError("cannot update \(error); fix or remove the file")
         } catch .unwritable(let error) {
             throw CalibrateError("\(error)")
         }
+        if isNew, identity.sysVendor == nil, identity.productName == nil, identity.specificity > 0 {
+            let keys = identity.keys.map { "\($0.key) '\($0.value)'" }.joined(separator: " and ")
+            FileHandle.standardError.write(
+                "note: no DMI strings in \(sensor.dmiRoot): the file matches any machine whose sensor has \(keys)\n")
+        }
         return path
+    }
+
+    /// What to tell after writing `path`: `SIGHUP` re-resolves the calibration, so a reload applies it.
+    static func applyHint(_ path: String) -> String {
+        "wrote \(path); `systemctl reload tiltd` (or `kill -HUP` tiltd's pid) applies it, unless tiltd runs with "
+            + "--no-calibration: then restart it without"
     }
 }
 
@@ -216,11 +244,11 @@ extension Calibrate {
                     format: "%d samples; gyro std %.4f rad/s, accel magnitude std %.4f m/s²", stats.count,
                     stats.gyroStd,
                     stats.accelMagnitudeStd)
-                let path = try options.write(device: feed.device, command: "tilt calibrate gyro", summary: summary) {
+                let path = try options.write(device: feed.device, part: .gyro, summary: summary) {
                     $0.gyroBias = bias
                 }
                 print("gyro bias \(f3(bias)) rad/s (\(summary))")
-                print("wrote \(path); restart tiltd to apply it")
+                print(CalibrateOptions.applyHint(path))
             }
         }
     }
@@ -265,12 +293,12 @@ extension Calibrate {
                 let fit = try finder.fit()
                 let summary = String(
                     format: "six positions of %.1f s; largest residual %.4f m/s²", seconds, fit.largestResidual)
-                let path = try options.write(device: feed.device, command: "tilt calibrate accel", summary: summary) {
+                let path = try options.write(device: feed.device, part: .accel, summary: summary) {
                     $0.accelOffset = fit.offset
                     $0.accelMatrix = fit.matrix
                 }
                 print("accel offset \(f3(fit.offset)) m/s², matrix \(fit.matrix) (\(summary))")
-                print("wrote \(path); restart tiltd to apply it")
+                print(CalibrateOptions.applyHint(path))
             }
         }
 
@@ -372,12 +400,12 @@ extension Calibrate {
                 let summary = String(
                     format: "%d readings covering %d of 26 directions; field %.1f µT", points.count, covered,
                     fit.fieldStrength)
-                let path = try options.write(device: feed.device, command: "tilt calibrate mag", summary: summary) {
+                let path = try options.write(device: feed.device, part: .mag, summary: summary) {
                     $0.magHardIron = fit.hardIron
                     $0.magSoftIron = fit.softIron
                 }
                 print("magn hard iron \(f3(fit.hardIron)) µT, soft iron \(fit.softIron) (\(summary))")
-                print("wrote \(path); restart tiltd to apply it")
+                print(CalibrateOptions.applyHint(path))
             }
         }
 

@@ -42,14 +42,17 @@ struct Tare: AsyncParsableCommand {
 
     @OptionGroup var socketOptions: SocketOptions
 
+    @Flag(help: "Undo every tare: the tilt is relative to the first pose after tiltd started again.")
+    var reset = false
+
     func run() async throws {
-        let answer = try await TiltConnection.request(.tare, socketPath: socketOptions.socket) {
+        let answer = try await TiltConnection.request(reset ? .resetTare : .tare, socketPath: socketOptions.socket) {
             if case .tare = $0 { return true } else { return false }
         }
         if case .tare(let q) = answer {
             print(
-                "tare: the tilt is now relative to [\(q.array.map { String(format: "%.4f", $0) }.joined(separator: ", "))]"
-            )
+                "tare\(reset ? " reset" : ""): the tilt is now relative to "
+                    + "[\(q.array.map { String(format: "%.4f", $0) }.joined(separator: ", "))]")
         }
     }
 }

@@ -106,4 +106,25 @@ struct ServiceSecurityTests {
         #expect(message.contains("no admin_group is configured"), "\(message)")
         #expect(daemon.stop() == 0)
     }
+
+    @Test(
+        "undoing a tare is refused to another uid, like tare, and allowed to a member of admin_group",
+        .enabled(if: getuid() == 0, "needs root to run a client as another uid"))
+    func tareResetNeedsAdmin() throws {
+        let nogroup = try #require(Self.nogroup)
+        let admin = try #require(Self.daemonGroup)
+        let dir = ServiceFixtures.directory("secR")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = DaemonProcess.temporarySocket(in: dir)
+        let daemon = try DaemonProcess.replaying(
+            ["--no-power", "--socket-group", nogroup.name, "--admin-group", admin.name], in: dir)
+        _ = try daemon.greetedClient()
+        let reset = #"{"cmd":"tare","reset":true}"#
+        let refused = try asNobody(socket: path, command: reset, groups: [], in: dir)
+        let message = try #require(LineSocket.parse(refused)?["message"] as? String, "\(refused)")
+        #expect(message.hasPrefix("tare refused: uid 65534 is not the daemon's uid 0"), "\(message)")
+        let allowed = try asNobody(socket: path, command: reset, groups: [admin.gid], in: dir)
+        #expect(LineSocket.parse(allowed)?["class"] as? String == "tare", "\(allowed)")
+        #expect(daemon.stop() == 0)
+    }
 }

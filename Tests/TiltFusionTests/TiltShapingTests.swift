@@ -75,6 +75,42 @@ import TiltFusion
         #expect(abs(t.x) < 1e-9)
     }
 
+    private func same(_ a: Quaternion?, _ b: Quaternion) -> Bool {
+        guard let a else { return false }
+        return abs(a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z) > 1 - 1e-12
+    }
+
+    @Test func resetTareReturnsToTheFirstReference() throws {
+        var s = TiltShaper()
+        let first = Quaternion(axis: .unitZ, angle: 0.7)
+        _ = s.shape(first, at: 0)
+        let tilted = first * Quaternion(axis: .unitX, angle: 0.3)
+        let untared = settle(&s, tilted, from: 0.01)
+        #expect(untared.x > 0.2)
+        s.tare()
+        #expect(abs(settle(&s, tilted, from: 10).x) < 1e-9)
+        let reset = s.resetTare()
+        let restored = try #require(reset)
+        #expect(same(restored, first) && same(s.reference, first) && same(s.initialReference, first))
+        // The filters restart, so the very next tilt is the un-tared one.
+        let back = s.shape(tilted, at: 20)
+        #expect(abs(back.x - untared.x) < 1e-9 && abs(back.y - untared.y) < 1e-9)
+    }
+
+    @Test func resetTareBeforeTheFirstAttitudeCancelsAPendingTare() {
+        var s = TiltShaper()
+        s.tare()
+        #expect(s.resetTare() == nil)
+        let first = Quaternion(axis: .unitY, angle: 0.2)
+        _ = s.shape(first, at: 0)
+        #expect(same(s.initialReference, first), "the first attitude is still the reference")
+        var p = MotionPipeline()
+        #expect(p.resetTareNow() == nil)
+        let sample = MotionSample(time: 0, gyro: .zero, accel: Vector3(0, 0, standardGravity))
+        _ = p.process(sample, source: "test")
+        #expect(p.resetTareNow() == p.shaper.initialReference && p.shaper.initialReference != nil)
+    }
+
     @Test func pipelineNumbersFramesAndTares() {
         var p = MotionPipeline()
         let sample = MotionSample(time: 0, gyro: .zero, accel: Vector3(0, 0, standardGravity))

@@ -48,6 +48,71 @@ struct CalibrationFileUpdateTests {
         #expect(text.hasPrefix("# gyro run\n# accel run\n"), "\(text)")
     }
 
+    @Test("a new file with no [match] keys would apply to every device: refused unless asked for")
+    func matchEveryDevice() throws {
+        let dir = TestPaths.temporaryDirectory("calib-update")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("any.calib").path
+        #expect(throws: CalibrationFileUpdate.Failure.matchesEveryDevice(path: path)) {
+            try CalibrationFileUpdate.write(to: path, identity: .init(), replaceExisting: false, comment: []) {
+                $0.gyroBias = Vector3(0.01, 0, 0)
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        // The sensor's name alone is enough: the file is for that sensor.
+        let named = dir.appendingPathComponent("named.calib").path
+        try CalibrationFileUpdate.write(to: named, identity: .init(name: "bmi160"), replaceExisting: false, comment: [])
+        { $0.gyroBias = Vector3(0.01, 0, 0) }
+        #expect(try CalibrationFile.read(path: named).match == CalibrationMatch(name: "bmi160"))
+        try CalibrationFileUpdate.write(
+            to: path, identity: .init(), replaceExisting: false, matchEveryDevice: true, comment: []
+        ) { $0.gyroBias = Vector3(0.01, 0, 0) }
+        #expect(try CalibrationFile.read(path: path).match.specificity == 0)
+    }
+
+    @Test("measuring a part again replaces that part's comment lines; the other parts' and a person's notes stay")
+    func commentDescribesTheNewCalibration() throws {
+        let dir = TestPaths.temporaryDirectory("calib-update")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("x.calib").path
+        try """
+        # my tablet, measured on the desk
+        format = 1
+
+        [match]
+        name = bmi160
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        func run(_ part: CalibrationFileUpdate.Part, _ what: String, bias: Double = 0.01) throws {
+            try CalibrationFileUpdate.write(
+                to: path, identity: Self.identity, replaceExisting: true, part: part,
+                comment: ["\(part.command) at \(what)", "\(what) summary"]
+            ) {
+                switch part {
+                case .gyro: $0.gyroBias = Vector3(bias, 0, 0)
+                case .accel: $0.accelOffset = Vector3(bias, 0, 0)
+                case .mag: $0.magHardIron = Vector3(bias, 0, 0)
+                }
+            }
+        }
+        try run(.gyro, "first gyro")
+        try run(.accel, "accel")
+        try run(.gyro, "second gyro", bias: 0.02)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(
+            text.hasPrefix(
+                """
+                # my tablet, measured on the desk
+                # tilt calibrate accel at accel
+                # accel summary
+                # tilt calibrate gyro at second gyro
+                # second gyro summary
+                format = 1
+
+                """), "\(text)")
+        #expect(!text.contains("first gyro"))
+        #expect(try CalibrationFile.read(path: path).gyroBias == Vector3(0.02, 0, 0))
+    }
+
     @Test("an existing file that does not parse is reported, not overwritten")
     func unreadable() throws {
         let dir = TestPaths.temporaryDirectory("calib-update")

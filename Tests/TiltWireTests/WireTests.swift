@@ -12,6 +12,7 @@ import TiltWire
         (#"{"cmd":"watch","enable":false}"#, .watch(enable: false, rate: nil, raw: false)),
         (#"{"cmd":"watch","rate":100,"raw":true,"extra":[1]}"#, .watch(enable: true, rate: 100, raw: true)),
         (#"{ "cmd" : "poll" }"#, .poll), (#"{"cmd":"status"}"#, .status), (#"{"cmd":"tare"}"#, .tare),
+        (#"{"cmd":"tare","reset":false}"#, .tare), (#"{"cmd":"tare","reset":true}"#, .resetTare),
     ])
     func decodesCommands(_ line: String, _ expected: ClientCommand) throws {
         #expect(try ClientCommand.decode(Array(line.utf8)) == expected)
@@ -23,7 +24,7 @@ import TiltWire
         ("", "not a JSON object"), ("nonsense", "not a JSON object"), ("[]", "not a JSON object"),
         (#"{"rate":3}"#, "missing \"cmd\""), (#"{"cmd":"jump"}"#, "unknown command 'jump'"),
         (#"{"cmd":"watch","rate":0}"#, "positive"), (#"{"cmd":"watch","rate":"fast"}"#, "wrong type"),
-        (#"{"cmd":7}"#, "wrong type"),
+        (#"{"cmd":7}"#, "wrong type"), (#"{"cmd":"tare","reset":"yes"}"#, "'reset' has the wrong type"),
     ])
     func refusesBadLines(_ line: String, _ needle: String) {
         do {
