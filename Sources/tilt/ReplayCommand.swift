@@ -48,6 +48,7 @@ struct Replay: AsyncParsableCommand {
     }
 
     func run() async throws {
+        StandardOutput.streamLines()
         // A log that cannot be read is an I/O failure, not a usage mistake: its error names the file.
         let source = try LogReplaySource(configuration: .init(path: log, speed: speed, useMagnetometer: !noMag))
         var configuration = MotionPipeline.Configuration()
