@@ -17,11 +17,19 @@
 /// Write through ``write(_:)``, or open ``temporaryPath`` with another writer (a gzip stream) and close it before
 /// ``commit()``. The temporary file is named `.partial-XXXXXX-NAME` so that it ends like the output (a `.gz` stays a
 /// `.gz`); it is removed by ``discard()`` or when the object goes away uncommitted, and only a killed process leaves it.
+///
+/// What is not a regular file is written straight, without a temporary file or `--force`: a device (`/dev/null`,
+/// `/dev/stdout` on a terminal), a named pipe or a socket holds no data to lose, and renaming over it would replace
+/// the device node itself. A symbolic link to a regular file stays a link; its target is replaced.
 public final class AtomicFileOutput {
     /// The final path, as given.
     public let path: String
-    /// Where the data is written until ``commit()``.
+    /// Where the data is written until ``commit()`` (``path`` itself when it is a device or a pipe).
     public let temporaryPath: String
+    /// The file the rename replaces: ``path`` with symbolic links resolved.
+    private let target: String
+    /// Whether ``path`` is written in place (not a regular file).
+    private let inPlace: Bool
     private var descriptor: Int32
     private var finished = false
 
@@ -44,9 +52,17 @@ public final class AtomicFileOutput {
                 }
             }
             if (existing.st_mode & S_IFMT) == S_IFDIR { throw OutputFileError(path: path, problem: .isFolder) }
+            if (existing.st_mode & S_IFMT) != S_IFREG {
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw OutputFileError(path: path, problem: .create(code: errno)) }
+                (temporaryPath, target, inPlace, descriptor) = (path, path, true, fd)
+                return
+            }
             if !replacing { throw OutputFileError(path: path, problem: .exists) }
         }
-        let (folder, name) = Self.split(path)
+        target = exists ? Self.resolvingLinks(path) : path
+        inPlace = false
+        let (folder, name) = Self.split(target)
         var made: (path: String, descriptor: Int32)?
         for _ in 0..<100 {
             let candidate = "\(folder)/.partial-\(Self.randomTag())-\(name)"
@@ -109,6 +125,12 @@ public final class AtomicFileOutput {
     /// - Throws: ``OutputFileError`` when syncing or renaming fails; the temporary file is then removed.
     public func commit() throws(OutputFileError) {
         precondition(!finished, "AtomicFileOutput.commit() after commit() or discard()")
+        if inPlace {
+            finished = true
+            defer { descriptor = -1 }
+            if close(descriptor) != 0 { throw OutputFileError(path: path, problem: .write(code: errno)) }
+            return
+        }
         if fsync(descriptor) != 0 {
             let code = errno
             discard()
@@ -121,7 +143,7 @@ public final class AtomicFileOutput {
             throw OutputFileError(path: path, problem: .write(code: code))
         }
         descriptor = -1
-        if rename(temporaryPath, path) != 0 {
+        if rename(temporaryPath, target) != 0 {
             let code = errno
             discard()
             throw OutputFileError(path: path, problem: .rename(code: code))
@@ -135,8 +157,15 @@ public final class AtomicFileOutput {
             close(descriptor)
             descriptor = -1
         }
-        if !finished { unlink(temporaryPath) }
+        if !finished && !inPlace { unlink(temporaryPath) }
         finished = true
+    }
+
+    /// `path` with every symbolic link resolved (`realpath`), or `path` when that fails.
+    private static func resolvingLinks(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The folder (`.` for a bare name) and the file name of `path`.

@@ -115,6 +115,31 @@ struct AtomicFileOutputTests {
         }
     }
 
+    @Test("a device is written in place without replacing, and stays a device (never renamed over)")
+    func deviceIsWrittenInPlace() throws {
+        let output = try AtomicFileOutput(path: "/dev/null", replacing: false)
+        #expect(output.temporaryPath == "/dev/null")
+        try output.write("nothing to lose\n")
+        try output.commit()
+        var info = stat()
+        stat("/dev/null", &info)
+        #expect(info.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    @Test("a symbolic link to a file stays a link; its target is replaced")
+    func linkStaysALink() throws {
+        try inFolder { dir in
+            try "old".write(toFile: dir + "/target.csv", atomically: false, encoding: .utf8)
+            symlink(dir + "/target.csv", dir + "/link.csv")
+            let output = try AtomicFileOutput(path: dir + "/link.csv", replacing: true)
+            try output.write("new")
+            try output.commit()
+            #expect(contents(dir + "/target.csv") == "new")
+            #expect(
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link.csv")) == dir + "/target.csv")
+        }
+    }
+
     @Test("a bare file name is written in the working folder")
     func bareName() {
         #expect(AtomicFileOutput.split("r.csv") == (".", "r.csv"))
