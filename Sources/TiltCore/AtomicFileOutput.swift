@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -32,6 +34,8 @@ public final class AtomicFileOutput {
     private let inPlace: Bool
     private var descriptor: Int32
     private var finished = false
+    /// The SIGINT and SIGTERM watchers of ``discardOnInterrupt()``, cancelled when the output is finished.
+    private var interruptWatchers: [any DispatchSourceSignal] = []
 
     /// Checks the output and creates its temporary file.
     ///
@@ -84,6 +88,38 @@ public final class AtomicFileOutput {
         if !finished { discard() }
     }
 
+    /// Until the output is committed or discarded, SIGINT and SIGTERM remove the temporary file and then end the
+    /// process as the signal would have (so Ctrl-C on `tilt fuse` leaves no `.partial-…` file behind).
+    ///
+    /// For commands that have no signal handling of their own; one that stops cleanly on a signal (`tilt record`)
+    /// commits instead.
+    public func discardOnInterrupt() {
+        guard !inPlace, !finished, interruptWatchers.isEmpty else { return }
+        let temporary = temporaryPath
+        interruptWatchers = [SIGINT, SIGTERM].map { number in
+            let watcher = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            signal(number, SIG_IGN)
+            watcher.setEventHandler {
+                unlink(temporary)
+                signal(number, SIG_DFL)
+                // To the process, not this thread: Dispatch's threads block signals, so `raise` would never land.
+                kill(getpid(), number)
+            }
+            watcher.resume()
+            return watcher
+        }
+    }
+
+    /// Stops watching for signals and gives them their default action back.
+    private func endInterruptWatch() {
+        for watcher in interruptWatchers { watcher.cancel() }
+        if !interruptWatchers.isEmpty {
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
+        interruptWatchers = []
+    }
+
     /// Appends `text` to the temporary file.
     ///
     /// - Throws: ``OutputFileError`` (`.write`) when the disk is full or the file cannot be written.
@@ -125,6 +161,7 @@ public final class AtomicFileOutput {
     /// - Throws: ``OutputFileError`` when syncing or renaming fails; the temporary file is then removed.
     public func commit() throws(OutputFileError) {
         precondition(!finished, "AtomicFileOutput.commit() after commit() or discard()")
+        endInterruptWatch()
         if inPlace {
             finished = true
             defer { descriptor = -1 }
@@ -153,6 +190,7 @@ public final class AtomicFileOutput {
 
     /// Removes the temporary file and leaves ``path`` as it was. Safe to call more than once.
     public func discard() {
+        endInterruptWatch()
         if descriptor >= 0 {
             close(descriptor)
             descriptor = -1

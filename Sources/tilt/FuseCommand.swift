@@ -29,6 +29,7 @@ struct Fuse: AsyncParsableCommand {
         // Refuse a bad output before any work; the fused rows go to a temporary file renamed into place at the end,
         // so a failed or interrupted run leaves an existing file as it was.
         let file = output == "-" ? nil : try AtomicFileOutput(path: output, replacing: force, inputs: [input])
+        file?.discardOnInterrupt()
         // A log that cannot be read is an I/O failure: its error names the file and says what to check.
         let log = try SensorLog.read(path: input)
         var configuration = MotionPipeline.Configuration()

@@ -192,6 +192,27 @@ struct CLIOutputTests {
         #expect(files(dir) == ["a.csv.gz", "link.csv"])
     }
 
+    @Test("Ctrl-C during tilt fuse --force keeps the old output whole and leaves no temporary file")
+    func interruptedFuseKeepsTheOldOutput() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A long log (200 000 rows at 100 Hz, turning slowly), so that the signal comes while it is read or fused.
+        var text = "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n"
+        text.reserveCapacity(200_000 * 32)
+        for i in 0..<200_000 { text += "\(Double(i) / 100),0,0,0.1,0,0,9.81\n" }
+        let input = dir.appendingPathComponent("long.csv").path
+        try text.write(toFile: input, atomically: false, encoding: .utf8)
+        let out = dir.appendingPathComponent("fused.csv").path
+        try "the previous fused output\n".write(toFile: out, atomically: false, encoding: .utf8)
+        let fuse = try BackgroundProcess(
+            TestPaths.executable("tilt"), ["fuse", "--input", input, "--output", out, "--force"])
+        try #require(waitUntil(timeout: 10) { files(dir).contains { $0.hasPrefix(".partial-") } })
+        #expect(fuse.kill(SIGINT))
+        try #require(fuse.process.terminationReason == .uncaughtSignal, "it was still fusing: \(fuse.stderr)")
+        #expect(contents(out) == "the previous fused output\n")
+        #expect(files(dir) == ["fused.csv", "long.csv"], "no temporary file is left: \(files(dir))")
+    }
+
     @Test("tilt record --force replaces a recording; SIGTERM ends it like Ctrl-C, with a complete log")
     func recordForceAndSigterm() throws {
         let dir = TestPaths.temporaryDirectory()
