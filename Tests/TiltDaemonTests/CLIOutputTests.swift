@@ -207,6 +207,7 @@ struct CLIOutputTests {
         let fuse = try BackgroundProcess(
             TestPaths.executable("tilt"), ["fuse", "--input", input, "--output", out, "--force"])
         try #require(waitUntil(timeout: 10) { files(dir).contains { $0.hasPrefix(".partial-") } })
+        usleep(300_000)  // past the start-up, into reading or fusing
         #expect(fuse.kill(SIGINT))
         try #require(fuse.process.terminationReason == .uncaughtSignal, "it was still fusing: \(fuse.stderr)")
         #expect(contents(out) == "the previous fused output\n")
