@@ -139,20 +139,8 @@ public final class AtomicFileOutput {
         }
     }
 
-    /// Writes all of `bytes`, retrying after a signal.
-    ///
-    /// - Returns: The `errno` of a failure, or `nil`.
     private func write(_ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var done = 0
-        while done < bytes.count {
-            let n = systemWrite(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            done += n
-        }
-        return nil
+        writeAll(descriptor, bytes)
     }
 
     /// Syncs the temporary file to disk and renames it over ``path``: the output appears complete or not at all.
@@ -219,7 +207,18 @@ public final class AtomicFileOutput {
     }
 }
 
-/// `write(2)`, named apart from ``AtomicFileOutput/write(_:)``.
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, bytes, count)
+/// Writes all of `bytes` to `descriptor`, retrying after a signal or a short write.
+///
+/// - Returns: The `errno` of a failure, or `nil`.
+func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var done = 0
+    while done < bytes.count {
+        let n = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+        if n < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        done += n
+    }
+    return nil
 }

@@ -56,7 +56,7 @@ public struct OutputFileError: Error, CustomStringConvertible, Equatable, Sendab
         case .create:
             "cannot create \(path): \(reason); check that its folder exists and is writable"
         case .write(let code):
-            "cannot write \(path): \(reason)\(code == ENOSPC ? "; free some space" : ""); \(path) was left as it was"
+            "cannot write \(path): \(reason)\(code == ENOSPC ? "; free some space and run it again" : "")"
         case .rename:
             "cannot put the finished file in place as \(path): \(reason); \(path) was left as it was"
         }

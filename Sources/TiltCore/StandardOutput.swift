@@ -18,4 +18,14 @@ public enum StandardOutput {
     public static func streamLines() {
         setvbuf(stdout, nil, _IOLBF, 0)
     }
+
+    /// Writes `text` straight to standard output (no C buffer), for bulk data such as `tilt fuse --output -`.
+    ///
+    /// - Throws: ``OutputFileError`` (`.write`, path "standard output") with the system's reason, e.g. a full disk.
+    public static func write(_ text: String) throws(OutputFileError) {
+        var text = text
+        if let code = text.withUTF8({ writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }) {
+            throw OutputFileError(path: "standard output", problem: .write(code: code))
+        }
+    }
 }

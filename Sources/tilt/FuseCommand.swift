@@ -39,7 +39,7 @@ struct Fuse: AsyncParsableCommand {
         if let file {
             emit = { try file.write($0) }
         } else {
-            emit = { try FileHandle.standardOutput.write(contentsOf: Data($0.utf8)) }
+            emit = { try StandardOutput.write($0) }
         }
         var text =
             "t,qw,qx,qy,qz,roll,pitch,yaw,tilt_x,tilt_y,rate_x,rate_y,rate_z,grav_x,grav_y,grav_z,user_x,user_y,user_z,rest,accel_disturbed,mag_disturbed\n"

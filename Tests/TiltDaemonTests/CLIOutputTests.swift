@@ -46,6 +46,27 @@ struct CLIOutputTests {
         #expect(result.stderr.contains("/nonexistent/log.csv"), "\(result.stderr)")
     }
 
+    @Test("tilt fuse --output -: the CSV alone on stdout; a full disk there is an error with the system's reason")
+    func fuseToStandardOutput() throws {
+        let result = try run("tilt", ["fuse", "--input", TestPaths.broadExcerpt, "--output", "-"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("t,qw,qx,qy,qz,") == true)
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",").count == 22 })
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.executable("tilt"))
+        process.arguments = ["fuse", "--input", TestPaths.broadExcerpt, "--output", "-"]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus != 0)
+        #expect(stderr.contains("cannot write standard output: No space left on device"), "\(stderr)")
+    }
+
     @Test("tilt fuse to a file with a missing input: status ≠ 0, the error on stderr, no output file")
     func fuseErrorToAFile() throws {
         let dir = TestPaths.temporaryDirectory()
