@@ -1,6 +1,7 @@
 import CPNG
 import Foundation
 import Glibc
+import TiltCore
 
 /// PNG encoding and decoding through libpng's simplified API (no `setjmp`), with file errors that say what to do.
 public enum PNGFile {
@@ -33,21 +34,18 @@ public enum PNGFile {
     }
 
     /// Writes `bytes` to `path`, replacing it, with an actionable message on failure.
+    ///
+    /// Re-rendering over the last image is the point of `--out` (and of `--watch`), so an existing file is replaced
+    /// without `--force`; but through ``AtomicFileOutput``, so a viewer never shows a half-written PNG and a failed
+    /// write keeps the previous image.
     public static func writeFile(_ bytes: [UInt8], to path: String) throws(RenderError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .write(path, reason: explain(errno, path: path)) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(fd)
-                throw .write(path, reason: explain(e, path: path))
-            }
-            written += n
+        do {
+            let output = try AtomicFileOutput(path: path, replacing: true)
+            try output.write(bytes)
+            try output.commit()
+        } catch {
+            throw .write(path, reason: explain(error.problem == .isFolder ? EISDIR : error.code, path: path))
         }
-        if close(fd) != 0 { throw .write(path, reason: explain(errno, path: path)) }
     }
 
     /// Decodes a PNG file into straight-alpha RGBA8, top row first.

@@ -152,34 +152,33 @@ public enum CalibrationFile {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes `text` to `path` atomically (a temporary file in the same folder, then a rename), creating the folder.
+    /// Writes `text` to `path` atomically (``AtomicFileOutput``: a temporary file in the same folder, then a
+    /// rename), creating the folder.
     ///
     /// - Parameter overwrite: Replace an existing file; without it an existing file is an error.
     /// - Throws: ``CalibrationFileError`` when the file exists (and `overwrite` is off) or cannot be written.
     public static func write(_ text: String, to path: String, overwrite: Bool) throws(CalibrationFileError) {
-        let manager = FileManager.default
-        if !overwrite, manager.fileExists(atPath: path) {
-            throw CalibrationFileError(
-                path: path, line: nil, key: nil,
-                problem: "already exists; pass --force to replace it, or --output FILE to write elsewhere")
-        }
         let folder = (path as NSString).deletingLastPathComponent
-        let temporary = (folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
         do {
-            if !folder.isEmpty { try manager.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                try? manager.removeItem(atPath: temporary)
-                throw CalibrationFileError(
-                    path: path, line: nil, key: nil, problem: "cannot rename into place: \(reason)")
+            if !folder.isEmpty {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
-        } catch let error as CalibrationFileError {
-            throw error
         } catch {
-            try? manager.removeItem(atPath: temporary)
             throw CalibrationFileError(
-                path: path, line: nil, key: nil, problem: "cannot write it (\(error.localizedDescription))")
+                path: path, line: nil, key: nil, problem: "cannot create its folder (\(error.localizedDescription))")
+        }
+        do {
+            let output = try AtomicFileOutput(path: path, replacing: overwrite)
+            try output.write(text)
+            try output.commit()
+        } catch {
+            let problem =
+                switch error.problem {
+                case .exists: "already exists; pass --force to replace it, or --output FILE to write elsewhere"
+                case .isFolder, .isInput: "is a folder or an input; give another file name"
+                case .create, .write, .rename: "cannot write it (\(error.reason))"
+                }
+            throw CalibrationFileError(path: path, line: nil, key: nil, problem: problem)
         }
     }
 

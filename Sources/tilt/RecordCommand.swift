@@ -14,7 +14,9 @@ struct Record: AsyncParsableCommand {
             With a running tiltd (--from auto finds one on the socket), records the raw samples the daemon fuses, \
             so replaying the log gives the same fused output as the live run; the daemon keeps serving its other \
             clients. Without one, reads the sensors directly through libiio. Rows are flushed every half second, \
-            so Ctrl-C or a full disk loses at most that much; progress goes to standard error.
+            so a full disk loses at most that much; progress goes to standard error. Ctrl-C or SIGTERM ends the \
+            recording. The log is written as .partial-XXXXXX-NAME in the same folder and renamed to FILE when \
+            the recording ends; an existing FILE is replaced only with --force.
             """)
 
     enum From: String, ExpressibleByArgument, CaseIterable {
@@ -37,6 +39,9 @@ struct Record: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The libiio context: local: or ip:HOST (IIO only).", valueName: "URI"))
     var uri = "local:"
+
+    @Flag(name: .long, help: "Replace the output file when it exists.")
+    var force = false
 
     func validate() throws {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
@@ -83,6 +88,9 @@ struct Record: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Refuse an existing output, and fail on a missing or read-only folder, before waiting for any sample. The
+        // log is written to a temporary file that replaces the output only when the recording ends.
+        let file = try AtomicFileOutput(path: output, replacing: force)
         let useDaemon: Bool
         switch from {
         case .daemon: useDaemon = true
@@ -103,11 +111,16 @@ struct Record: AsyncParsableCommand {
         }
         let shared = Shared()
         let stopper = Atomic<Bool>(false)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        signal(SIGINT, SIG_IGN)
-        interrupt.setEventHandler { stopper.store(true, ordering: .relaxed) }
-        interrupt.resume()
-        let task = useDaemon ? try recordFromDaemon(into: shared) : try recordFromIIO(into: shared)
+        // Ctrl-C and SIGTERM (a service manager, `timeout`) both end the recording normally: the log is finished.
+        let stops = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            signal(number, SIG_IGN)
+            source.setEventHandler { stopper.store(true, ordering: .relaxed) }
+            source.resume()
+            return source
+        }
+        let log = file.temporaryPath
+        let task = try useDaemon ? recordFromDaemon(into: shared, log: log) : recordFromIIO(into: shared, log: log)
         let state = shared
         let started = ContinuousClock.now
         while true {
@@ -119,16 +132,25 @@ struct Record: AsyncParsableCommand {
         task.cancel()
         let runError: (any Error)?
         do { try await task.value; runError = nil } catch { runError = error }
-        interrupt.cancel()
-        let (rows, rejected, failure) = state.state.withLock { s -> (Int, Int, String?) in
-            var failure = s.failure
-            guard let writer = s.writer.take() else { return (0, s.rejected, failure ?? "no samples arrived") }
-            do { try writer.close() } catch { failure = failure ?? "\(error)" }
-            return (writer.rowCount, s.rejected, failure)
+        for stop in stops { stop.cancel() }
+        let (rows, rejected, opened, closeFailure) = state.state.withLock { s -> (Int, Int, Bool, String?) in
+            guard let writer = s.writer.take() else { return (0, s.rejected, false, nil) }
+            do { try writer.close() } catch { return (writer.rowCount, s.rejected, true, "\(error)") }
+            return (writer.rowCount, s.rejected, true, nil)
+        }
+        var failure = state.state.withLock { $0.failure } ?? closeFailure
+        if !opened { failure = failure ?? "no samples arrived" }
+        // What was recorded before a failure (a full disk) is kept, as the flushes promise; a run that recorded
+        // nothing leaves an existing file as it was.
+        if opened && (failure == nil || rows > 0) {
+            do { try file.commit() } catch { failure = failure ?? "\(error)" }
+        } else {
+            file.discard()
         }
         FileHandle.standardError.write("\nrecorded \(rows) samples to \(output) (\(rejected) rejected)\n")
         if let failure {
-            FileHandle.standardError.write("error: \(failure)\n")
+            // The writer names the temporary file; the user knows the output's name.
+            FileHandle.standardError.write("error: \(failure.replacingOccurrences(of: log, with: output))\n")
             throw ExitCode(1)
         }
         if let runError {
@@ -137,29 +159,25 @@ struct Record: AsyncParsableCommand {
         }
     }
 
-    private func makeWriter(sensors: [SensorDescription], source: String) throws(ExitCode) -> SensorLogWriter {
-        do {
-            return try SensorLogWriter(recordingTo: output, sensors: sensors, source: source)
-        } catch {
-            FileHandle.standardError.write("error: \(error)\n")
-            throw ExitCode(1)
-        }
-    }
-
-    /// Opens the log, inside the lock that guards it.
-    private func install(sensors: [SensorDescription], source: String, in shared: Shared) throws(ExitCode) {
-        let failed = shared.state.withLock { s -> Bool in
+    /// Opens the log at `log`, inside the lock that guards it; a failure is kept as the recording's failure, which
+    /// ends it.
+    ///
+    /// - Returns: Whether the log is open.
+    private static func install(
+        sensors: [SensorDescription], source: String, log: String, in shared: Shared
+    ) -> Bool {
+        shared.state.withLock { s -> Bool in
             do {
-                s.writer = try makeWriter(sensors: sensors, source: source)
-                return false
-            } catch {
+                s.writer = try SensorLogWriter(recordingTo: log, sensors: sensors, source: source)
                 return true
+            } catch {
+                s.failure = "\(error)"
+                return false
             }
         }
-        if failed { throw ExitCode(1) }
     }
 
-    private func recordFromIIO(into shared: Shared) throws -> Task<Void, any Error> {
+    private func recordFromIIO(into shared: Shared, log: String) throws -> Task<Void, any Error> {
         let source: IIOMotionSource
         do {
             source = try IIOMotionSource(uri: uri)
@@ -167,7 +185,9 @@ struct Record: AsyncParsableCommand {
             FileHandle.standardError.write("error: \(error)\n")
             throw ExitCode(1)
         }
-        try install(sensors: source.sensors, source: "\(source.name) \(uri)", in: shared)
+        guard Self.install(sensors: source.sensors, source: "\(source.name) \(uri)", log: log, in: shared) else {
+            return Task {}
+        }
         let output = output
         return Task {
             try await source.run(rate: rate) { event in
@@ -184,7 +204,7 @@ struct Record: AsyncParsableCommand {
     }
 
     /// Records the daemon's raw sample stream (`watch` with `raw`), across reconnections.
-    private func recordFromDaemon(into shared: Shared) throws -> Task<Void, any Error> {
+    private func recordFromDaemon(into shared: Shared, log: String) -> Task<Void, any Error> {
         let path = SocketPath.resolveForClient(socketOptions.socket)
         let subscriber = TiltSubscriber(configuration: .init(socketPath: path, rate: 1, raw: true))
         let output = output
@@ -200,7 +220,8 @@ struct Record: AsyncParsableCommand {
                             SensorDescription(
                                 name: $0.name, kinds: $0.kinds, location: $0.location, rateHz: $0.rate, mode: $0.mode)
                         }
-                        try install(sensors: sensors, source: "\(hello.daemon) at \(path)", in: shared)
+                        let source = "\(hello.daemon) at \(path)"
+                        guard Self.install(sensors: sensors, source: source, log: log, in: shared) else { return }
                     }
                 case .sample(let sample):
                     shared.state.withLock { $0.record(sample, into: output) }

@@ -51,6 +51,7 @@ struct Replay: AsyncParsableCommand {
     }
 
     func run() async throws {
+        StandardOutput.streamLines()
         // A log that cannot be read is an I/O failure, not a usage mistake: its error names the file.
         var replay = LogReplaySource.Configuration(path: log, speed: speed, useMagnetometer: !noMag)
         replay.badRows = badRows.policy

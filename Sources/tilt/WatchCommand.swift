@@ -32,6 +32,7 @@ struct Watch: AsyncParsableCommand {
     }
 
     func run() async throws {
+        StandardOutput.streamLines()
         let subscriber = TiltSubscriber(configuration: .init(socketPath: socketOptions.socket, rate: rate))
         let interactive = isatty(STDOUT_FILENO) == 1 && !json
         var frames = 0

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TiltCore
 import TiltEffects
 import TiltRender
 
@@ -19,6 +20,7 @@ struct BenchCommand: ParsableCommand {
     var only: [String] = []
 
     func run() throws {
+        StandardOutput.streamLines()
         let library = presets.library
         let names = only.isEmpty ? library.names : only
         print("renderer: \(try Benchmark.rendererName())")

@@ -12,6 +12,17 @@ struct IIONamespaceTests {
     let tilt = TestPaths.executable("tilt")
 
     /// Rows of a CSV log as numbers, comments and header left out.
+    /// The file `tilt record` is writing for `out`: its `.partial-XXXXXX-NAME` next to it until the recording ends
+    /// and renames it to `out`.
+    func recording(_ out: String) throws -> String {
+        let url = URL(fileURLWithPath: out)
+        let folder = url.deletingLastPathComponent().path
+        let partial = try FileManager.default.contentsOfDirectory(atPath: folder).first {
+            $0.hasPrefix(".partial-") && $0.hasSuffix("-" + url.lastPathComponent)
+        }
+        return partial.map { folder + "/" + $0 } ?? out
+    }
+
     func rows(_ path: String) throws -> [[Double]] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("t,") }
@@ -142,7 +153,7 @@ struct IIONamespaceTests {
         usleep(1_000_000)
         try tree.removeDevice(0)
         usleep(700_000)
-        let rowsWhileGone = try rows(out).count
+        let rowsWhileGone = try rows(recording(out)).count
         usleep(300_000)
         try tree.restoreDevice(0)
         let result = try child.wait()
