@@ -1,6 +1,8 @@
 import Foundation
 
 /// The on-disk shape of `preset.json`, decoded as written and then checked by `resolve`.
+///
+/// Every object refuses keys it does not know (``PresetKeys``): a misspelt optional key would otherwise be ignored.
 struct PresetFile: Decodable {
     /// One argument as written.
     struct Argument: Decodable {
@@ -8,6 +10,19 @@ struct PresetFile: Decodable {
         var type: String
         var bind: String?
         var value: Value?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, type, bind, value
+        }
+
+        init(from decoder: any Decoder) throws {
+            try PresetKeys.check(decoder, allowing: CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decodeIfPresent(String.self, forKey: .name)
+            type = try c.decode(String.self, forKey: .type)
+            bind = try c.decodeIfPresent(String.self, forKey: .bind)
+            value = try c.decodeIfPresent(Value.self, forKey: .value)
+        }
     }
 
     /// A constant: a number, an array of numbers, or a `#rrggbb[aa]` colour.
@@ -35,12 +50,83 @@ struct PresetFile: Decodable {
         var arguments: [Argument]?
         var maxSampleOffset: [Double]?
         var stateful: Bool?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case kind, function, file, arguments, maxSampleOffset, stateful
+        }
+
+        init(from decoder: any Decoder) throws {
+            try PresetKeys.check(decoder, allowing: CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            kind = try c.decode(String.self, forKey: .kind)
+            function = try c.decode(String.self, forKey: .function)
+            file = try c.decode(String.self, forKey: .file)
+            arguments = try c.decodeIfPresent([Argument].self, forKey: .arguments)
+            maxSampleOffset = try c.decodeIfPresent([Double].self, forKey: .maxSampleOffset)
+            stateful = try c.decodeIfPresent(Bool.self, forKey: .stateful)
+        }
     }
 
     var description: String?
     var shadertoy: String?
     var effects: [EffectEntry]?
     var power: PowerPolicyEntry?
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case description, shadertoy, effects, power
+    }
+
+    init(from decoder: any Decoder) throws {
+        try PresetKeys.check(decoder, allowing: CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        shadertoy = try c.decodeIfPresent(String.self, forKey: .shadertoy)
+        effects = try c.decodeIfPresent([EffectEntry].self, forKey: .effects)
+        power = try c.decodeIfPresent(PowerPolicyEntry.self, forKey: .power)
+    }
+
+    /// Decodes the text of `file`.
+    ///
+    /// - Throws: `PresetError` with the line and column of a syntax error, the field of a wrong value, or the
+    ///   object holding an unknown key.
+    static func decode(_ data: Data, file: String) throws(PresetError) -> PresetFile {
+        do {
+            return try JSONDecoder().decode(PresetFile.self, from: data)
+        } catch let error as PresetKeys {
+            throw .invalid(file, field: error.field, reason: error.reason)
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                let syntax = JSONTextPosition.syntaxError(in: data)
+            {
+                throw .syntax(
+                    file, line: syntax.position.line, column: syntax.position.column, reason: syntax.reason)
+            }
+            throw .invalid(file, field: Self.codingPath(of: error), reason: Self.reason(of: error))
+        } catch {
+            throw .invalid(file, field: "(file)", reason: "\(error)")
+        }
+    }
+
+    private static func codingPath(of error: DecodingError) -> String {
+        let path: [any CodingKey]
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            path = c.codingPath
+        @unknown default: path = []
+        }
+        let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return text.isEmpty ? "(top level)" : String(text.drop { $0 == "." })
+    }
+
+    private static func reason(of error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(let type, _): "expected \(type)"
+        case .valueNotFound(let type, _): "missing \(type) value"
+        case .keyNotFound(let key, _): "missing key '\(key.stringValue)'"
+        case .dataCorrupted(let c): "not valid JSON (\(c.debugDescription))"
+        @unknown default: "\(error)"
+        }
+    }
 
     /// Checks the decoded values and builds the preset.
     func resolve(name: String, directory: URL, file: String) throws(PresetError) -> Preset {

@@ -24,7 +24,7 @@ struct Record: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The log to write (.csv or .csv.gz).", valueName: "FILE"))
     var output: String
 
-    @Option(name: .long, help: ArgumentHelp("Stop after this many seconds (default: until Ctrl-C).", valueName: "S"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until Ctrl-C).", valueName: "S"))
     var duration: Double?
 
     @Option(name: .long, help: "Where samples come from: auto (tiltd if it answers, else IIO), daemon or iio.")
@@ -32,7 +32,7 @@ struct Record: AsyncParsableCommand {
 
     @OptionGroup var socketOptions: SocketOptions
 
-    @Option(name: .long, help: ArgumentHelp("Sampling rate to ask for, in Hz (IIO only).", valueName: "HZ"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sampling rate to ask for, in Hz (IIO only).", valueName: "HZ"))
     var rate: Double?
 
     @Option(name: .long, help: ArgumentHelp("The libiio context: local: or ip:HOST (IIO only).", valueName: "URI"))
@@ -40,7 +40,7 @@ struct Record: AsyncParsableCommand {
 
     func validate() throws {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
-        if let rate, !(rate > 0) { throw ValidationError("--rate must be a positive number of Hz") }
+        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number of Hz") }
     }
 
     /// The recording state, shared by the capture task and the command.

@@ -13,7 +13,7 @@ struct PresetsCommand: ParsableCommand {
         let library = presets.library
         let found = library.presetDirectories()
         if found.isEmpty {
-            throw ValidationError(
+            throw TiltFXError(
                 "no presets found in \(library.searchPaths.joined(separator: ", ")); pass --presets DIR")
         }
         let width = found.map(\.name.count).max() ?? 0
