@@ -1,10 +1,11 @@
+import NIOCore
+import TiltWire
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import NIOCore
-import TiltWire
 
 extension TiltClientError {
     /// A failure of the connection to tiltd at `path` after it was made, said in the user's words.
@@ -24,7 +25,8 @@ extension TiltClientError {
                 .unusableSocket, "the connection to tiltd at \(path) failed (\(reason)); try again")
         case let error as WireError:
             return TiltClientError(
-                .unusableSocket, "tiltd at \(path) sent what this client cannot read (\(error)); is it the same version?")
+                .unusableSocket,
+                "tiltd at \(path) sent what this client cannot read (\(error)); is it the same version?")
         case is ChannelError:
             return TiltClientError(.connectionClosed, "tiltd at \(path) closed the connection")
         default:

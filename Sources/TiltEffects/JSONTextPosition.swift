@@ -3,17 +3,12 @@ import Foundation
 /// A place in a JSON text, as an editor shows it: line and column, both from 1.
 ///
 /// `JSONDecoder` reports a syntax error without saying where it is; `JSONSerialization` says "around character N"
-/// (a byte offset). This turns that offset into the line and column a person can jump to.
+/// (a byte offset), or nothing at all when the text ends early. This turns that offset into the line and column a person can jump to.
 struct JSONTextPosition: Sendable, Hashable, CustomStringConvertible {
     /// The line, from 1.
     let line: Int
     /// The column, from 1, counted in characters (a multi-byte UTF-8 character is one column).
     let column: Int
-
-    init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
 
     /// The position of byte `offset` of `data` (the end of the text when `offset` is past it).
     init(offset: Int, in data: Data) {
@@ -26,16 +21,11 @@ struct JSONTextPosition: Sendable, Hashable, CustomStringConvertible {
 
     var description: String { "\(line):\(column)" }
 
-    /// Where `data` stops being valid JSON and what is wrong there, or `nil` when it parses (the fault then lies in
-    /// the values, not the syntax).
-    static func syntaxError(in data: Data) -> (position: JSONTextPosition, reason: String)? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            return (JSONTextPosition(offset: offset(in: text) ?? data.count, in: data), reason(text))
-        }
+    /// Where `data` stops being valid JSON and what is wrong there, from the `error` `JSONSerialization` threw
+    /// parsing it (the end of the text when the error says no place).
+    static func syntaxError(_ error: any Error, in data: Data) -> (position: JSONTextPosition, reason: String) {
+        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        return (JSONTextPosition(offset: offset(in: text) ?? data.count, in: data), reason(text))
     }
 
     /// N of "… around character N." (the message `JSONSerialization` gives); `nil` when there is none, as for an

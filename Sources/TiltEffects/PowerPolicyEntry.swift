@@ -8,7 +8,8 @@ struct PowerPolicyEntry: Decodable {
     var lowPower: String?
     var lowBatteryPercent: Int?
 
-    private enum Keys: String, CodingKey, CaseIterable {
+    /// The keys the object form may hold.
+    enum Keys: String, CodingKey, CaseIterable {
         case mains, battery, lowPower, lowBatteryPercent
     }
 
@@ -17,7 +18,6 @@ struct PowerPolicyEntry: Decodable {
             mode = single
             return
         }
-        try PresetKeys.check(decoder, allowing: Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         mains = try c.decodeIfPresent(String.self, forKey: .mains)
         battery = try c.decodeIfPresent(String.self, forKey: .battery)

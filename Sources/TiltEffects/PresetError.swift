@@ -46,8 +46,8 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalid(let path, let field, let reason):
             return "\(path): \(field): \(reason)"
         case .syntax(let path, let line, let column, let reason):
-            return "\(path):\(line):\(column): not valid JSON: \(reason); fix the file there (a missing comma or "
-                + "quote, or one too many, is the usual cause)"
+            return "\(path): line \(line), column \(column): not valid JSON: \(reason); fix the file there (a missing "
+                + "comma or quote, or one too many, is the usual cause)"
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// The on-disk shape of `preset.json`, decoded as written and then checked by `resolve`.
 ///
-/// Every object refuses keys it does not know (``PresetKeys``): a misspelt optional key would otherwise be ignored.
+/// Every object's keys are checked against its `CodingKeys` (``PresetKeys``): a misspelt optional key would otherwise
+/// be ignored.
 struct PresetFile: Decodable {
     /// One argument as written.
     struct Argument: Decodable {
@@ -11,17 +12,9 @@ struct PresetFile: Decodable {
         var bind: String?
         var value: Value?
 
-        private enum CodingKeys: String, CodingKey, CaseIterable {
+        /// The keys an argument may hold.
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case name, type, bind, value
-        }
-
-        init(from decoder: any Decoder) throws {
-            try PresetKeys.check(decoder, allowing: CodingKeys.self)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            name = try c.decodeIfPresent(String.self, forKey: .name)
-            type = try c.decode(String.self, forKey: .type)
-            bind = try c.decodeIfPresent(String.self, forKey: .bind)
-            value = try c.decodeIfPresent(Value.self, forKey: .value)
         }
     }
 
@@ -51,19 +44,9 @@ struct PresetFile: Decodable {
         var maxSampleOffset: [Double]?
         var stateful: Bool?
 
-        private enum CodingKeys: String, CodingKey, CaseIterable {
+        /// The keys an effect may hold.
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case kind, function, file, arguments, maxSampleOffset, stateful
-        }
-
-        init(from decoder: any Decoder) throws {
-            try PresetKeys.check(decoder, allowing: CodingKeys.self)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            kind = try c.decode(String.self, forKey: .kind)
-            function = try c.decode(String.self, forKey: .function)
-            file = try c.decode(String.self, forKey: .file)
-            arguments = try c.decodeIfPresent([Argument].self, forKey: .arguments)
-            maxSampleOffset = try c.decodeIfPresent([Double].self, forKey: .maxSampleOffset)
-            stateful = try c.decodeIfPresent(Bool.self, forKey: .stateful)
         }
     }
 
@@ -72,17 +55,9 @@ struct PresetFile: Decodable {
     var effects: [EffectEntry]?
     var power: PowerPolicyEntry?
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
+    /// The keys the file's top level may hold.
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case description, shadertoy, effects, power
-    }
-
-    init(from decoder: any Decoder) throws {
-        try PresetKeys.check(decoder, allowing: CodingKeys.self)
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        description = try c.decodeIfPresent(String.self, forKey: .description)
-        shadertoy = try c.decodeIfPresent(String.self, forKey: .shadertoy)
-        effects = try c.decodeIfPresent([EffectEntry].self, forKey: .effects)
-        power = try c.decodeIfPresent(PowerPolicyEntry.self, forKey: .power)
     }
 
     /// Decodes the text of `file`.
@@ -90,17 +65,20 @@ struct PresetFile: Decodable {
     /// - Throws: `PresetError` with the line and column of a syntax error, the field of a wrong value, or the
     ///   object holding an unknown key.
     static func decode(_ data: Data, file: String) throws(PresetError) -> PresetFile {
+        // Parsed once untyped first: JSONDecoder says neither where a syntax error is nor which keys it skipped.
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let syntax = JSONTextPosition.syntaxError(error, in: data)
+            throw .syntax(file, line: syntax.position.line, column: syntax.position.column, reason: syntax.reason)
+        }
+        if let unknown = PresetKeys.firstUnknown(in: json) {
+            throw .invalid(file, field: unknown.field, reason: unknown.reason)
+        }
         do {
             return try JSONDecoder().decode(PresetFile.self, from: data)
-        } catch let error as PresetKeys {
-            throw .invalid(file, field: error.field, reason: error.reason)
         } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-                let syntax = JSONTextPosition.syntaxError(in: data)
-            {
-                throw .syntax(
-                    file, line: syntax.position.line, column: syntax.position.column, reason: syntax.reason)
-            }
             throw .invalid(file, field: Self.codingPath(of: error), reason: Self.reason(of: error))
         } catch {
             throw .invalid(file, field: "(file)", reason: "\(error)")

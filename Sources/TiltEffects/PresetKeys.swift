@@ -1,29 +1,12 @@
-/// The keys an object of `preset.json` may hold: anything else is refused, so that a typo (`argumnets`) is an error
-/// that names it instead of a setting silently left at its default.
-struct PresetKeys: Error, Sendable {
-    /// Where the object lies, as the decoder's coding path.
-    let path: [AnyKey]
-    /// The keys that are not known there.
+/// A key of `preset.json` that the format does not have, found before decoding: a misspelt optional key
+/// (`argumnets`) is then an error naming it, where the decoder would skip it and leave the setting at its default.
+struct PresetKeys: Sendable, Equatable {
+    /// The object holding the keys: `effects[0].arguments[1]`, `power`, or `(top level)`.
+    let field: String
+    /// The keys that are not known there, sorted.
     let unknown: [String]
-    /// The keys that are.
+    /// The keys that are, in the order the format lists them.
     let known: [String]
-
-    /// Throws ``PresetKeys`` when the object `decoder` reads holds a key that `Keys` does not list.
-    static func check<Keys: CodingKey & CaseIterable>(_ decoder: any Decoder, allowing _: Keys.Type) throws {
-        let present = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-        let known = Keys.allCases.map(\.stringValue)
-        let unknown = present.filter { !known.contains($0) }.sorted()
-        guard !unknown.isEmpty else { return }
-        throw PresetKeys(
-            path: decoder.codingPath.map { AnyKey(stringValue: $0.stringValue, intValue: $0.intValue) },
-            unknown: unknown, known: known)
-    }
-
-    /// The object's place as a field name: `effects[0].arguments[1]`, or `(top level)`.
-    var field: String {
-        let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return text.isEmpty ? "(top level)" : String(text.drop { $0 == "." })
-    }
 
     /// What is wrong, and what the keys may be.
     var reason: String {
@@ -32,24 +15,33 @@ struct PresetKeys: Error, Sendable {
             + "fix the spelling or remove it"
     }
 
-    /// Any key: what the object actually holds.
-    struct AnyKey: CodingKey, Sendable {
-        let stringValue: String
-        let intValue: Int?
-
-        init(stringValue: String) {
-            self.stringValue = stringValue
-            intValue = nil
+    /// The first object of `json` (as `JSONSerialization` parsed it) that holds a key its type's `CodingKeys` do
+    /// not list, or `nil`. Values of the wrong type are left to the decoder, which names them.
+    static func firstUnknown(in json: Any) -> PresetKeys? {
+        guard let top = json as? [String: Any] else { return nil }
+        if let found = check(top, PresetFile.CodingKeys.self, field: "(top level)") { return found }
+        for (i, effect) in objects(top["effects"]).enumerated() {
+            let field = "effects[\(i)]"
+            if let found = check(effect, PresetFile.EffectEntry.CodingKeys.self, field: field) { return found }
+            for (j, argument) in objects(effect["arguments"]).enumerated() {
+                let place = "\(field).arguments[\(j)]"
+                if let found = check(argument, PresetFile.Argument.CodingKeys.self, field: place) { return found }
+            }
         }
+        guard let power = top["power"] as? [String: Any] else { return nil }
+        return check(power, PowerPolicyEntry.Keys.self, field: "power")
+    }
 
-        init(stringValue: String, intValue: Int?) {
-            self.stringValue = stringValue
-            self.intValue = intValue
-        }
+    /// The objects of an array value (an element of another type keeps its place, so indices match the file).
+    private static func objects(_ value: Any?) -> [[String: Any]] {
+        ((value as? [Any]) ?? []).map { $0 as? [String: Any] ?? [:] }
+    }
 
-        init(intValue: Int) {
-            stringValue = "\(intValue)"
-            self.intValue = intValue
-        }
+    private static func check<Keys: CodingKey & CaseIterable>(
+        _ object: [String: Any], _: Keys.Type, field: String
+    ) -> PresetKeys? {
+        let known = Keys.allCases.map(\.stringValue)
+        let unknown = object.keys.filter { !known.contains($0) }.sorted()
+        return unknown.isEmpty ? nil : PresetKeys(field: field, unknown: unknown, known: known)
     }
 }

@@ -61,7 +61,7 @@ extension AttitudeFilter {
             Parameter("restAccelThreshold", \.restAccelThreshold, 0...10, "m/s²"),
             Parameter("restMinimumDuration", \.restMinimumDuration, 0...600, "s"),
             Parameter("magNormTolerance", \.magNormTolerance, 0...1, "relative"),
-            Parameter("magDipTolerance", \.magDipTolerance, 0...(Double.pi / 2), "rad"),
+            Parameter("magDipTolerance", \.magDipTolerance, 0...1.5708, "rad (π/2: 90°)"),
             Parameter("magNewFieldTime", \.magNewFieldTime, 0...3600, "s"),
             Parameter("magNewFieldRotation", \.magNewFieldRotation, 0...100, "rad"),
         ]

@@ -174,10 +174,14 @@ extension Calibrate {
         @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to hold still.", valueName: "S"))
         var duration: Double = 10
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
         var maxGyroStd = 0.01
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
         var maxAccelStd = 0.1
 
         func validate() throws {
@@ -242,7 +246,9 @@ extension Calibrate {
         @Flag(help: "Do not wait for Enter: take each new still position as it comes (from tiltd).")
         var auto = false
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Give up after this many seconds in --auto mode.", valueName: "S"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Give up after this many seconds in --auto mode.", valueName: "S"))
         var timeout: Double = 180
 
         func validate() throws {
@@ -342,7 +348,9 @@ extension Calibrate {
         @Option(parsing: .unconditional, help: ArgumentHelp("Longest time to collect, seconds.", valueName: "S"))
         var duration: Double = 90
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F")
+        )
         var minCoverage = 0.7
 
         func validate() throws {

@@ -30,10 +30,13 @@ struct DaemonBench: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Number of watching clients.")
     var clients = 10
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Frames per second each client asks for.", valueName: "HZ"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Frames per second each client asks for.", valueName: "HZ"))
     var rate = 60.0
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Length of the measurement window.", valueName: "S"))
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Length of the measurement window.", valueName: "S"))
     var seconds = 10.0
 
     @Option(name: .long, help: ArgumentHelp("The tiltd to run (default: next to this tilt).", valueName: "PATH"))
@@ -45,7 +48,9 @@ struct DaemonBench: AsyncParsableCommand {
             "Log to replay (default: the repository's Tests/Fixtures/broad-01-excerpt.csv.gz).", valueName: "FILE"))
     var log: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Connect-and-vanish this many clients afterwards.", valueName: "N"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Connect-and-vanish this many clients afterwards.", valueName: "N"))
     var churn = 0
 
     func validate() throws {

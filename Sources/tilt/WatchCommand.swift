@@ -70,7 +70,7 @@ struct Watch: AsyncParsableCommand {
                     "\(interactive ? "\n" : "")power: \(p.onBattery ? "battery" : "mains")\(p.lowPower ? ", low power" : "")\n"
                 )
             case .error(let message):
-                FileHandle.standardError.write("tiltd: \(message)\n")
+                FileHandle.standardError.write("error: tiltd answered: \(message)\n")
             case .disconnected(let reason):
                 if !warnedDisconnected {
                     try Self.giveUpIfRetryingCannotHelp(subscriber)

@@ -27,7 +27,8 @@ struct RenderCommand: ParsableCommand {
     var preset: String
 
     @Option(
-        parsing: .unconditional, help:
+        parsing: .unconditional,
+        help:
             "Tilt as X,Y radians (rotation about the screen's x and y axes), each from -π to π, e.g. --tilt -0.1,0.2.")
     var tilt: TiltPair?
 

@@ -51,7 +51,10 @@ import TiltTestKit
     @Test("a missing input file exits 1 with a message naming it, without the usage text")
     func missingFilesAreNoUsageErrors() throws {
         let cases: [(result: ChildProcess, expected: String)] = [
-            (try Self.tilt(["bench", "fusion", "--data", "/nonexistent"]), "error: --data /nonexistent: no such folder"),
+            (
+                try Self.tilt(["bench", "fusion", "--data", "/nonexistent"]),
+                "error: --data /nonexistent: no such folder"
+            ),
             (
                 try Self.tilt(["bench", "daemon", "--log", "/nonexistent.csv"]),
                 "error: --log /nonexistent.csv: no such readable file"
@@ -81,7 +84,8 @@ import TiltTestKit
     @Test("a daemon that is not there is said in words, with no NIO call or errno in the message")
     func connectionErrorsShowNoInternals() throws {
         for arguments in [
-            ["status"], ["tare"], ["record", "--from", "daemon", "--duration", "1", "--output", "/tmp/never-\(getpid()).csv"],
+            ["status"], ["tare"],
+            ["record", "--from", "daemon", "--duration", "1", "--output", "/tmp/never-\(getpid()).csv"],
             ["calibrate", "gyro", "--output", "/tmp/never-\(getpid()).calib"],
         ] {
             let result = try Self.tilt(arguments + ["--socket", Self.noDaemon])

@@ -19,9 +19,18 @@ import TiltTestKit
     }
 
     @Test(arguments: [
-        (["render", "--tilt=1e9,0", "--out", "/tmp/x.png"], "error: --tilt 1000000000.0,0.0: X and Y must each be from -π to π"),
-        (["render", "--tilt", "nan,0", "--out", "/tmp/x.png"], "error: --tilt nan,0.0: X and Y must each be from -π to π"),
-        (["render", "--out", "/tmp/a.jpg"], "error: --out /tmp/a.jpg: tiltfx writes PNG only; name the file with .png, e.g. a.png"),
+        (
+            ["render", "--tilt=1e9,0", "--out", "/tmp/x.png"],
+            "error: --tilt 1000000000.0,0.0: X and Y must each be from -π to π"
+        ),
+        (
+            ["render", "--tilt", "nan,0", "--out", "/tmp/x.png"],
+            "error: --tilt nan,0.0: X and Y must each be from -π to π"
+        ),
+        (
+            ["render", "--out", "/tmp/a.jpg"],
+            "error: --out /tmp/a.jpg: tiltfx writes PNG only; name the file with .png, e.g. a.png"
+        ),
         (["run", "--headless", "--fps", "1e9"], "error: --fps must be more than 0 and at most 1000"),
         (["run", "--headless", "--fps", "-5"], "error: --fps must be more than 0 and at most 1000"),
         (["bench", "--seconds", "0"], "error: --seconds must be a positive number"),
@@ -57,6 +66,7 @@ import TiltTestKit
             "render", "--presets", copy.root, "--preset", "foil", "--size", "16x16", "--out", copy.root + "/x.png",
         ])
         #expect(r.status == 1, "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("error: \(file): effects[0]: unknown key 'argumnets' (known: "), "stderr: \(r.stderr)")
+        #expect(
+            r.stderr.contains("error: \(file): effects[0]: unknown key 'argumnets' (known: "), "stderr: \(r.stderr)")
     }
 }
