@@ -19,6 +19,7 @@ struct BenchCommand: ParsableCommand {
     var only: [String] = []
 
     func validate() throws {
+        try presets.requireDirectory()
         guard seconds > 0, seconds.isFinite else {
             throw ValidationError("--seconds must be a positive number of seconds per preset and size, e.g. 2")
         }

@@ -9,6 +9,10 @@ struct PresetsCommand: ParsableCommand {
 
     @OptionGroup var presets: PresetOptions
 
+    func validate() throws {
+        try presets.requireDirectory()
+    }
+
     func run() throws {
         let library = presets.library
         let found = library.presetDirectories()

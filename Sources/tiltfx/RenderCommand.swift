@@ -57,6 +57,7 @@ struct RenderCommand: ParsableCommand {
     var watch = false
 
     func validate() throws {
+        try presets.requireDirectory()
         if frames != nil && watch { throw ValidationError("--watch renders one frame; drop --frames") }
         if frames == nil && (replay != nil) { throw ValidationError("--replay drives a sequence; add --frames N") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }

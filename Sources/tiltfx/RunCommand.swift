@@ -48,6 +48,7 @@ struct RunCommand: ParsableCommand {
     var stats = false
 
     func validate() throws {
+        try presets.requireDirectory()
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
         if !(fps > 0 && fps <= Self.maxFrameRate) {
             throw ValidationError(

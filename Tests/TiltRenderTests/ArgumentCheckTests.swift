@@ -56,6 +56,17 @@ import TiltTestKit
         #expect(!r.stderr.contains("Usage:") && !r.stderr.contains("USAGE"), "stderr: \(r.stderr)")
     }
 
+    @Test(arguments: [
+        ["render", "--preset", "foil", "--out", "/tmp/x.png"], ["run", "--headless", "--preset", "foil"], ["presets"],
+        ["bench"],
+    ])
+    func aMissingPresetsFolderIsNamed(arguments: [String]) throws {
+        let missing = "/nonexistent-\(getpid())/presets"
+        let r = try TiltFXProcess.run(arguments + ["--presets", missing])
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: --presets \(missing): no such folder"), "stderr: \(r.stderr)")
+    }
+
     @Test func aMisspeltPresetKeyIsNamedWithTheFile() throws {
         let copy = try GLTestEnvironment.copyPreset("foil")
         let file = copy.directory + "/preset.json"
