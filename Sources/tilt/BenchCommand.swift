@@ -159,7 +159,7 @@ struct FusionBench: AsyncParsableCommand {
     }
 }
 
-/// A benchmark failure that is not a usage mistake: printed as `Error: …` without the usage text.
+/// A benchmark failure that is not a usage mistake: printed as `error: …` without the usage text.
 struct BenchError: Error, CustomStringConvertible {
     /// What went wrong, where, and what to do.
     let description: String

@@ -1,6 +1,6 @@
 /// A file a command writes could not be made or written: which file, what failed, and what to do.
 ///
-/// An I/O failure, not a usage mistake, so ArgumentParser prints it as `Error: …` without the usage text and exits
+/// An I/O failure, not a usage mistake, so ArgumentParser prints it as `error: …` without the usage text and exits
 /// with status 1.
 struct OutputFileError: Error, CustomStringConvertible {
     /// The step that failed.
