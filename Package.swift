@@ -124,7 +124,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TiltClientTests", dependencies: ["TiltClient", "TiltWire", "TiltCore"],
+            name: "TiltClientTests",
+            dependencies: ["TiltClient", "TiltWire", "TiltCore", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltDaemonTests",

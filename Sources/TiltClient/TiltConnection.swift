@@ -24,8 +24,7 @@ public enum TiltConnection {
                     }
                 }
         } catch {
-            throw TiltClientError(
-                .unusableSocket, "cannot use the connection to tiltd at \(socketPath) (\(error)); try again")
+            throw TiltClientError.connection(to: socketPath, failedWith: error)
         }
     }
 
@@ -70,7 +69,13 @@ public enum TiltConnection {
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let answer = first else {
+            let first: ServerMessage??
+            do {
+                first = try await group.next()
+            } catch {
+                throw TiltClientError.connection(to: path, failedWith: error)
+            }
+            guard let first, let answer = first else {
                 throw TiltClientError(.timeout, "tiltd at \(path) did not answer within \(timeout) s")
             }
             return answer

@@ -160,7 +160,7 @@ public final class TiltSubscriber: Sendable {
             } catch is CancellationError {
                 return
             } catch {
-                reason = "\(error)"
+                reason = TiltClientError.connection(to: socketPath, failedWith: error).message
             }
             if Task.isCancelled { return }
             continuation.yield(.disconnected(reason: reason))

@@ -79,7 +79,7 @@ final class Hub: Sendable {
     func setWatch(id: UInt64, enable: Bool, rate: Double?, raw: Bool) {
         updateDemand { s in
             guard var client = s.clients[id] else { return }
-            let granted = min(max(rate ?? WireProtocol.defaultRate, 0.1), WireProtocol.maxRate)
+            let granted = min(max(rate ?? WireProtocol.defaultRate, WireProtocol.minRate), WireProtocol.maxRate)
             client.watching = enable
             client.raw = enable && raw
             client.rate = enable ? granted : nil

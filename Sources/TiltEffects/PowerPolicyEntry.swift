@@ -10,7 +10,8 @@ struct PowerPolicyEntry: Decodable {
     var lowPower: String?
     var lowBatteryPercent: Int?
 
-    private enum Keys: String, CodingKey {
+    /// The keys the object form may hold.
+    enum Keys: String, CodingKey, CaseIterable {
         case mains, battery, lowPower, lowBatteryPercent
     }
 

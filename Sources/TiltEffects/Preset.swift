@@ -72,35 +72,7 @@ public struct Preset: Sendable, Hashable {
         } catch {
             throw .unreadable(file, reason: (error as NSError).localizedDescription)
         }
-        let raw: PresetFile
-        do {
-            raw = try JSONDecoder().decode(PresetFile.self, from: data)
-        } catch let error as DecodingError {
-            throw .invalid(file, field: Self.codingPath(of: error), reason: Self.reason(of: error))
-        } catch {
-            throw .invalid(file, field: "(file)", reason: "\(error)")
-        }
+        let raw = try PresetFile.decode(data, file: file)
         return try raw.resolve(name: dir.lastPathComponent, directory: dir, file: file)
-    }
-
-    private static func codingPath(of error: DecodingError) -> String {
-        let path: [any CodingKey]
-        switch error {
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
-            path = c.codingPath
-        @unknown default: path = []
-        }
-        let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return text.isEmpty ? "(top level)" : String(text.drop { $0 == "." })
-    }
-
-    private static func reason(of error: DecodingError) -> String {
-        switch error {
-        case .typeMismatch(let type, _): "expected \(type)"
-        case .valueNotFound(let type, _): "missing \(type) value"
-        case .keyNotFound(let key, _): "missing key '\(key.stringValue)'"
-        case .dataCorrupted(let c): "not valid JSON (\(c.debugDescription))"
-        @unknown default: "\(error)"
-        }
     }
 }

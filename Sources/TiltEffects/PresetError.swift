@@ -4,6 +4,7 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownPreset(name: String, available: [String], searched: [String])
         case unreadable(path: String, reason: String)
         case invalid(path: String, field: String, reason: String)
+        case syntax(path: String, line: Int, column: Int, reason: String)
     }
 
     private let kind: Kind
@@ -23,6 +24,11 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         PresetError(kind: .invalid(path: path, field: field, reason: reason))
     }
 
+    /// A preset file that is not valid JSON: where it stops being JSON (line and column from 1) and why.
+    public static func syntax(_ path: String, line: Int, column: Int, reason: String) -> PresetError {
+        PresetError(kind: .syntax(path: path, line: line, column: column, reason: reason))
+    }
+
     /// The names of the presets that do exist, for an unknown preset; empty otherwise.
     public var availablePresets: [String] {
         if case .unknownPreset(_, let available, _) = kind { return available }
@@ -39,6 +45,9 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): cannot read: \(reason). Check that the file exists and is readable."
         case .invalid(let path, let field, let reason):
             return "\(path): \(field): \(reason)"
+        case .syntax(let path, let line, let column, let reason):
+            return "\(path): line \(line), column \(column): not valid JSON: \(reason); fix the file there (a missing "
+                + "comma or quote, or one too many, is the usual cause)"
         }
     }
 }

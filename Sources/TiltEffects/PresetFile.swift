@@ -1,6 +1,9 @@
 import Foundation
 
 /// The on-disk shape of `preset.json`, decoded as written and then checked by `resolve`.
+///
+/// Every object's keys are checked against its `CodingKeys` (``PresetKeys``): a misspelt optional key would otherwise
+/// be ignored.
 struct PresetFile: Decodable {
     /// One argument as written.
     struct Argument: Decodable {
@@ -8,6 +11,11 @@ struct PresetFile: Decodable {
         var type: String
         var bind: String?
         var value: Value?
+
+        /// The keys an argument may hold.
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, type, bind, value
+        }
     }
 
     /// A constant: a number, an array of numbers, or a `#rrggbb[aa]` colour.
@@ -35,12 +43,68 @@ struct PresetFile: Decodable {
         var arguments: [Argument]?
         var maxSampleOffset: [Double]?
         var stateful: Bool?
+
+        /// The keys an effect may hold.
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case kind, function, file, arguments, maxSampleOffset, stateful
+        }
     }
 
     var description: String?
     var shadertoy: String?
     var effects: [EffectEntry]?
     var power: PowerPolicyEntry?
+
+    /// The keys the file's top level may hold.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case description, shadertoy, effects, power
+    }
+
+    /// Decodes the text of `file`.
+    ///
+    /// - Throws: `PresetError` with the line and column of a syntax error, the field of a wrong value, or the
+    ///   object holding an unknown key.
+    static func decode(_ data: Data, file: String) throws(PresetError) -> PresetFile {
+        // Parsed once untyped first: JSONDecoder says neither where a syntax error is nor which keys it skipped.
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let syntax = JSONTextPosition.syntaxError(error, in: data)
+            throw .syntax(file, line: syntax.position.line, column: syntax.position.column, reason: syntax.reason)
+        }
+        if let unknown = PresetKeys.firstUnknown(in: json) {
+            throw .invalid(file, field: unknown.field, reason: unknown.reason)
+        }
+        do {
+            return try JSONDecoder().decode(PresetFile.self, from: data)
+        } catch let error as DecodingError {
+            throw .invalid(file, field: Self.codingPath(of: error), reason: Self.reason(of: error))
+        } catch {
+            throw .invalid(file, field: "(file)", reason: "\(error)")
+        }
+    }
+
+    private static func codingPath(of error: DecodingError) -> String {
+        let path: [any CodingKey]
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            path = c.codingPath
+        @unknown default: path = []
+        }
+        let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return text.isEmpty ? "(top level)" : String(text.drop { $0 == "." })
+    }
+
+    private static func reason(of error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(let type, _): "expected \(type)"
+        case .valueNotFound(let type, _): "missing \(type) value"
+        case .keyNotFound(let key, _): "missing key '\(key.stringValue)'"
+        case .dataCorrupted(let c): "not valid JSON (\(c.debugDescription))"
+        @unknown default: "\(error)"
+        }
+    }
 
     /// Checks the decoded values and builds the preset.
     func resolve(name: String, directory: URL, file: String) throws(PresetError) -> Preset {

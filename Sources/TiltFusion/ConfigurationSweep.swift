@@ -19,8 +19,8 @@ public struct ConfigurationSweep: Sendable {
 
     /// Every combination of the `NAME=V1,V2,…` overrides applied to `base`; `base` alone when there are none.
     ///
-    /// - Throws: ``ParseError`` for an override without `=`, an unknown name, a value that is not a finite number,
-    ///   or no value.
+    /// - Throws: ``ParseError`` for an override without `=`, an unknown name, a value that is not a finite number
+    ///   or lies outside the parameter's ``AttitudeFilter/Parameter/range``, or no value.
     public init(overrides: [String], base: AttitudeFilter.Configuration = .init()) throws(ParseError) {
         var variants = [Variant(configuration: base, label: "")]
         for text in overrides {
@@ -36,6 +36,9 @@ public struct ConfigurationSweep: Sendable {
             for item in parts[1].split(separator: ",") {
                 guard let value = Double(item), value.isFinite else {
                     throw ParseError(message: "--set \(text): '\(item)' is not a number")
+                }
+                guard parameter.range.contains(value) else {
+                    throw ParseError(message: "--set \(text): \(item) is out of range; \(parameter.rangeDescription)")
                 }
                 values.append(value)
             }

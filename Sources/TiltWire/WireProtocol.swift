@@ -8,6 +8,8 @@ public enum WireProtocol {
     public static let version = 1
     /// The longest line either side accepts, in bytes (without the newline).
     public static let maxLineLength = 64 * 1024
+    /// The lowest watch rate the daemon grants, Hz: a `watch` asking for less (but more than 0) gets this.
+    public static let minRate = 0.1
     /// The highest watch rate the daemon grants, Hz.
     public static let maxRate = 1000.0
     /// The rate a `watch` without `rate` gets, Hz.

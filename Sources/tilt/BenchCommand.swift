@@ -49,13 +49,17 @@ struct FusionBench: AsyncParsableCommand {
             + " (a sensitivity check); repeat for more parameters. Names: \(ConfigurationSweep.parameterNames).",
         valueName: "NAME=VALUES")
 
-    func run() async throws {
-        let variants: [ConfigurationSweep.Variant]
+    /// A malformed or out-of-range `--set` is a usage mistake: said before any log is read.
+    func validate() throws {
         do {
-            variants = try ConfigurationSweep(overrides: overrides).variants
+            _ = try ConfigurationSweep(overrides: overrides)
         } catch {
             throw ValidationError(error.message)
         }
+    }
+
+    func run() async throws {
+        let variants = try ConfigurationSweep(overrides: overrides).variants
         let folder = try resolveFolder()
         let names = try logNames(in: folder)
         var logs: [(name: String, log: SensorLog, truth: [Quaternion?])] = []
@@ -157,7 +161,7 @@ struct FusionBench: AsyncParsableCommand {
     }
 }
 
-/// A benchmark failure that is not a usage mistake: printed as `Error: …` without the usage text.
+/// A benchmark failure that is not a usage mistake: printed as `error: …` without the usage text.
 struct BenchError: Error, CustomStringConvertible {
     /// What went wrong, where, and what to do.
     let description: String

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 
 /// Where a bench finds its inputs (the data folder, the log, the tiltd to run): the path an option names, checked,
@@ -15,14 +14,14 @@ enum BenchInput {
     ///   - usable: Whether a path can be used.
     ///   - unusable: What is wrong with a given path that is not usable, e.g. "no such folder".
     ///   - missing: The message when no default is usable.
-    /// - Throws: `ValidationError` for an unusable option value (a usage mistake); ``BenchError`` when no default is
-    ///   there.
+    /// - Throws: ``BenchError`` for a named path that is not usable, and when no default is: a missing file is not
+    ///   a usage mistake, so it exits with status 1 and its message, without the usage text.
     static func resolve(
         option: String, given: String?, defaults: [String], usable: (String) -> Bool, unusable: String,
         missing: String
     ) throws -> String {
         if let given {
-            guard usable(given) else { throw ValidationError("\(option) \(given): \(unusable)") }
+            guard usable(given) else { throw BenchError("\(option) \(given): \(unusable)") }
             return given
         }
         guard let found = defaults.first(where: usable) else { throw BenchError(missing) }

@@ -201,13 +201,17 @@ extension Calibrate {
 
         @OptionGroup var options: CalibrateOptions
 
-        @Option(help: ArgumentHelp("Seconds to hold still.", valueName: "S"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to hold still.", valueName: "S"))
         var duration: Double = 10
 
-        @Option(help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Movement limit: gyro standard deviation, rad/s.", valueName: "RAD/S"))
         var maxGyroStd = 0.01
 
-        @Option(help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Movement limit: accel magnitude standard deviation, m/s².", valueName: "M/S2"))
         var maxAccelStd = 0.1
 
         func validate() throws {
@@ -266,17 +270,22 @@ extension Calibrate {
 
         @OptionGroup var options: CalibrateOptions
 
-        @Option(help: ArgumentHelp("Seconds to collect per position.", valueName: "S"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to collect per position.", valueName: "S"))
         var seconds: Double = 2
 
         @Flag(help: "Do not wait for Enter: take each new still position as it comes (from tiltd).")
         var auto = false
 
-        @Option(help: ArgumentHelp("Give up after this many seconds in --auto mode.", valueName: "S"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Give up after this many seconds in --auto mode.", valueName: "S"))
         var timeout: Double = 180
 
         func validate() throws {
             guard seconds > 0.2, seconds.isFinite else { throw ValidationError("--seconds must be more than 0.2") }
+            guard timeout > 0, timeout.isFinite else {
+                throw ValidationError("--timeout must be a positive number of seconds")
+            }
         }
 
         func run() async throws {
@@ -366,10 +375,12 @@ extension Calibrate {
 
         @OptionGroup var options: CalibrateOptions
 
-        @Option(help: ArgumentHelp("Longest time to collect, seconds.", valueName: "S"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Longest time to collect, seconds.", valueName: "S"))
         var duration: Double = 90
 
-        @Option(help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("Least share of the 26 directions needed, 0…1.", valueName: "F")
+        )
         var minCoverage = 0.7
 
         func validate() throws {

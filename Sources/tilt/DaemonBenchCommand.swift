@@ -27,13 +27,16 @@ struct DaemonBench: AsyncParsableCommand {
             descriptors before and after. Build with -c release for numbers worth quoting.
             """)
 
-    @Option(name: .long, help: "Number of watching clients.")
+    @Option(name: .long, parsing: .unconditional, help: "Number of watching clients.")
     var clients = 10
 
-    @Option(name: .long, help: ArgumentHelp("Frames per second each client asks for.", valueName: "HZ"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Frames per second each client asks for.", valueName: "HZ"))
     var rate = 60.0
 
-    @Option(name: .long, help: ArgumentHelp("Length of the measurement window.", valueName: "S"))
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Length of the measurement window.", valueName: "S"))
     var seconds = 10.0
 
     @Option(name: .long, help: ArgumentHelp("The tiltd to run (default: next to this tilt).", valueName: "PATH"))
@@ -45,13 +48,15 @@ struct DaemonBench: AsyncParsableCommand {
             "Log to replay (default: the repository's Tests/Fixtures/broad-01-excerpt.csv.gz).", valueName: "FILE"))
     var log: String?
 
-    @Option(name: .long, help: ArgumentHelp("Connect-and-vanish this many clients afterwards.", valueName: "N"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Connect-and-vanish this many clients afterwards.", valueName: "N"))
     var churn = 0
 
     func validate() throws {
         guard clients > 0 else { throw ValidationError("--clients must be at least 1") }
-        guard rate > 0, rate <= 1000 else { throw ValidationError("--rate must be in (0, 1000]") }
-        guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        guard rate >= WireProtocol.minRate, rate <= WireProtocol.maxRate else { throw ValidationError(Watch.rateRange) }
+        guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be a positive number") }
         guard churn >= 0 else { throw ValidationError("--churn must not be negative") }
     }
 

@@ -23,10 +23,10 @@ struct Replay: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The sensor log (.csv or .csv.gz).", valueName: "LOG"))
     var log: String
 
-    @Option(name: .long, help: "Replay speed: 1 is real time.")
+    @Option(name: .long, parsing: .unconditional, help: "Replay speed: 1 is real time.")
     var speed: Double = 1
 
-    @Option(name: .long, help: "Frames per second to show (of log time).")
+    @Option(name: .long, parsing: .unconditional, help: "Frames per second to show (of log time).")
     var rate: Double = 10
 
     @Flag(name: .long, help: "Print the frames as JSON lines, as the daemon sends them.")
@@ -35,7 +35,7 @@ struct Replay: AsyncParsableCommand {
     @Flag(name: .customLong("no-mag"), help: "Ignore the magnetometer (6D fusion).")
     var noMag = false
 
-    @Option(name: .long, help: "Tilt soft-clamp limit, radians.")
+    @Option(name: .long, parsing: .unconditional, help: "Tilt soft-clamp limit, radians.")
     var limit: Double = 0.5
 
     @OptionGroup var badRows: StrictOption

@@ -12,6 +12,10 @@ struct Tilt: AsyncParsableCommand {
             Watch.self, Status.self, Tare.self, Sensors.self, Record.self, Replay.self, Fuse.self, Calibrate.self,
             Bench.self,
         ])
+
+    /// Every error line starts `error: ` (lowercase, as compilers and git write it), ArgumentParser's own too: the
+    /// lines tilt prints itself use the same prefix. README.md, "Conventions".
+    static var _errorPrefix: String { "error: " }
 }
 
 /// The `--socket` option shared by commands that talk to the daemon.

@@ -15,21 +15,24 @@ struct Watch: AsyncParsableCommand {
 
     @OptionGroup var socketOptions: SocketOptions
 
-    @Option(name: .long, help: "Frames per second to ask for.")
+    @Option(name: .long, parsing: .unconditional, help: "Frames per second to ask for.")
     var rate: Double = 10
 
     @Flag(name: .long, help: "Print the frames as JSON lines.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Stop after this many frames.", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Stop after this many frames.", valueName: "N"))
     var count: Int?
 
     func validate() throws {
-        guard rate > 0, rate <= WireProtocol.maxRate else {
-            throw ValidationError("--rate must be between 0 and \(Int(WireProtocol.maxRate))")
-        }
+        guard rate >= WireProtocol.minRate, rate <= WireProtocol.maxRate else { throw ValidationError(Self.rateRange) }
         if let count, count <= 0 { throw ValidationError("--count must be positive") }
     }
+
+    /// The `--rate` range, the rates tiltd grants (docs/protocol.md, `watch`).
+    static let rateRange =
+        "--rate must be from \(WireProtocol.minRate) to \(Int(WireProtocol.maxRate)) frames per second, the rates tiltd "
+        + "grants"
 
     func run() async throws {
         StandardOutput.streamLines()
@@ -68,7 +71,7 @@ struct Watch: AsyncParsableCommand {
                     "\(interactive ? "\n" : "")power: \(p.onBattery ? "battery" : "mains")\(p.lowPower ? ", low power" : "")\n"
                 )
             case .error(let message):
-                FileHandle.standardError.write("tiltd: \(message)\n")
+                FileHandle.standardError.write("error: tiltd answered: \(message)\n")
             case .disconnected(let reason):
                 if !warnedDisconnected {
                     try Self.giveUpIfRetryingCannotHelp(subscriber)

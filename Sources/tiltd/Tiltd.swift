@@ -20,6 +20,10 @@ struct Tiltd: AsyncParsableCommand {
             Try it:  tiltd --replay Tests/Fixtures/broad-01-excerpt.csv.gz --loop &  tilt watch
             """)
 
+    /// Every error line starts `error: ` (lowercase, as compilers and git write it), ArgumentParser's own too.
+    /// README.md, "Conventions".
+    static var _errorPrefix: String { "error: " }
+
     @Option(
         name: .long, help: ArgumentHelp("Read settings from this config file (flags override it).", valueName: "FILE"))
     var config: String?
@@ -42,23 +46,23 @@ struct Tiltd: AsyncParsableCommand {
     @Option(help: .setting("socket")) var socket: String?
     @Option(help: .setting("socket_group")) var socketGroup: String?
     @Option(help: .setting("admin_group")) var adminGroup: String?
-    @Option(help: .setting("max_clients")) var maxClients: String?
-    @Option(help: .setting("max_line_length")) var maxLineLength: String?
-    @Option(help: .setting("commands_per_second")) var commandsPerSecond: String?
+    @Option(parsing: .unconditional, help: .setting("max_clients")) var maxClients: String?
+    @Option(parsing: .unconditional, help: .setting("max_line_length")) var maxLineLength: String?
+    @Option(parsing: .unconditional, help: .setting("commands_per_second")) var commandsPerSecond: String?
     @Option(help: .setting("log_level")) var logLevel: String?
     @Option(help: .setting("log_format")) var logFormat: String?
     @Option(help: .setting("replay")) var replay: String?
-    @Option(help: .setting("speed")) var speed: String?
+    @Option(parsing: .unconditional, help: .setting("speed")) var speed: String?
     @Flag(inversion: .prefixedNo, help: .setting("loop")) var loop: Bool?
     @Option(help: .setting("uri")) var uri: String?
     @Flag(inversion: .prefixedNo, help: .setting("no_mag")) var mag: Bool?
-    @Option(help: .setting("limit")) var limit: String?
+    @Option(parsing: .unconditional, help: .setting("limit")) var limit: String?
     @Option(help: .setting("calibration")) var calibration: String?
     @Option(help: .setting("calibration_dir")) var calibrationDir: [String] = []
     @Flag(help: .setting("no_calibration")) var noCalibration = false
     @Option(help: .setting("dmi_root")) var dmiRoot: String?
     @Flag(inversion: .prefixedNo, help: .setting("power")) var power: Bool?
-    @Option(help: .setting("power_poll")) var powerPoll: String?
+    @Option(parsing: .unconditional, help: .setting("power_poll")) var powerPoll: String?
     @Option(help: .setting("power_supply_root")) var powerSupplyRoot: String?
     @Option(help: .setting("platform_profile")) var platformProfile: String?
     @Option(help: .setting("system_bus")) var systemBus: String?
@@ -103,7 +107,7 @@ struct Tiltd: AsyncParsableCommand {
         do {
             options = try Self.options(config: config, flags: flags)
         } catch {
-            FileHandle.standardError.write(Data("tiltd: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
         }
         let level = LogLevelControl(options.logLevel ?? DaemonOptions.defaultLogLevel)

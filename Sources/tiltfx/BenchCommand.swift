@@ -13,11 +13,18 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("size"), help: "A size to measure, WxH (repeatable).")
     var sizes: [PixelSize] = [PixelSize(width: 1280, height: 720), PixelSize(width: 1920, height: 1080)]
 
-    @Option(help: "Seconds per preset and size.")
+    @Option(parsing: .unconditional, help: "Seconds per preset and size.")
     var seconds: Double = 2
 
     @Option(name: .customLong("preset"), help: "Only these presets (repeatable); default all.")
     var only: [String] = []
+
+    func validate() throws {
+        try presets.requireDirectory()
+        guard seconds > 0, seconds.isFinite else {
+            throw ValidationError("--seconds must be a positive number of seconds per preset and size, e.g. 2")
+        }
+    }
 
     func run() throws {
         StandardOutput.streamLines()

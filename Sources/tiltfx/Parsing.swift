@@ -20,15 +20,20 @@ struct PixelSize: ExpressibleByArgument, CustomStringConvertible, Sendable {
 }
 
 /// An `X,Y` tilt in radians.
-struct TiltPair: ExpressibleByArgument, Sendable {
+struct TiltPair: ExpressibleByArgument, CustomStringConvertible, Sendable {
     var x: Double
     var y: Double
 
+    /// Whether both components lie within ±π: a rotation vector's meaningful range (a larger angle is the same
+    /// rotation the other way round, and no clamp of tiltd's ever sends one).
+    var isWithinOneTurn: Bool { abs(x) <= .pi && abs(y) <= .pi }
+
+    var description: String { "\(x),\(y)" }
+
     init?(argument: String) {
         let parts = argument.split(separator: ",")
-        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
-            return nil
-        }
+        // Out-of-range and non-finite numbers parse, so that `validate` can say what the range is.
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]) else { return nil }
         self.x = x
         self.y = y
     }

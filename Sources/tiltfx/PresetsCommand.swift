@@ -9,11 +9,15 @@ struct PresetsCommand: ParsableCommand {
 
     @OptionGroup var presets: PresetOptions
 
+    func validate() throws {
+        try presets.requireDirectory()
+    }
+
     func run() throws {
         let library = presets.library
         let found = library.presetDirectories()
         if found.isEmpty {
-            throw ValidationError(
+            throw TiltFXError(
                 "no presets found in \(library.searchPaths.joined(separator: ", ")); pass --presets DIR")
         }
         let width = found.map(\.name.count).max() ?? 0

@@ -30,23 +30,24 @@ struct RenderCommand: ParsableCommand {
     var preset: String
 
     @Option(
+        parsing: .unconditional,
         help:
-            "Tilt as X,Y radians (rotation about the screen's x and y axes); write --tilt=-0.1,0.2 when X is negative.")
+            "Tilt as X,Y radians (rotation about the screen's x and y axes), each from -π to π, e.g. --tilt -0.1,0.2.")
     var tilt: TiltPair?
 
-    @Option(help: "Effect time in seconds (one frame only).")
+    @Option(parsing: .unconditional, help: "Effect time in seconds (one frame only).")
     var time: Double = 0
 
-    @Option(help: "Output size, WxH pixels.")
+    @Option(parsing: .unconditional, help: "Output size, WxH pixels.")
     var size: PixelSize = PixelSize(width: 1280, height: 720)
 
     @Option(help: "The PNG file to write, or with --frames the folder for frame-00000.png, frame-00001.png, …")
     var out: String
 
-    @Option(help: "Render this many frames into the --out folder.")
+    @Option(parsing: .unconditional, help: "Render this many frames into the --out folder.")
     var frames: Int?
 
-    @Option(help: "Frames per second of the sequence.")
+    @Option(parsing: .unconditional, help: "Frames per second of the sequence.")
     var fps: Double = 30
 
     @Option(help: "A sensor log (.csv or .csv.gz) that drives the tilt of the sequence; without it, tiltd does.")
@@ -66,6 +67,7 @@ struct RenderCommand: ParsableCommand {
     var watch = false
 
     func validate() throws {
+        try presets.requireDirectory()
         if frames != nil && watch { throw ValidationError("--watch renders one frame; drop --frames") }
         if frames == nil && (replay != nil) { throw ValidationError("--replay drives a sequence; add --frames N") }
         if strict && replay == nil {
@@ -73,6 +75,13 @@ struct RenderCommand: ParsableCommand {
         }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         if fps <= 0 || !fps.isFinite { throw ValidationError("--fps must be positive") }
+        if !time.isFinite { throw ValidationError("--time must be a number of seconds") }
+        if let tilt, !tilt.isWithinOneTurn {
+            throw ValidationError(
+                "--tilt \(tilt): X and Y must each be from -π to π radians (-3.1416 to 3.1416): a tilt is a rotation "
+                    + "about the screen's axes, and tiltd's soft clamp keeps it under --limit, 0.5 by default")
+        }
+        if frames == nil, let problem = PNGName.problem(out) { throw ValidationError("--out \(out): \(problem)") }
     }
 
     func run() throws {

@@ -26,13 +26,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The preset's name (see `tiltfx presets`) or a path to a preset folder.")
     var preset: String
 
-    @Option(help: "Window size, WxH.")
+    @Option(parsing: .unconditional, help: "Window size, WxH.")
     var size: PixelSize = PixelSize(width: 720, height: 960)
 
     @Option(help: "The tiltd socket (default: $TILTD_SOCKET or $XDG_RUNTIME_DIR/tiltd.sock).")
     var socket: String?
 
-    @Option(help: "Close the window after this many seconds.")
+    @Option(parsing: .unconditional, help: "Close the window after this many seconds.")
     var seconds: Double?
 
     @Option(
@@ -43,17 +43,26 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Draw offscreen with no window or display (EGL surfaceless), driven by tiltd.")
     var headless = false
 
-    @Option(help: "Frames per second of the headless run in full mode.")
+    @Option(parsing: .unconditional, help: "Frames per second of the headless run in full mode.")
     var fps: Double = 60
 
     @Flag(help: "Headless: print a JSON line on each power mode change and a statistics line at the end.")
     var stats = false
 
     func validate() throws {
+        try presets.requireDirectory()
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
-        if !(fps > 0 && fps.isFinite) { throw ValidationError("--fps must be positive, e.g. 60") }
+        if !(fps > 0 && fps <= Self.maxFrameRate) {
+            throw ValidationError(
+                "--fps must be more than 0 and at most \(Int(Self.maxFrameRate)), e.g. 60: no display draws faster, "
+                    + "and a higher rate only spins the CPU")
+        }
         if stats && !headless { throw ValidationError("--stats goes with --headless") }
     }
+
+    /// The highest `--fps` of a headless run: past the fastest displays (a few hundred Hz), a higher rate is a busy
+    /// loop that measures nothing.
+    static let maxFrameRate = 1000.0
 
     func run() throws {
         let loaded = try presets.library.load(preset)

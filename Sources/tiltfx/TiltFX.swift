@@ -12,4 +12,8 @@ struct TiltFX: ParsableCommand {
             Headless rendering needs no display (EGL surfaceless); without a GPU set LIBGL_ALWAYS_SOFTWARE=1.
             """,
         subcommands: [RenderCommand.self, RunCommand.self, PresetsCommand.self, CheckCommand.self, BenchCommand.self])
+
+    /// Every error line starts `error: ` (lowercase, as compilers and git write it), ArgumentParser's own too.
+    /// README.md, "Conventions".
+    static var _errorPrefix: String { "error: " }
 }

@@ -80,6 +80,64 @@ import Testing
         }
     }
 
+    @Test func aSyntaxErrorNamesItsLineAndColumn() throws {
+        let dir = try temporaryPreset(
+            """
+            {
+              "description": "d",
+              "effects": [ { "kind": "color" "function": "f", "file": "a.glsl" } ]
+            }
+            """)
+        let file = dir + "/preset.json"
+        #expect {
+            _ = try Preset.load(directory: dir)
+        } throws: { error in
+            "\(error)".hasPrefix("\(file): line 3, column 34: not valid JSON")
+        }
+    }
+
+    @Test func aTextThatEndsEarlyPointsAtItsEnd() throws {
+        let dir = try temporaryPreset("{\n  \"effects\": [\n")
+        #expect {
+            _ = try Preset.load(directory: dir)
+        } throws: { error in
+            "\(error)".hasPrefix("\(dir)/preset.json: line 3, column 1: not valid JSON")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"description": "d", "efects": []}"#, "(top level): unknown key 'efects' (known: description, shadertoy"),
+        (
+            #"{"effects":[{"kind":"color","function":"f","file":"a.glsl","argumnets":[]}]}"#,
+            "effects[0]: unknown key 'argumnets' (known: kind, function, file, arguments, maxSampleOffset, stateful)"
+        ),
+        (
+            #"{"effects":[{"kind":"color","function":"f","file":"a.glsl","arguments":[{"type":"vec2","bnd":"tilt"}]}]}"#,
+            "effects[0].arguments[0]: unknown key 'bnd' (known: name, type, bind, value)"
+        ),
+        (
+            #"{"effects":[{"kind":"color","function":"f","file":"a.glsl"}],"power":{"batery":"full"}}"#,
+            "power: unknown key 'batery' (known: mains, battery, lowPower, lowBatteryPercent)"
+        ),
+    ])
+    func unknownKeysAreRefusedAtEveryLevel(json: String, expected: String) throws {
+        let dir = try temporaryPreset(json)
+        #expect {
+            _ = try Preset.load(directory: dir)
+        } throws: { error in
+            "\(error)".hasPrefix("\(dir)/preset.json: \(expected)")
+        }
+    }
+
+    @Test func aPositionCountsLinesAndCharacters() {
+        let text = Data("{\n  \"é\": x\n}".utf8)
+        #expect("\(JSONTextPosition(offset: 0, in: text))" == "1:1")
+        #expect("\(JSONTextPosition(offset: 2, in: text))" == "2:1")
+        // "é" is two bytes and one column.
+        #expect("\(JSONTextPosition(offset: 10, in: text))" == "2:8")
+        #expect("\(JSONTextPosition(offset: 99, in: text))" == "3:2")
+    }
+
     @Test func searchOrderPutsExplicitFolderAndEnvironmentFirst() {
         let library = PresetLibrary.standard(
             explicit: "/opt/mine", environment: ["TILT_PRESETS": "/a:/b"], executablePath: "/nonexistent/bin/tiltfx",

@@ -19,6 +19,16 @@ struct FusionParameterTests {
         }
     }
 
+    @Test("every default lies within its parameter's range, and the ends of each range are accepted")
+    func defaultsAreInRange() throws {
+        let defaults = AttitudeFilter.Configuration()
+        for parameter in AttitudeFilter.Parameter.all {
+            #expect(parameter.range.contains(parameter.value(in: defaults)), "\(parameter)")
+            let ends = "\(parameter)=\(parameter.range.lowerBound),\(parameter.range.upperBound)"
+            #expect(try ConfigurationSweep(overrides: [ends]).variants.count == 2)
+        }
+    }
+
     @Test("parameters are found by name; unknown names are not")
     func lookUp() throws {
         let accel = try #require(AttitudeFilter.Parameter.named("accelTimeConstant"))
@@ -52,6 +62,11 @@ struct FusionParameterTests {
             ("maxBias=inf", "--set maxBias=inf: 'inf' is not a number"),
             ("maxBias=", "--set maxBias=: expected NAME=VALUE or NAME=V1,V2,…"),
             ("maxBias=,", "--set maxBias=,: no value given"),
+            (
+                "accelTimeConstant=-1",
+                "--set accelTimeConstant=-1: -1 is out of range; accelTimeConstant must be from 0.01 to 1000 s"
+            ),
+            ("maxBias=0.1,5", "--set maxBias=0.1,5: 5 is out of range; maxBias must be from 0 to 1 rad/s"),
         ])
     func refusals(override: String, message: String) {
         #expect(throws: ConfigurationSweep.ParseError.self) { _ = try ConfigurationSweep(overrides: [override]) }

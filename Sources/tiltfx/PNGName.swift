@@ -1,0 +1,14 @@
+/// The name of a PNG file `tiltfx render` writes, checked before any rendering.
+enum PNGName {
+    /// What is wrong with `path` as the name of a PNG file to write, or `nil`.
+    ///
+    /// A name with another extension (`a.jpg`) would get PNG bytes under a name that promises something else, so it
+    /// is refused rather than renamed (a silently changed name is a file the user cannot find); a name without an
+    /// extension (`/dev/stdout`, `frame`) is taken as given.
+    static func problem(_ path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        guard name[name.index(after: dot)...].lowercased() != "png" else { return nil }
+        return "tiltfx writes PNG only; name the file with .png, e.g. \(name[..<dot]).png"
+    }
+}
