@@ -151,7 +151,7 @@ struct Record: AsyncParsableCommand {
         } else {
             file.discard()
         }
-        FileHandle.standardError.write("\nrecorded \(rows) samples to \(output) (\(rejected) rejected)\n")
+        if opened { FileHandle.standardError.write("\nrecorded \(rows) samples to \(output) (\(rejected) rejected)\n") }
         if let failure {
             // The writer names the temporary file; the user knows the output's name.
             FileHandle.standardError.write("error: \(failure.replacingOccurrences(of: log, with: output))\n")
@@ -232,6 +232,13 @@ struct Record: AsyncParsableCommand {
                 case .sensor(let e):
                     FileHandle.standardError.write("\nsensor \(e.state): \(e.reason)\n")
                 case .disconnected(let reason):
+                    // Never connected: there is no recording to keep a gap in, so stop at once with the cause.
+                    let neverConnected = shared.state.withLock { s -> Bool in
+                        guard s.writer == nil && s.firstTime == nil else { return false }
+                        s.failure = s.failure ?? "cannot record through tiltd: \(reason)"
+                        return true
+                    }
+                    if neverConnected { return }
                     FileHandle.standardError.write("\ndisconnected: \(reason); retrying (the log will have a gap)\n")
                 case .error(let message):
                     FileHandle.standardError.write("\nerror: tiltd answered: \(message)\n")

@@ -19,7 +19,7 @@ struct RenderCommand: ParsableCommand {
                 --replay LOG.csv.gz --out frames/
             Edit the preset and see it (re-renders on every save):
               tiltfx render --preset holo-card --out card.png --watch
-            Tilt is the rotation-vector x,y in radians, about the screen's axes. Progress goes to stderr: a redrawn \
+            Tilt is the x,y tip in radians about the screen's axes (docs/coordinates.md). Progress goes to stderr: a redrawn \
             line on a terminal, else a line every 2 s ($TILTFX_PROGRESS_INTERVAL). --size is limited by the GL's \
             largest texture, counting the padding a layer effect adds around the frame.
             """)

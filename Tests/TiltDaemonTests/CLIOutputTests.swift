@@ -173,6 +173,26 @@ struct CLIOutputTests {
         #expect(!result.stderr.contains("no samples arrived"), "\(result.stderr)")
     }
 
+    @Test("tilt record --from daemon with no daemon fails at once naming the socket, and writes nothing")
+    func recordWithoutDaemonFailsAtOnce() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("none.sock").path
+        let out = dir.appendingPathComponent("r.csv").path
+        let started = Date()
+        let result = try run(
+            "tilt", ["record", "--from", "daemon", "--socket", socket, "--output", out, "--duration", "5"],
+            timeout: 20)
+        #expect(Date().timeIntervalSince(started) < 3, "it stopped at once, not after --duration")
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("cannot record through tiltd: cannot connect to tiltd at \(socket)"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("retrying"), "\(result.stderr)")
+        #expect(!result.stderr.contains("recorded 0 samples"), "\(result.stderr)")
+        #expect(files(dir).isEmpty, "no output and no temporary file: \(files(dir))")
+    }
+
     @Test("tilt record and fuse refuse an existing output without --force, and leave it as it was")
     func existingOutputNeedsForce() throws {
         let dir = TestPaths.temporaryDirectory()
