@@ -207,11 +207,16 @@ struct Record: AsyncParsableCommand {
         }
     }
 
+    /// How long a recording through tiltd waits for a first connection (a daemon started just before may not have
+    /// opened its socket yet) before it stops with the cause.
+    static let startGrace: Duration = .seconds(2)
+
     /// Records the daemon's raw sample stream (`watch` with `raw`), across reconnections.
     private func recordFromDaemon(into shared: Shared, log: String) -> Task<Void, any Error> {
         let path = SocketPath.resolveForClient(socketOptions.socket)
         let subscriber = TiltSubscriber(configuration: .init(socketPath: path, rate: 1, raw: true))
         let output = output
+        let started = ContinuousClock.now
         return Task {
             defer { subscriber.close() }
             for await event in subscriber.events() {
@@ -232,13 +237,14 @@ struct Record: AsyncParsableCommand {
                 case .sensor(let e):
                     FileHandle.standardError.write("\nsensor \(e.state): \(e.reason)\n")
                 case .disconnected(let reason):
-                    // Never connected: there is no recording to keep a gap in, so stop at once with the cause.
-                    let neverConnected = shared.state.withLock { s -> Bool in
-                        guard s.writer == nil && s.firstTime == nil else { return false }
-                        s.failure = s.failure ?? "cannot record through tiltd: \(reason)"
-                        return true
+                    // Never connected for a while: no daemon is coming (one just started gets `startGrace` to open
+                    // its socket), and there is no recording to keep a gap in, so stop with the cause.
+                    let neverConnected = shared.state.withLock { $0.writer == nil && $0.firstTime == nil }
+                    if neverConnected {
+                        guard ContinuousClock.now - started >= Self.startGrace else { continue }
+                        shared.state.withLock { $0.failure = $0.failure ?? "cannot record through tiltd: \(reason)" }
+                        return
                     }
-                    if neverConnected { return }
                     FileHandle.standardError.write("\ndisconnected: \(reason); retrying (the log will have a gap)\n")
                 case .error(let message):
                     FileHandle.standardError.write("\nerror: tiltd answered: \(message)\n")

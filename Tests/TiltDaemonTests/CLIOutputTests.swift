@@ -173,7 +173,7 @@ struct CLIOutputTests {
         #expect(!result.stderr.contains("no samples arrived"), "\(result.stderr)")
     }
 
-    @Test("tilt record --from daemon with no daemon fails at once naming the socket, and writes nothing")
+    @Test("tilt record --from daemon with no daemon stops after its start grace naming the socket, and writes nothing")
     func recordWithoutDaemonFailsAtOnce() throws {
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -181,9 +181,9 @@ struct CLIOutputTests {
         let out = dir.appendingPathComponent("r.csv").path
         let started = Date()
         let result = try run(
-            "tilt", ["record", "--from", "daemon", "--socket", socket, "--output", out, "--duration", "5"],
+            "tilt", ["record", "--from", "daemon", "--socket", socket, "--output", out, "--duration", "10"],
             timeout: 20)
-        #expect(Date().timeIntervalSince(started) < 3, "it stopped at once, not after --duration")
+        #expect(Date().timeIntervalSince(started) < 6, "it stopped after the 2 s start grace, not after --duration")
         #expect(result.status == 1)
         #expect(
             result.stderr.contains("cannot record through tiltd: cannot connect to tiltd at \(socket)"),
