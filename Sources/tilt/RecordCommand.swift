@@ -61,6 +61,8 @@ struct Record: AsyncParsableCommand {
     struct State: ~Copyable {
         var writer: SensorLogWriter?
         var failure: String?
+        /// Why tiltd could not be reached yet, while a recording through it waits for its first connection.
+        var notConnected: String?
         var firstTime: Double?
         var lastTime = 0.0
         var lastFlush = -Double.infinity
@@ -143,7 +145,7 @@ struct Record: AsyncParsableCommand {
             return (writer.rowCount, s.rejected, true, nil)
         }
         var failure = state.state.withLock { $0.failure } ?? closeFailure
-        if !opened { failure = failure ?? "no samples arrived" }
+        if !opened { failure = failure ?? state.state.withLock { $0.notConnected } ?? "no samples arrived" }
         // What was recorded before a failure (a full disk) is kept, as the flushes promise; a run that recorded
         // nothing leaves an existing file as it was.
         if opened && (failure == nil || rows > 0) {
@@ -241,8 +243,12 @@ struct Record: AsyncParsableCommand {
                     // its socket), and there is no recording to keep a gap in, so stop with the cause.
                     let neverConnected = shared.state.withLock { $0.writer == nil && $0.firstTime == nil }
                     if neverConnected {
-                        guard ContinuousClock.now - started >= Self.startGrace else { continue }
-                        shared.state.withLock { $0.failure = $0.failure ?? "cannot record through tiltd: \(reason)" }
+                        let reason = "cannot record through tiltd: \(reason)"
+                        guard ContinuousClock.now - started >= Self.startGrace else {
+                            shared.state.withLock { $0.notConnected = reason }
+                            continue
+                        }
+                        shared.state.withLock { $0.failure = $0.failure ?? reason }
                         return
                     }
                     FileHandle.standardError.write("\ndisconnected: \(reason); retrying (the log will have a gap)\n")
