@@ -15,6 +15,17 @@ struct CLIOutputTests {
         try ChildProcess.run(TestPaths.executable(name), arguments, timeout: timeout)
     }
 
+    /// Runs `body` with a daemon replaying the bundled log in a loop, greeted once, in a temporary folder it
+    /// removes afterwards; `body` gets the folder and the daemon's socket.
+    private func withLoopingDaemon(_ body: (_ dir: URL, _ socket: String) throws -> Void) throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let daemon = try DaemonProcess.replaying(["--loop"], in: dir)
+        defer { daemon.stop() }
+        _ = try daemon.greetedClient()
+        try body(dir, DaemonProcess.temporarySocket(in: dir))
+    }
+
     private func contents(_ path: String) -> String? {
         try? String(contentsOfFile: path, encoding: .utf8)
     }
@@ -102,46 +113,38 @@ struct CLIOutputTests {
 
     @Test("tilt watch --json into a pipe: the first line arrives at once; after SIGINT every line is whole")
     func watchStreamsIntoAPipe() throws {
-        let dir = TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let daemon = try DaemonProcess.replaying(["--loop"], in: dir)
-        defer { daemon.stop() }
-        _ = try daemon.greetedClient()
-        let socket = DaemonProcess.temporarySocket(in: dir)
-        let watch = try BackgroundProcess(
-            TestPaths.executable("tilt"), ["watch", "--json", "--rate", "2", "--socket", socket])
-        try #require(waitUntil(timeout: 10) { watch.stderr.contains("connected to") }, "\(watch.stderr)")
-        // At 2 frames per second a 4 KiB block buffer held the first line for seconds.
-        #expect(waitUntil(timeout: 1.5) { !watch.stdoutLines.isEmpty }, "no line within 1.5 s of connecting")
-        try #require(waitUntil(timeout: 5) { watch.stdoutLines.count >= 3 })
-        let seen = watch.stdoutLines.count
-        #expect(watch.kill(SIGINT))
-        let lines = watch.stdoutLines
-        #expect(lines.count >= seen)
-        #expect(watch.stdout.hasSuffix("\n"), "no cut line")
-        #expect(lines.allSatisfy { LineSocket.parse($0)?["class"] as? String == "attitude" })
+        try withLoopingDaemon { dir, socket in
+            let watch = try BackgroundProcess(
+                TestPaths.executable("tilt"), ["watch", "--json", "--rate", "2", "--socket", socket])
+            try #require(waitUntil(timeout: 10) { watch.stderr.contains("connected to") }, "\(watch.stderr)")
+            // At 2 frames per second a 4 KiB block buffer held the first line for seconds.
+            #expect(waitUntil(timeout: 1.5) { !watch.stdoutLines.isEmpty }, "no line within 1.5 s of connecting")
+            try #require(waitUntil(timeout: 5) { watch.stdoutLines.count >= 3 })
+            let seen = watch.stdoutLines.count
+            #expect(watch.kill(SIGINT))
+            let lines = watch.stdoutLines
+            #expect(lines.count >= seen)
+            #expect(watch.stdout.hasSuffix("\n"), "no cut line")
+            #expect(lines.allSatisfy { LineSocket.parse($0)?["class"] as? String == "attitude" })
+        }
     }
 
     @Test("tilt watch into a file (human lines): lines land at once, and SIGINT loses none of them")
     func watchStreamsIntoAFile() throws {
-        let dir = TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let daemon = try DaemonProcess.replaying(["--loop"], in: dir)
-        defer { daemon.stop() }
-        _ = try daemon.greetedClient()
-        let socket = DaemonProcess.temporarySocket(in: dir)
-        let file = dir.appendingPathComponent("watch.txt").path
-        let watch = try tiltWritingStdout(to: file, ["watch", "--rate", "5", "--socket", socket])
-        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
-        let lineCount = { (self.contents(file) ?? "").split(separator: "\n").count }
-        #expect(waitUntil(timeout: 3) { lineCount() >= 2 }, "human lines reach the file as they are printed")
-        let seen = lineCount()
-        kill(watch.processIdentifier, SIGINT)
-        watch.waitUntilExit()
-        let text = contents(file) ?? ""
-        #expect(text.split(separator: "\n").count >= max(seen, 2))
-        #expect(text.hasSuffix("\n"))
-        #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("roll ") })
+        try withLoopingDaemon { dir, socket in
+            let file = dir.appendingPathComponent("watch.txt").path
+            let watch = try tiltWritingStdout(to: file, ["watch", "--rate", "5", "--socket", socket])
+            defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+            let lineCount = { (self.contents(file) ?? "").split(separator: "\n").count }
+            #expect(waitUntil(timeout: 3) { lineCount() >= 2 }, "human lines reach the file as they are printed")
+            let seen = lineCount()
+            kill(watch.processIdentifier, SIGINT)
+            watch.waitUntilExit()
+            let text = contents(file) ?? ""
+            #expect(text.split(separator: "\n").count >= max(seen, 2))
+            #expect(text.hasSuffix("\n"))
+            #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("roll ") })
+        }
     }
 
     @Test("tilt replay into a pipe: the first frame arrives at the log's pace, not when a buffer fills")
@@ -156,21 +159,17 @@ struct CLIOutputTests {
 
     @Test("tilt record into a missing folder fails at once with the cause, before waiting for samples")
     func recordMissingFolderFailsAtOnce() throws {
-        let dir = TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let daemon = try DaemonProcess.replaying(["--loop"], in: dir)
-        defer { daemon.stop() }
-        _ = try daemon.greetedClient()
-        let socket = DaemonProcess.temporarySocket(in: dir)
-        let out = dir.appendingPathComponent("missing/r.csv").path
-        let started = Date()
-        let result = try run(
-            "tilt", ["record", "--from", "daemon", "--socket", socket, "--output", out, "--duration", "5"],
-            timeout: 20)
-        #expect(Date().timeIntervalSince(started) < 3, "it stopped at once, not after --duration")
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("cannot create \(out): No such file or directory"), "\(result.stderr)")
-        #expect(!result.stderr.contains("no samples arrived"), "\(result.stderr)")
+        try withLoopingDaemon { dir, socket in
+            let out = dir.appendingPathComponent("missing/r.csv").path
+            let started = Date()
+            let result = try run(
+                "tilt", ["record", "--from", "daemon", "--socket", socket, "--output", out, "--duration", "5"],
+                timeout: 20)
+            #expect(Date().timeIntervalSince(started) < 3, "it stopped at once, not after --duration")
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("cannot create \(out): No such file or directory"), "\(result.stderr)")
+            #expect(!result.stderr.contains("no samples arrived"), "\(result.stderr)")
+        }
     }
 
     @Test("tilt record --from daemon with no daemon stops after its start grace naming the socket, and writes nothing")
@@ -257,24 +256,20 @@ struct CLIOutputTests {
 
     @Test("tilt record --force replaces a recording; SIGTERM ends it like Ctrl-C, with a complete log")
     func recordForceAndSigterm() throws {
-        let dir = TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let daemon = try DaemonProcess.replaying(["--loop"], in: dir)
-        defer { daemon.stop() }
-        _ = try daemon.greetedClient()
-        let socket = DaemonProcess.temporarySocket(in: dir)
-        let out = dir.appendingPathComponent("rec.csv").path
-        try "old recording\n".write(toFile: out, atomically: false, encoding: .utf8)
-        let record = try BackgroundProcess(
-            TestPaths.executable("tilt"),
-            ["record", "--from", "daemon", "--socket", socket, "--output", out, "--force"])
-        try #require(waitUntil(timeout: 10) { record.stderr.contains("samples,") }, "\(record.stderr)")
-        #expect(contents(out) == "old recording\n", "the old file stays until the recording ends")
-        #expect(record.kill(SIGTERM))
-        #expect(record.process.terminationStatus == 0, "\(record.stderr)")
-        let lines = (contents(out) ?? "").split(separator: "\n")
-        #expect(lines.first?.hasPrefix("# sampling_rate_hz=") == true)
-        #expect(lines.count > 10, "\(lines.count) lines")
-        #expect(files(dir).filter { $0.hasPrefix(".partial-") }.isEmpty, "\(files(dir))")
+        try withLoopingDaemon { dir, socket in
+            let out = dir.appendingPathComponent("rec.csv").path
+            try "old recording\n".write(toFile: out, atomically: false, encoding: .utf8)
+            let record = try BackgroundProcess(
+                TestPaths.executable("tilt"),
+                ["record", "--from", "daemon", "--socket", socket, "--output", out, "--force"])
+            try #require(waitUntil(timeout: 10) { record.stderr.contains("samples,") }, "\(record.stderr)")
+            #expect(contents(out) == "old recording\n", "the old file stays until the recording ends")
+            #expect(record.kill(SIGTERM))
+            #expect(record.process.terminationStatus == 0, "\(record.stderr)")
+            let lines = (contents(out) ?? "").split(separator: "\n")
+            #expect(lines.first?.hasPrefix("# sampling_rate_hz=") == true)
+            #expect(lines.count > 10, "\(lines.count) lines")
+            #expect(files(dir).filter { $0.hasPrefix(".partial-") }.isEmpty, "\(files(dir))")
+        }
     }
 }
