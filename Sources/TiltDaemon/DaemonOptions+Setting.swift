@@ -114,7 +114,9 @@ extension DaemonOptions {
             switch flag {
             case .presence: help
             case .inverseToggle(let name):
-                "--no-\(name): \(help.prefix(1).lowercased() + help.dropFirst()) [default: \(defaultValue)]"
+                // The default is the key's (`no_mag = false`); said as the flag that has it (`--mag`).
+                "--no-\(name): \(help.prefix(1).lowercased() + help.dropFirst()) "
+                    + "[default: --\(defaultValue == "true" ? "no-" : "")\(name)]"
             case .value, .repeatable, .toggle: "\(help) [default: \(defaultValue)]"
             }
         }
