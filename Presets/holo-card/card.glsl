@@ -3,8 +3,10 @@
 
 const float hcAspect = 63.0 / 88.0;
 
-/// The card's rectangle in pixels: centre and half size, fitted into the layer with a margin.
+/// The card's rectangle in pixels: centre and half size, fitted into the layer with a margin; with a picture
+/// (`--image`), the picture is the card.
 vec4 hcCardRect(vec2 size) {
+    if (hasPicture()) return vec4(pictureRect().xy + pictureRect().zw * 0.5, pictureRect().zw * 0.5);
     float h = min(size.y * 0.92, size.x * 0.92 / hcAspect);
     return vec4(size * 0.5, vec2(h * hcAspect, h) * 0.5);
 }

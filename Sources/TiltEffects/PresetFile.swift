@@ -43,10 +43,11 @@ struct PresetFile: Decodable {
         var arguments: [Argument]?
         var maxSampleOffset: [Double]?
         var stateful: Bool?
+        var content: Bool?
 
         /// The keys an effect may hold.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case kind, function, file, arguments, maxSampleOffset, stateful
+            case kind, function, file, arguments, maxSampleOffset, stateful, content
         }
     }
 
@@ -142,10 +143,11 @@ struct PresetFile: Decodable {
             if stateful && kind != .layer {
                 throw .invalid(file, field: "\(field).stateful", reason: "only layer effects can be stateful")
             }
-            effects.append(
-                Effect(
-                    function: entry.function, kind: kind, file: try path(entry.file, field: "\(field).file"),
-                    arguments: arguments, maxSampleOffset: offset, stateful: stateful))
+            var effect = Effect(
+                function: entry.function, kind: kind, file: try path(entry.file, field: "\(field).file"),
+                arguments: arguments, maxSampleOffset: offset, stateful: stateful)
+            effect.content = entry.content ?? false
+            effects.append(effect)
         }
         let toy = try shadertoy.map { (s: String) throws(PresetError) -> String in try path(s, field: "shadertoy") }
         if toy == nil && effects.isEmpty {

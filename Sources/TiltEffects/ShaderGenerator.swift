@@ -50,6 +50,25 @@ public enum ShaderGenerator {
         }
         /// Samples the layer below at `position` (pixels, origin top-left).
         vec4 sampleLayer(Layer layer, vec2 position) { return tilt_sampleTexture(tilt_layerTexture, position); }
+        uniform sampler2D tilt_picture;
+        uniform vec4 tilt_pictureRect;
+        vec3 tilt_encodeSRGB(vec3 c) {
+            return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
+        }
+        /// A texel of a picture texture (linear, premultiplied) in the effects' colour: premultiplied sRGB values.
+        vec4 tilt_workingColor(vec4 t) {
+            return t.a > 0.0 ? vec4(tilt_encodeSRGB(clamp(t.rgb / t.a, 0.0, 1.0)) * t.a, t.a) : vec4(0.0);
+        }
+        /// Whether the user gave a picture (`--image`).
+        bool hasPicture() { return tilt_pictureRect.z > 0.0; }
+        /// Where the fitted picture lies: origin x, y (top-left) and width, height in pixels; zero without one.
+        vec4 pictureRect() { return tilt_pictureRect; }
+        /// The picture at `position` (pixels, origin top-left), premultiplied; transparent outside it or without one.
+        vec4 samplePicture(vec2 position) {
+            vec2 uv = (position - tilt_pictureRect.xy) / max(tilt_pictureRect.zw, vec2(1e-6));
+            if (!hasPicture() || any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) return vec4(0.0);
+            return tilt_workingColor(texture(tilt_picture, uv));
+        }
         /// Samples this stateful effect's own output from the previous frame.
         vec4 samplePrevious(vec2 position) {
             vec2 uv = (position + tilt_targetPadding) / tilt_targetSize;
@@ -105,6 +124,8 @@ public enum ShaderGenerator {
         switch pass.input {
         case .transparent:
             emit("vec4 tilt_stage0(vec2 p) { return vec4(0.0); }")
+        case .picture:
+            emit("vec4 tilt_stage0(vec2 p) { return samplePicture(p); }")
         case .copy:
             // A stateful pass keeps its own state in alpha; what is shown is its colour, opaque.
             emit("vec4 tilt_stage0(vec2 p) { return vec4(tilt_sampleTexture(tilt_layerTexture, p).rgb, 1.0); }")

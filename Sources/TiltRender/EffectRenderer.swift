@@ -17,16 +17,22 @@ public final class EffectRenderer {
     private var targets: [[RenderTarget]] = []
     private var targetSize: SIMD2<Int> = .zero
     private var pingPong = 0
+    /// The user's picture and its texture, when one is given.
+    private let picture: (content: PictureContent, texture: ImageTexture)?
 
     /// Whether a frame depends on time or on the previous frame, so it must be redrawn even when the motion, size
     /// and pointer have not changed.
     public let isAnimated: Bool
 
-    /// Compiles every pass of `preset`.
-    /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line.
-    public init(preset: Preset) throws {
+    /// Compiles every pass of `preset`, drawn on `picture` when one is given (uploaded here).
+    /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line, `ImageError` for a
+    ///   picture larger than the GL holds.
+    public init(preset: Preset, picture: PictureContent? = nil) throws {
         self.preset = preset
-        self.passes = PassPlanner.plan(preset)
+        self.passes = PassPlanner.plan(preset, picture: picture != nil)
+        self.picture = try picture.map { (p: PictureContent) throws(ImageError) in
+            (p, try ImageTexture(image: p.image, path: p.path))
+        }
         var programs: [ShaderProgram] = []
         for pass in passes {
             programs.append(try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset)))
@@ -75,6 +81,7 @@ public final class EffectRenderer {
                     program.location("tilt_layerTextureSize"), GLfloat(previous.target.width),
                     GLfloat(previous.target.height))
             }
+            bindPicture(program, canvas: SIMD2(Double(width), Double(height)))
             if pass.stateful {
                 glActiveTexture(GLenum(GL_TEXTURE1))
                 glBindTexture(GLenum(GL_TEXTURE_2D), targets[i][1 - pingPong].texture)
@@ -85,6 +92,19 @@ public final class EffectRenderer {
         }
         if passes.contains(where: \.stateful) { pingPong = 1 - pingPong }
         glActiveTexture(GLenum(GL_TEXTURE0))
+    }
+
+    /// Texture unit 2 and the fitted rectangle of the picture (a zero rectangle without one).
+    private func bindPicture(_ program: ShaderProgram, canvas: SIMD2<Double>) {
+        guard let picture else {
+            glUniform4f(program.location("tilt_pictureRect"), 0, 0, 0, 0)
+            return
+        }
+        let r = picture.content.rect(canvas: canvas)
+        glActiveTexture(GLenum(GL_TEXTURE2))
+        glBindTexture(GLenum(GL_TEXTURE_2D), picture.texture.id)
+        glUniform1i(program.location("tilt_picture"), 2)
+        glUniform4f(program.location("tilt_pictureRect"), GLfloat(r.x), GLfloat(r.y), GLfloat(r.z), GLfloat(r.w))
     }
 
     private func setBuiltins(_ p: ShaderProgram, _ f: FrameInputs) {
