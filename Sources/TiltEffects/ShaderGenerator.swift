@@ -69,6 +69,8 @@ public enum ShaderGenerator {
             if (!hasPicture() || any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) return vec4(0.0);
             return tilt_workingColor(texture(tilt_picture, uv));
         }
+        /// A named texture at `uv` (0…1, origin top-left) in the effects' colour: premultiplied sRGB values.
+        vec4 sampleTexture(sampler2D tex, vec2 uv) { return tilt_workingColor(texture(tex, uv)); }
         /// Samples this stateful effect's own output from the previous frame.
         vec4 samplePrevious(vec2 position) {
             vec2 uv = (position + tilt_targetPadding) / tilt_targetSize;
@@ -107,6 +109,7 @@ public enum ShaderGenerator {
             lineCount += s.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
         }
 
+        for texture in preset.textures { append("uniform sampler2D \(texture.uniformName);\n") }
         var effectIndices = pass.chain
         if case .layer(let e) = pass.input { effectIndices.insert(e, at: 0) }
         if case .shadertoy(let file) = pass.input { try include(file) }

@@ -19,6 +19,8 @@ public final class EffectRenderer {
     private var pingPong = 0
     /// The user's picture and its texture, when one is given.
     private let picture: (content: PictureContent, texture: ImageTexture)?
+    /// The preset's named textures, in the order of `preset.textures`, on units 3, 4, …
+    private let textures: [ImageTexture]
 
     /// Whether a frame depends on time or on the previous frame, so it must be redrawn even when the motion, size
     /// and pointer have not changed.
@@ -33,6 +35,7 @@ public final class EffectRenderer {
         self.picture = try picture.map { (p: PictureContent) throws(ImageError) in
             (p, try ImageTexture(image: p.image, path: p.path))
         }
+        self.textures = try PresetTextureLoader.load(preset.textures)
         var programs: [ShaderProgram] = []
         for pass in passes {
             programs.append(try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset)))
@@ -82,6 +85,11 @@ public final class EffectRenderer {
                     GLfloat(previous.target.height))
             }
             bindPicture(program, canvas: SIMD2(Double(width), Double(height)))
+            for (unit, (texture, declared)) in zip(textures, preset.textures).enumerated() {
+                glActiveTexture(GLenum(GL_TEXTURE3 + Int32(unit)))
+                glBindTexture(GLenum(GL_TEXTURE_2D), texture.id)
+                glUniform1i(program.location(declared.uniformName), GLint(3 + unit))
+            }
             if pass.stateful {
                 glActiveTexture(GLenum(GL_TEXTURE1))
                 glBindTexture(GLenum(GL_TEXTURE_2D), targets[i][1 - pingPong].texture)

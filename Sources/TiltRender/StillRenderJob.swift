@@ -99,7 +99,7 @@ public struct StillRenderJob: Sendable {
     /// Whether `error` is one that saving the preset's files can fix (a shader or preset.json problem), rather than
     /// one of the machine or the arguments (no GL, a size over the limits, an unwritable output).
     static func isFixedByAnEdit(_ error: any Error) -> Bool {
-        if error is PresetError { return true }
+        if error is PresetError || error is ImageError { return true }
         return (error as? RenderError)?.isCompileError ?? false
     }
 }
