@@ -30,5 +30,5 @@ public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { "cannot use picture \(path): \(reason)" }
+    public var description: String { "cannot use image \(path): \(reason)" }
 }

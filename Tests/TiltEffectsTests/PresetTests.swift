@@ -113,7 +113,7 @@ import Testing
         ),
         (
             #"{"effects":[{"kind":"color","function":"f","file":"a.glsl","arguments":[{"type":"vec2","bnd":"tilt"}]}]}"#,
-            "effects[0].arguments[0]: unknown key 'bnd' (known: name, type, bind, value)"
+            "effects[0].arguments[0]: unknown key 'bnd' (known: name, type, bind, value, texture)"
         ),
         (
             #"{"effects":[{"kind":"color","function":"f","file":"a.glsl"}],"power":{"batery":"full"}}"#,
