@@ -107,6 +107,28 @@ import TiltTestKit
         #expect(changed > 61 * 87 / 2, "the foil shows on only \(changed) pixels of the art window")
     }
 
+    @Test func savingATextureFileIsSeenAndReloads() throws {
+        _ = GLTestEnvironment.configured
+        let copy = try GLTestEnvironment.copyPreset("holo-card")
+        let mask = copy.directory + "/foil-mask.png"
+        let preset = try Preset.load(directory: copy.directory)
+        #expect(preset.files.contains(mask))
+        let picture = try Self.pictures(width: 48, height: 64).png
+        let renderer = try OffscreenRenderer(preset: preset, width: 48, height: 64, picture: picture)
+        let inputs = FrameInputs(size: [48, 64], tilt: [0.1, 0.2])
+        let before = try renderer.render(inputs)
+        let watcher = try FileWatcher(files: preset.files)
+        // A mask with no foil anywhere: the picture alone.
+        let clear = DecodedImage(width: 2, height: 2, pixels: [UInt8](repeating: 0, count: 16))
+        try Data(try TestPictures.png(clear, kind: .gray)).write(to: URL(fileURLWithPath: mask))
+        #expect(watcher.waitForChange(timeoutMilliseconds: 1000))
+        try renderer.reload(try Preset.load(directory: copy.directory))
+        let after = try renderer.render(inputs)
+        #expect(after != before)
+        let alone = try Self.render(try Self.passThrough(), picture: picture, size: [48, 64])
+        #expect(ImageDifference(after, alone).meanAbsolute < 0.5, "a clear mask leaves only the tilted picture")
+    }
+
     static let goldenCases: [(preset: String, format: String)] = [
         ("holo-card", "png"), ("foil", "jpeg"), ("tilt-specular", "png"), ("parallax", "jpeg"),
     ]
