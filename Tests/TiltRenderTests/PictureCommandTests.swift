@@ -108,6 +108,23 @@ import TiltTestKit
         #expect(missing.result.stderr.contains("textures.foilMask.file: texture file 'foil-mask.png' not found"))
     }
 
+    @Test func runHeadlessShowsAPictureAndRefusesABadOne() throws {
+        let path = try TestPictures.file(
+            try TestPictures.png(TestPictures.pattern(width: 20, height: 20)), name: "r.png")
+        let socket = TestPaths.temporaryDirectory("pic").appendingPathComponent("none.sock").path
+        let ok = try TiltFXProcess.run([
+            "run", "--headless", "--presets", Self.presets, "--preset", "holo-card", "--size", "32x32", "--seconds",
+            "0.3", "--socket", socket, "--image", path, "--fit", "stretch",
+        ])
+        #expect(ok.status == 0, "stderr: \(ok.stderr)")
+        let bad = try TiltFXProcess.run([
+            "run", "--headless", "--presets", Self.presets, "--preset", "holo-card", "--seconds", "0.3", "--socket",
+            socket, "--image", "/tmp/no-such-\(getpid()).jpg",
+        ])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("error: cannot use image /tmp/no-such-\(getpid()).jpg: No such file"))
+    }
+
     @Test func benchMeasuresPresetsOnAPicture() throws {
         let path = try TestPictures.file(
             try TestPictures.jpeg(TestPictures.pattern(width: 40, height: 30)), name: "b.jpg")
