@@ -51,7 +51,9 @@ public enum ShaderGenerator {
         /// Samples the layer below at `position` (pixels, origin top-left).
         vec4 sampleLayer(Layer layer, vec2 position) { return tilt_sampleTexture(tilt_layerTexture, position); }
         uniform sampler2D tilt_picture;
+        uniform sampler2D tilt_pictureCanvas;
         uniform vec4 tilt_pictureRect;
+        uniform vec2 tilt_canvasSize;
         vec3 tilt_encodeSRGB(vec3 c) {
             return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
         }
@@ -63,11 +65,20 @@ public enum ShaderGenerator {
         bool hasPicture() { return tilt_pictureRect.z > 0.0; }
         /// Where the fitted picture lies: origin x, y (top-left) and width, height in pixels; zero without one.
         vec4 pictureRect() { return tilt_pictureRect; }
-        /// The picture at `position` (pixels, origin top-left), premultiplied; transparent outside it or without one.
-        vec4 samplePicture(vec2 position) {
+        /// The picture texture fitted to the canvas: drawn once per canvas size into `tilt_pictureCanvas`.
+        vec4 tilt_fitPicture(vec2 position) {
             vec2 uv = (position - tilt_pictureRect.xy) / max(tilt_pictureRect.zw, vec2(1e-6));
             if (!hasPicture() || any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) return vec4(0.0);
             return tilt_workingColor(texture(tilt_picture, uv));
+        }
+        /// The picture at `position` (pixels, origin top-left), premultiplied; transparent outside it or without one.
+        vec4 samplePicture(vec2 position) {
+            vec4 r = tilt_pictureRect;
+            if (!hasPicture() || any(lessThan(position, r.xy)) || any(greaterThan(position, r.xy + r.zw))) {
+                return vec4(0.0);
+            }
+            vec2 uv = position / tilt_canvasSize;
+            return texture(tilt_pictureCanvas, vec2(uv.x, 1.0 - uv.y));
         }
         /// A named texture at `uv` (0…1, origin top-left) in the effects' colour: premultiplied sRGB values.
         vec4 sampleTexture(sampler2D tex, vec2 uv) { return tilt_workingColor(texture(tex, uv)); }
@@ -78,6 +89,18 @@ public enum ShaderGenerator {
         }
 
         """
+
+    /// The fragment shader that draws the user's picture fitted to the canvas, in the effects' colour, once per
+    /// canvas size: every pass then reads that texture (`samplePicture`) instead of decoding and resampling the
+    /// picture for each pixel of each frame.
+    public static var pictureFitSource: String {
+        prelude + """
+            void main() {
+                tilt_fragColor = tilt_fitPicture(vec2(gl_FragCoord.x, tilt_targetSize.y - gl_FragCoord.y));
+            }
+
+            """
+    }
 
     /// Generates the shader of `pass`.
     /// - Parameters:
