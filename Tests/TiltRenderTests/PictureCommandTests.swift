@@ -125,6 +125,27 @@ import TiltTestKit
         #expect(bad.stderr.hasPrefix("error: cannot use image /tmp/no-such-\(getpid()).jpg: No such file"))
     }
 
+    @Test func aSequenceDrivenByALogShadesThePictureInEveryFrame() throws {
+        let path = try TestPictures.file(
+            try TestPictures.jpeg(TestPictures.pattern(width: 24, height: 24)), name: "s.jpg")
+        let folder = TestPaths.temporaryDirectory("seq").path
+        let r = try TiltFXProcess.run([
+            "render", "--presets", Self.presets, "--preset", "foil", "--size", "24x24", "--frames", "2", "--replay",
+            TestPaths.broadExcerpt, "--out", folder, "--image", path, "--fit", "stretch",
+        ])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let plain = try TiltFXProcess.run([
+            "render", "--presets", Self.presets, "--preset", "foil", "--size", "24x24", "--frames", "1", "--replay",
+            TestPaths.broadExcerpt, "--out", folder + "/plain",
+        ])
+        #expect(plain.status == 0)
+        let first = try PNGFile.read(path: folder + "/frame-00000.png")
+        let second = try PNGFile.read(path: folder + "/frame-00001.png")
+        let without = try PNGFile.read(path: folder + "/plain/frame-00000.png")
+        #expect(ImageDifference(first.rgba, without.rgba).meanAbsolute > 5, "the picture replaces the brushed plate")
+        #expect(ImageDifference(first.rgba, second.rgba).meanAbsolute < 20)
+    }
+
     @Test func benchMeasuresPresetsOnAPicture() throws {
         let path = try TestPictures.file(
             try TestPictures.jpeg(TestPictures.pattern(width: 40, height: 30)), name: "b.jpg")
