@@ -3,8 +3,10 @@
 
 const float hcAspect = 63.0 / 88.0;
 
-/// The card's rectangle in pixels: centre and half size, fitted into the layer with a margin.
+/// The card's rectangle in pixels: centre and half size, fitted into the layer with a margin; with a picture
+/// (`--image`), the picture is the card.
 vec4 hcCardRect(vec2 size) {
+    if (hasPicture()) return vec4(pictureRect().xy + pictureRect().zw * 0.5, pictureRect().zw * 0.5);
     float h = min(size.y * 0.92, size.x * 0.92 / hcAspect);
     return vec4(size * 0.5, vec2(h * hcAspect, h) * 0.5);
 }
@@ -126,8 +128,16 @@ float hcFoilMask(vec2 uv) {
     return mix(1.0, 0.35, panel) * (1.0 - 0.25 * text) + 0.65 * art;
 }
 
-/// Rainbow foil: diagonal spectral bands whose phase slides with the tilt, over a fine diffraction texture.
-vec4 holoFoil(vec2 position, vec4 color, vec2 size, vec2 tilt, float strength) {
+/// Where the foil shows: on the procedural card its printed layout; on a picture (`--image`) the `foilMask` texture
+/// (its red channel, sampled over the card), and outside the mask the picture is untouched.
+float hcMask(vec2 uv, sampler2D foilMask) {
+    return hasPicture() ? sampleTexture(foilMask, uv).r : hcFoilMask(uv);
+}
+
+/// Rainbow foil: diagonal spectral bands whose phase slides with the tilt, over a fine diffraction texture, tinted by
+/// the optional `foilPattern` texture (tiled; one white texel when the preset gives no file).
+vec4 holoFoil(vec2 position, vec4 color, vec2 size, vec2 tilt, float strength, sampler2D foilMask,
+              sampler2D foilPattern) {
     vec3 c = hcCardUV(position, size);
     vec2 uv = c.xy;
     float inside = smoothstep(0.002, -0.002, c.z);
@@ -137,13 +147,16 @@ vec4 holoFoil(vec2 position, vec4 color, vec2 size, vec2 tilt, float strength) {
     // Bands: the foil lights up where the grating sends light to the eye; that moves with the tilt too.
     float bands = pow(0.5 + 0.5 * sin(6.28318 * (dot(uv, vec2(-0.7, 1.2)) * 2.2 + tilt.x * 3.0 + tilt.y * 2.4)), 2.0);
     float grating = 0.75 + 0.25 * sin((uv.x + uv.y) * 420.0);
-    float amount = strength * hcFoilMask(uv) * (0.25 + 0.75 * bands) * grating * inside;
+    float mask = hcMask(uv, foilMask);
+    float amount = strength * mask * (0.25 + 0.75 * bands) * grating * inside;
+    rainbow *= sampleTexture(foilPattern, uv * vec2(hcAspect, 1.0) * 3.0).rgb;
+    if (amount <= 0.0) return color;
     vec3 screen = 1.0 - (1.0 - color.rgb) * (1.0 - rainbow * amount * 0.75);
     return vec4(mix(color.rgb, screen, inside), color.a);
 }
 
 /// Glare where the card reflects the light (at the viewer), and sparkles that flash on at particular tilts.
-vec4 glareAndSparkle(vec2 position, vec4 color, vec2 size, vec2 tilt, float time, vec4 light) {
+vec4 glareAndSparkle(vec2 position, vec4 color, vec2 size, vec2 tilt, float time, vec4 light, sampler2D foilMask) {
     vec3 c = hcCardUV(position, size);
     vec2 uv = c.xy;
     float inside = smoothstep(0.002, -0.002, c.z);
@@ -159,8 +172,10 @@ vec4 glareAndSparkle(vec2 position, vec4 color, vec2 size, vec2 tilt, float time
     vec2 facet = vec2(h1, h2) * 2.0 - 1.0;
     float facing = pow(max(0.0, cos(dot(facet, tilt) * 9.0 + h1 * 6.28318 + 0.3 * sin(time * 2.0 + h2 * 6.28))), 24.0);
     float shape = exp(-abs(star.x) * 18.0) * exp(-abs(star.y) * 4.5) + exp(-abs(star.y) * 18.0) * exp(-abs(star.x) * 4.5);
-    float sparkle = facing * shape * step(0.45, h2) * hcFoilMask(uv) * (0.4 + glare * 2.0);
-    vec3 add = light.rgb * (glare * (0.6 + 0.4 * hcFoilMask(uv)) + sparkle * 1.4);
+    float mask = hcMask(uv, foilMask);
+    float sparkle = facing * shape * step(0.45, h2) * mask * (0.4 + glare * 2.0);
+    // On a picture the glare, too, stays inside the mask.
+    vec3 add = light.rgb * (glare * (hasPicture() ? mask : 0.6 + 0.4 * mask) + sparkle * 1.4);
     return vec4(color.rgb + add * inside, color.a);
 }
 

@@ -14,4 +14,10 @@ void mainImage(out vec4 fragColor, in vec2 fragCoord) {
     vec2 down = normalize(vec2(iGravity.x, iGravity.y) + vec2(0.0, -1e-3));
     col *= 0.75 + 0.35 * smoothstep(-0.6, 0.6, dot(uv, down));
     fragColor = vec4(col, 1.0);
+    // With a picture (`--image`, tilt's samplePicture takes positions from the top-left), the plasma is a wash of
+    // colour over it, a third of the way.
+    if (hasPicture()) {
+        vec4 picture = samplePicture(vec2(fragCoord.x, iResolution.y - fragCoord.y));
+        fragColor = vec4(mix(picture.rgb, col * picture.a, 0.35), picture.a);
+    }
 }

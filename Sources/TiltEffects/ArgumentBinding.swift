@@ -18,6 +18,8 @@ public enum ArgumentBinding: Sendable, Hashable {
     case size
     /// The pointer position in pixels, origin top-left (`vec2`).
     case pointer
+    /// One of the preset's named textures (`sampler2D`).
+    case texture(String)
 
     /// The binding names a preset file may use in `"bind"`.
     public static let namedBindings: [String: ArgumentBinding] = [
@@ -33,6 +35,7 @@ public enum ArgumentBinding: Sendable, Hashable {
         case .gravity, .euler, .rotationRate: .vec3
         case .attitude: .vec4
         case .time: .float
+        case .texture: .texture
         }
     }
 
@@ -48,6 +51,7 @@ public enum ArgumentBinding: Sendable, Hashable {
         case .time: "iTime"
         case .size: "iResolution.xy"
         case .pointer: "tilt_pointer"
+        case .texture(let name): PresetTexture(name: name, file: nil).uniformName
         }
     }
 }

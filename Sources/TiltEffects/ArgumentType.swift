@@ -8,6 +8,8 @@ public enum ArgumentType: Sendable, Hashable {
     case color
     /// A `float[count]` array.
     case floatArray(count: Int)
+    /// A `sampler2D`: one of the preset's named textures (`"texture": "NAME"`).
+    case texture
 
     /// The number of scalar components a value of this type holds.
     public var componentCount: Int {
@@ -17,6 +19,7 @@ public enum ArgumentType: Sendable, Hashable {
         case .vec3: 3
         case .vec4, .color: 4
         case .floatArray(let count): count
+        case .texture: 0
         }
     }
 
@@ -28,10 +31,12 @@ public enum ArgumentType: Sendable, Hashable {
         case .vec3: "vec3"
         case .vec4, .color: "vec4"
         case .floatArray(let count): "float[\(count)]"
+        case .texture: "sampler2D"
         }
     }
 
-    /// Parses the spelling used in preset files: `float`, `vec2`, `vec3`, `vec4`, `color`, `float[N]`.
+    /// Parses the spelling used in preset files: `float`, `vec2`, `vec3`, `vec4`, `color`, `float[N]`,
+    /// `texture`.
     public init?(presetName: String) {
         switch presetName {
         case "float": self = .float
@@ -39,6 +44,7 @@ public enum ArgumentType: Sendable, Hashable {
         case "vec3": self = .vec3
         case "vec4": self = .vec4
         case "color", "colour": self = .color
+        case "texture": self = .texture
         default:
             guard presetName.hasPrefix("float["), presetName.hasSuffix("]"),
                 let n = Int(presetName.dropFirst(6).dropLast()), n > 0

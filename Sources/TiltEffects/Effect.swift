@@ -12,6 +12,9 @@ public struct Effect: Sendable, Hashable {
     public var maxSampleOffset: SIMD2<Double>
     /// Whether the effect reads its own previous frame (`samplePrevious`), which gives it ping-pong textures.
     public var stateful: Bool
+    /// Whether the effect draws the preset's default content, which a picture (`--image`) replaces: it is left out
+    /// of the plan when a picture is given.
+    public var content: Bool = false
 
     /// Creates an effect.
     public init(

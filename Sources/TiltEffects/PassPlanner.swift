@@ -5,16 +5,18 @@
 /// chained after it in the same pass, which move where the layer is sampled). A stateful layer effect renders into
 /// ping-pong textures; when it ends the plan, a copy pass shows its output.
 public enum PassPlanner {
-    /// Plans the passes for `preset`.
+    /// Plans the passes for `preset`, drawn on the user's picture when `picture`.
     /// - Returns: at least one pass; the last one draws to the output.
-    public static func plan(_ preset: Preset) -> [RenderPass] {
-        plan(effects: preset.effects, shadertoy: preset.shadertoy)
+    public static func plan(_ preset: Preset, picture: Bool = false) -> [RenderPass] {
+        plan(effects: preset.effects, shadertoy: preset.shadertoy, picture: picture)
     }
 
-    /// Plans the passes for an effect list with an optional Shadertoy base.
-    public static func plan(effects: [Effect], shadertoy: String?) -> [RenderPass] {
-        var passes: [RenderPass] = [RenderPass(input: shadertoy.map { .shadertoy(file: $0) } ?? .transparent)]
-        for (index, effect) in effects.enumerated() {
+    /// Plans the passes for an effect list with an optional Shadertoy base. With a `picture`, the first pass starts
+    /// from it (unless a Shadertoy draws the base) and the effects marked `content` are left out.
+    public static func plan(effects: [Effect], shadertoy: String?, picture: Bool = false) -> [RenderPass] {
+        let start: RenderPass.Input = shadertoy.map { .shadertoy(file: $0) } ?? (picture ? .picture : .transparent)
+        var passes: [RenderPass] = [RenderPass(input: start)]
+        for (index, effect) in effects.enumerated() where !(picture && effect.content) {
             if effect.kind.isPassBoundary {
                 passes.append(RenderPass(input: .layer(effectIndex: index), stateful: effect.stateful))
             } else {

@@ -33,6 +33,8 @@ public struct Preset: Sendable, Hashable {
     public var effects: [Effect]
     /// The preset's power policy (its `power` key), if it sets one; `nil` uses ``PowerPolicy/automatic``.
     public var power: PowerPolicy?
+    /// The named textures (its `textures` key), sorted by name.
+    public var textures: [PresetTexture] = []
 
     /// Creates a preset from its parts.
     public init(
@@ -50,10 +52,11 @@ public struct Preset: Sendable, Hashable {
     /// The name of the preset file inside a preset folder.
     public static let fileName = "preset.json"
 
-    /// Every file the preset reads (preset file, Shadertoy source, effect sources), for watching.
+    /// Every file the preset reads (preset file, Shadertoy source, effect sources, textures), for watching.
     public var files: [String] {
         var seen: [String] = [file]
-        for path in [shadertoy].compactMap({ $0 }) + effects.map(\.file) where !seen.contains(path) {
+        let sources = [shadertoy].compactMap({ $0 }) + effects.map(\.file) + textures.compactMap(\.file)
+        for path in sources where !seen.contains(path) {
             seen.append(path)
         }
         return seen

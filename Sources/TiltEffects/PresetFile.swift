@@ -11,10 +11,23 @@ struct PresetFile: Decodable {
         var type: String
         var bind: String?
         var value: Value?
+        var texture: String?
 
         /// The keys an argument may hold.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case name, type, bind, value
+            case name, type, bind, value, texture
+        }
+    }
+
+    /// One named texture as written.
+    struct TextureEntry: Decodable {
+        var file: String?
+        var filter: String?
+        var wrap: String?
+
+        /// The keys a texture may hold.
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case file, filter, wrap
         }
     }
 
@@ -43,10 +56,11 @@ struct PresetFile: Decodable {
         var arguments: [Argument]?
         var maxSampleOffset: [Double]?
         var stateful: Bool?
+        var content: Bool?
 
         /// The keys an effect may hold.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case kind, function, file, arguments, maxSampleOffset, stateful
+            case kind, function, file, arguments, maxSampleOffset, stateful, content
         }
     }
 
@@ -54,10 +68,11 @@ struct PresetFile: Decodable {
     var shadertoy: String?
     var effects: [EffectEntry]?
     var power: PowerPolicyEntry?
+    var textures: [String: TextureEntry]?
 
     /// The keys the file's top level may hold.
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case description, shadertoy, effects, power
+        case description, shadertoy, effects, power, textures
     }
 
     /// Decodes the text of `file`.
@@ -108,14 +123,25 @@ struct PresetFile: Decodable {
 
     /// Checks the decoded values and builds the preset.
     func resolve(name: String, directory: URL, file: String) throws(PresetError) -> Preset {
-        func path(_ relative: String, field: String) throws(PresetError) -> String {
+        func path(_ relative: String, field: String, what: String = "shader") throws(PresetError) -> String {
             let p = URL(fileURLWithPath: relative, relativeTo: directory).standardizedFileURL.path
             guard FileManager.default.isReadableFile(atPath: p) else {
                 throw .invalid(
-                    file, field: field, reason: "shader file '\(relative)' not found at \(p); create it or fix the name"
+                    file, field: field,
+                    reason: "\(what) file '\(relative)' not found at \(p); create it or fix the name"
                 )
             }
             return p
+        }
+        var textures: [PresetTexture] = []
+        for (textureName, entry) in (self.textures ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let field = "textures.\(textureName)"
+            textures.append(
+                try Self.texture(
+                    textureName, entry, field: field, file: file,
+                    path: entry.file.map { (f: String) throws(PresetError) -> String in
+                        try path(f, field: "\(field).file", what: "texture")
+                    }))
         }
         var effects: [Effect] = []
         for (i, entry) in (self.effects ?? []).enumerated() {
@@ -129,7 +155,10 @@ struct PresetFile: Decodable {
             }
             var arguments: [EffectArgument] = []
             for (j, arg) in (entry.arguments ?? []).enumerated() {
-                arguments.append(try Self.argument(arg, field: "\(field).arguments[\(j)]", file: file))
+                arguments.append(
+                    try Self.argument(
+                        arg, field: "\(field).arguments[\(j)]", file: file,
+                        context: (entry.function, textures.map(\.name))))
             }
             var offset = SIMD2<Double>.zero
             if let o = entry.maxSampleOffset {
@@ -142,10 +171,11 @@ struct PresetFile: Decodable {
             if stateful && kind != .layer {
                 throw .invalid(file, field: "\(field).stateful", reason: "only layer effects can be stateful")
             }
-            effects.append(
-                Effect(
-                    function: entry.function, kind: kind, file: try path(entry.file, field: "\(field).file"),
-                    arguments: arguments, maxSampleOffset: offset, stateful: stateful))
+            var effect = Effect(
+                function: entry.function, kind: kind, file: try path(entry.file, field: "\(field).file"),
+                arguments: arguments, maxSampleOffset: offset, stateful: stateful)
+            effect.content = entry.content ?? false
+            effects.append(effect)
         }
         let toy = try shadertoy.map { (s: String) throws(PresetError) -> String in try path(s, field: "shadertoy") }
         if toy == nil && effects.isEmpty {
@@ -155,15 +185,22 @@ struct PresetFile: Decodable {
             name: name, description: description ?? "", directory: directory.path, file: file, shadertoy: toy,
             effects: effects)
         preset.power = try power?.resolve(file: file)
+        preset.textures = textures
         return preset
     }
 
-    private static func argument(_ arg: Argument, field: String, file: String) throws(PresetError) -> EffectArgument {
+    private static func argument(
+        _ arg: Argument, field: String, file: String, context: (function: String, textures: [String])
+    ) throws(PresetError) -> EffectArgument {
         guard let type = ArgumentType(presetName: arg.type) else {
             throw .invalid(
-                file, field: "\(field).type", reason: "'\(arg.type)' is not float, vec2, vec3, vec4, color or float[N]")
+                file, field: "\(field).type",
+                reason: "'\(arg.type)' is not float, vec2, vec3, vec4, color, float[N] or texture")
         }
-        let name = arg.name ?? arg.bind ?? "arg"
+        let name = arg.name ?? arg.bind ?? arg.texture ?? "arg"
+        if arg.texture != nil || type == .texture {
+            return try textureArgument(arg, name: name, field: field, file: file, context: context)
+        }
         switch (arg.bind, arg.value) {
         case (let bind?, nil):
             guard let binding = ArgumentBinding.namedBindings[bind] else {
@@ -195,6 +232,53 @@ struct PresetFile: Decodable {
         default:
             throw .invalid(file, field: field, reason: "give exactly one of \"bind\" or \"value\"")
         }
+    }
+
+    /// An argument of type `texture` bound to a declared texture.
+    private static func textureArgument(
+        _ arg: Argument, name: String, field: String, file: String, context: (function: String, textures: [String])
+    ) throws(PresetError) -> EffectArgument {
+        guard let texture = arg.texture, arg.bind == nil, arg.value == nil else {
+            throw .invalid(
+                file, field: field,
+                reason: "a texture argument names one of the preset's \"textures\" with \"texture\": \"NAME\" "
+                    + "(and has no \"bind\" or \"value\")")
+        }
+        guard arg.type == "texture" else {
+            throw .invalid(file, field: "\(field).type", reason: "an argument with \"texture\" has type \"texture\"")
+        }
+        guard context.textures.contains(texture) else {
+            let declared = context.textures.isEmpty ? "none" : context.textures.joined(separator: ", ")
+            throw .invalid(
+                file, field: "\(field).texture",
+                reason: "effect '\(context.function)' argument '\(name)' samples texture '\(texture)', which no entry "
+                    + "of \"textures\" declares (declared: \(declared)); declare it with a file or fix the name")
+        }
+        return EffectArgument(name: name, type: .texture, binding: .texture(texture))
+    }
+
+    /// A texture entry checked: its name a GLSL identifier, its filter and wrap known.
+    private static func texture(
+        _ name: String, _ entry: TextureEntry, field: String, file: String, path: String?
+    ) throws(PresetError) -> PresetTexture {
+        guard isIdentifier(name) else {
+            throw .invalid(
+                file, field: field, reason: "'\(name)' is not a GLSL identifier; name textures like variables")
+        }
+        func choice<T: RawRepresentable & CaseIterable>(_ value: String?, _ key: String, default d: T)
+            throws(PresetError)
+            -> T where T.RawValue == String
+        {
+            guard let value else { return d }
+            guard let v = T(rawValue: value) else {
+                let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalid(file, field: "\(field).\(key)", reason: "'\(value)' is not one of \(names)")
+            }
+            return v
+        }
+        return PresetTexture(
+            name: name, file: path, filter: try choice(entry.filter, "filter", default: .linear),
+            wrap: try choice(entry.wrap, "wrap", default: .clamp))
     }
 
     static func hexColor(_ text: String) -> [Double]? {

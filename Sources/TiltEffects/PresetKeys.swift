@@ -28,6 +28,12 @@ struct PresetKeys: Sendable, Equatable {
                 if let found = check(argument, PresetFile.Argument.CodingKeys.self, field: place) { return found }
             }
         }
+        for (name, texture) in ((top["textures"] as? [String: Any]) ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let texture = texture as? [String: Any] else { continue }
+            if let found = check(texture, PresetFile.TextureEntry.CodingKeys.self, field: "textures.\(name)") {
+                return found
+            }
+        }
         guard let power = top["power"] as? [String: Any] else { return nil }
         return check(power, PowerPolicyEntry.Keys.self, field: "power")
     }

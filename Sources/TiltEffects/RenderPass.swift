@@ -4,6 +4,8 @@ public struct RenderPass: Sendable, Hashable {
     public enum Input: Sendable, Hashable {
         /// A transparent layer: the first effect draws the content.
         case transparent
+        /// The user's picture (`--image`), fitted to the canvas: the first effect shades it.
+        case picture
         /// A Shadertoy `mainImage` draws the content.
         case shadertoy(file: String)
         /// The layer effect `effects[index]` of the preset, reading the previous pass's texture.
@@ -35,7 +37,7 @@ public struct RenderPass: Sendable, Hashable {
     public var readsPreviousPass: Bool {
         switch input {
         case .layer, .copy: true
-        case .transparent, .shadertoy: false
+        case .transparent, .picture, .shadertoy: false
         }
     }
 }

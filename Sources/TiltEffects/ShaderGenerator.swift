@@ -50,6 +50,38 @@ public enum ShaderGenerator {
         }
         /// Samples the layer below at `position` (pixels, origin top-left).
         vec4 sampleLayer(Layer layer, vec2 position) { return tilt_sampleTexture(tilt_layerTexture, position); }
+        uniform sampler2D tilt_picture;
+        uniform sampler2D tilt_pictureCanvas;
+        uniform vec4 tilt_pictureRect;
+        uniform vec2 tilt_canvasSize;
+        vec3 tilt_encodeSRGB(vec3 c) {
+            return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
+        }
+        /// A texel of a picture texture (linear, premultiplied) in the effects' colour: premultiplied sRGB values.
+        vec4 tilt_workingColor(vec4 t) {
+            return t.a > 0.0 ? vec4(tilt_encodeSRGB(clamp(t.rgb / t.a, 0.0, 1.0)) * t.a, t.a) : vec4(0.0);
+        }
+        /// Whether the user gave a picture (`--image`).
+        bool hasPicture() { return tilt_pictureRect.z > 0.0; }
+        /// Where the fitted picture lies: origin x, y (top-left) and width, height in pixels; zero without one.
+        vec4 pictureRect() { return tilt_pictureRect; }
+        /// The picture texture fitted to the canvas: drawn once per canvas size into `tilt_pictureCanvas`.
+        vec4 tilt_fitPicture(vec2 position) {
+            vec2 uv = (position - tilt_pictureRect.xy) / max(tilt_pictureRect.zw, vec2(1e-6));
+            if (!hasPicture() || any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) return vec4(0.0);
+            return tilt_workingColor(texture(tilt_picture, uv));
+        }
+        /// The picture at `position` (pixels, origin top-left), premultiplied; transparent outside it or without one.
+        vec4 samplePicture(vec2 position) {
+            vec4 r = tilt_pictureRect;
+            if (!hasPicture() || any(lessThan(position, r.xy)) || any(greaterThan(position, r.xy + r.zw))) {
+                return vec4(0.0);
+            }
+            vec2 uv = position / tilt_canvasSize;
+            return texture(tilt_pictureCanvas, vec2(uv.x, 1.0 - uv.y));
+        }
+        /// A named texture at `uv` (0…1, origin top-left) in the effects' colour: premultiplied sRGB values.
+        vec4 sampleTexture(sampler2D tex, vec2 uv) { return tilt_workingColor(texture(tex, uv)); }
         /// Samples this stateful effect's own output from the previous frame.
         vec4 samplePrevious(vec2 position) {
             vec2 uv = (position + tilt_targetPadding) / tilt_targetSize;
@@ -57,6 +89,18 @@ public enum ShaderGenerator {
         }
 
         """
+
+    /// The fragment shader that draws the user's picture fitted to the canvas, in the effects' colour, once per
+    /// canvas size: every pass then reads that texture (`samplePicture`) instead of decoding and resampling the
+    /// picture for each pixel of each frame.
+    public static var pictureFitSource: String {
+        prelude + """
+            void main() {
+                tilt_fragColor = tilt_fitPicture(vec2(gl_FragCoord.x, tilt_targetSize.y - gl_FragCoord.y));
+            }
+
+            """
+    }
 
     /// Generates the shader of `pass`.
     /// - Parameters:
@@ -88,6 +132,7 @@ public enum ShaderGenerator {
             lineCount += s.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
         }
 
+        for texture in preset.textures { append("uniform sampler2D \(texture.uniformName);\n") }
         var effectIndices = pass.chain
         if case .layer(let e) = pass.input { effectIndices.insert(e, at: 0) }
         if case .shadertoy(let file) = pass.input { try include(file) }
@@ -105,6 +150,8 @@ public enum ShaderGenerator {
         switch pass.input {
         case .transparent:
             emit("vec4 tilt_stage0(vec2 p) { return vec4(0.0); }")
+        case .picture:
+            emit("vec4 tilt_stage0(vec2 p) { return samplePicture(p); }")
         case .copy:
             // A stateful pass keeps its own state in alpha; what is shown is its colour, opaque.
             emit("vec4 tilt_stage0(vec2 p) { return vec4(tilt_sampleTexture(tilt_layerTexture, p).rgb, 1.0); }")

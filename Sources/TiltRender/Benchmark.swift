@@ -28,8 +28,10 @@ public struct Benchmark: Sendable {
     }
 
     /// Renders `preset` at `width`×`height` for about `seconds` (after one warm-up frame), waiting for each frame.
-    public static func measure(preset: Preset, width: Int, height: Int, seconds: Double) throws -> Result {
-        let renderer = try OffscreenRenderer(preset: preset, width: width, height: height)
+    public static func measure(
+        preset: Preset, width: Int, height: Int, seconds: Double, picture: PictureContent? = nil
+    ) throws -> Result {
+        let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
         var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
         try renderer.drawAndWait(inputs)
         let clock = ContinuousClock()

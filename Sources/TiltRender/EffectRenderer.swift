@@ -17,16 +17,30 @@ public final class EffectRenderer {
     private var targets: [[RenderTarget]] = []
     private var targetSize: SIMD2<Int> = .zero
     private var pingPong = 0
+    /// The user's picture, its texture and the program that fits it to the canvas, when one is given.
+    private let picture: (content: PictureContent, texture: ImageTexture, fit: GLuint)?
+    /// The picture fitted to the current size, in the effects' colour (drawn when the size changes).
+    private var pictureCanvas: RenderTarget?
+    /// The preset's named textures, in the order of `preset.textures`, on units 3, 4, …
+    private let textures: [ImageTexture]
 
     /// Whether a frame depends on time or on the previous frame, so it must be redrawn even when the motion, size
     /// and pointer have not changed.
     public let isAnimated: Bool
 
-    /// Compiles every pass of `preset`.
-    /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line.
-    public init(preset: Preset) throws {
+    /// Compiles every pass of `preset`, drawn on `picture` when one is given (uploaded here).
+    /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line, `ImageError` for a
+    ///   picture larger than the GL holds.
+    public init(preset: Preset, picture: PictureContent? = nil) throws {
         self.preset = preset
-        self.passes = PassPlanner.plan(preset)
+        self.passes = PassPlanner.plan(preset, picture: picture != nil)
+        self.picture = try picture.map { (p: PictureContent) throws in
+            let texture = try ImageTexture(image: p.image, path: p.path)
+            let fit = try ShaderProgram.link(
+                vertex: ShaderGenerator.vertexSource, fragment: ShaderGenerator.pictureFitSource)
+            return (p, texture, fit)
+        }
+        self.textures = try PresetTextureLoader.load(preset.textures)
         var programs: [ShaderProgram] = []
         for pass in passes {
             programs.append(try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset)))
@@ -42,6 +56,7 @@ public final class EffectRenderer {
     }
 
     deinit {
+        if let picture { glDeleteProgram(picture.fit) }
         glDeleteVertexArrays(1, &vertexArray)
     }
 
@@ -75,6 +90,12 @@ public final class EffectRenderer {
                     program.location("tilt_layerTextureSize"), GLfloat(previous.target.width),
                     GLfloat(previous.target.height))
             }
+            bindPicture(program, canvas: SIMD2(Double(width), Double(height)))
+            for (unit, (texture, declared)) in zip(textures, preset.textures).enumerated() {
+                glActiveTexture(GLenum(GL_TEXTURE3 + Int32(unit)))
+                glBindTexture(GLenum(GL_TEXTURE_2D), texture.id)
+                glUniform1i(program.location(declared.uniformName), GLint(3 + unit))
+            }
             if pass.stateful {
                 glActiveTexture(GLenum(GL_TEXTURE1))
                 glBindTexture(GLenum(GL_TEXTURE_2D), targets[i][1 - pingPong].texture)
@@ -85,6 +106,41 @@ public final class EffectRenderer {
         }
         if passes.contains(where: \.stateful) { pingPong = 1 - pingPong }
         glActiveTexture(GLenum(GL_TEXTURE0))
+    }
+
+    /// Texture unit 2 with the picture fitted to the canvas, and the picture's rectangle (zero without one).
+    private func bindPicture(_ program: ShaderProgram, canvas: SIMD2<Double>) {
+        guard let picture, let pictureCanvas else {
+            glUniform4f(program.location("tilt_pictureRect"), 0, 0, 0, 0)
+            return
+        }
+        let r = picture.content.rect(canvas: canvas)
+        glActiveTexture(GLenum(GL_TEXTURE2))
+        glBindTexture(GLenum(GL_TEXTURE_2D), pictureCanvas.texture)
+        glUniform1i(program.location("tilt_pictureCanvas"), 2)
+        glUniform4f(program.location("tilt_pictureRect"), GLfloat(r.x), GLfloat(r.y), GLfloat(r.z), GLfloat(r.w))
+        glUniform2f(program.location("tilt_canvasSize"), GLfloat(canvas.x), GLfloat(canvas.y))
+    }
+
+    /// Draws the picture fitted to a `width`×`height` canvas into ``pictureCanvas``: sRGB-decoded and filtered in
+    /// linear light by the GL, encoded into the effects' colour, once per size.
+    private func fitPicture(width: Int, height: Int) throws(RenderError) {
+        guard let picture else { return }
+        let canvas = try RenderTarget(width: width, height: height)
+        let r = picture.content.rect(canvas: SIMD2(Double(width), Double(height)))
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), canvas.framebuffer)
+        glViewport(0, 0, GLsizei(width), GLsizei(height))
+        glUseProgram(picture.fit)
+        glBindVertexArray(vertexArray)
+        glActiveTexture(GLenum(GL_TEXTURE2))
+        glBindTexture(GLenum(GL_TEXTURE_2D), picture.texture.id)
+        glUniform1i(glGetUniformLocation(picture.fit, "tilt_picture"), 2)
+        glUniform4f(
+            glGetUniformLocation(picture.fit, "tilt_pictureRect"), GLfloat(r.x), GLfloat(r.y), GLfloat(r.z),
+            GLfloat(r.w))
+        glUniform2f(glGetUniformLocation(picture.fit, "tilt_targetSize"), GLfloat(width), GLfloat(height))
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        pictureCanvas = canvas
     }
 
     private func setBuiltins(_ p: ShaderProgram, _ f: FrameInputs) {
@@ -124,6 +180,7 @@ public final class EffectRenderer {
             if pass.stateful { list.append(try RenderTarget(width: w, height: h)) }
             targets.append(list)
         }
+        try fitPicture(width: width, height: height)
         targetSize = SIMD2(width, height)
     }
 }

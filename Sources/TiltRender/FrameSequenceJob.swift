@@ -28,11 +28,15 @@ public struct FrameSequenceJob: Sendable {
     public var directory: String
     /// Motion source.
     public var motion: Motion
+    /// The user's picture the first effect shades, if any.
+    public var picture: PictureContent?
 
     /// Creates a job.
     public init(
-        preset: Preset, width: Int, height: Int, frames: Int, fps: Double, directory: String, motion: Motion
+        preset: Preset, width: Int, height: Int, frames: Int, fps: Double, directory: String, motion: Motion,
+        picture: PictureContent? = nil
     ) {
+        self.picture = picture
         self.preset = preset
         self.width = width
         self.height = height
@@ -65,7 +69,7 @@ public struct FrameSequenceJob: Sendable {
                 reason: "cannot create the folder (\((error as NSError).localizedDescription)); choose a writable --out"
             )
         }
-        let renderer = try OffscreenRenderer(preset: preset, width: width, height: height)
+        let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
         var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
         var written: [String] = []
         defer { progress?.finish() }

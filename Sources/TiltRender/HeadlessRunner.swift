@@ -39,7 +39,8 @@ public struct HeadlessRunner: Sendable {
             throw RenderError.argument("the frame rate must be positive (got \(frameRate))")
         }
         let (width, height) = (settings.width, settings.height)
-        let renderer = try OffscreenRenderer(preset: settings.preset, width: width, height: height)
+        let renderer = try OffscreenRenderer(
+            preset: settings.preset, width: width, height: height, picture: settings.picture)
         logger.info("headless: \(renderer.rendererName), \(width)x\(height)")
         Self.installStopHandlers()
         let daemon = DaemonMotion(socketPath: settings.socketPath, rate: settings.policy.fullMotionRate)

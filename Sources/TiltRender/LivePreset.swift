@@ -14,12 +14,14 @@ struct LivePreset {
     /// Why the last reload failed; `nil` when the shown preset is the one on disk.
     private(set) var problem: String?
     private var watcher: FileWatcher
+    private let picture: PictureContent?
 
-    /// Compiles `preset` and watches its files.
-    /// - Throws: `RenderError` (compile errors) or `PresetError`.
-    init(_ preset: Preset) throws {
+    /// Compiles `preset`, drawn on `picture` if given, and watches its files.
+    /// - Throws: `RenderError` (compile errors), `PresetError` or `ImageError`.
+    init(_ preset: Preset, picture: PictureContent? = nil) throws {
         self.preset = preset
-        effects = try EffectRenderer(preset: preset)
+        self.picture = picture
+        effects = try EffectRenderer(preset: preset, picture: picture)
         watcher = try FileWatcher(files: preset.files)
     }
 
@@ -31,7 +33,7 @@ struct LivePreset {
         let began = ContinuousClock.now
         do {
             let reloaded = try Preset.load(directory: preset.directory)
-            effects = try EffectRenderer(preset: reloaded)
+            effects = try EffectRenderer(preset: reloaded, picture: picture)
             if reloaded.files != preset.files { watcher = try FileWatcher(files: reloaded.files) }
             preset = reloaded
             problem = nil

@@ -16,12 +16,15 @@ public struct LiveRunSettings: Sendable {
     public var duration: Double?
     /// The power policy: full, capped or still by power state; nothing while hidden.
     public var policy: PowerPolicy
+    /// The user's picture the first effect shades, if any.
+    public var picture: PictureContent?
 
     /// Settings for a run.
     public init(
         preset: Preset, width: Int, height: Int, socketPath: String?, duration: Double? = nil,
-        policy: PowerPolicy = .automatic
+        policy: PowerPolicy = .automatic, picture: PictureContent? = nil
     ) {
+        self.picture = picture
         self.preset = preset
         self.width = width
         self.height = height

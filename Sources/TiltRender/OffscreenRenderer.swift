@@ -13,10 +13,13 @@ public final class OffscreenRenderer {
     public let width: Int
     /// Output height in pixels.
     public let height: Int
+    /// The user's picture the first effect shades, if any.
+    public let picture: PictureContent?
 
-    /// Creates a headless context and compiles `preset`.
-    /// - Throws: `RenderError` (no GL, a size over the GL's limits, compile error with file:line) or `PresetError`.
-    public init(preset: Preset, width: Int, height: Int) throws {
+    /// Creates a headless context and compiles `preset`, drawn on `picture` when one is given.
+    /// - Throws: `RenderError` (no GL, a size over the GL's limits, compile error with file:line), `PresetError`, or
+    ///   `ImageError` (a picture larger than the GL holds).
+    public init(preset: Preset, width: Int, height: Int, picture: PictureContent? = nil) throws {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else {
             throw RenderError.argument("size \(width)x\(height) is out of range; give WxH between 1x1 and 16384x16384")
         }
@@ -26,8 +29,9 @@ public final class OffscreenRenderer {
             renderer: context.rendererName)
         self.width = width
         self.height = height
+        self.picture = picture
         output = try RenderTarget(width: width, height: height)
-        effects = try EffectRenderer(preset: preset)
+        effects = try EffectRenderer(preset: preset, picture: picture)
     }
 
     /// The GL renderer in use, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.
@@ -35,7 +39,7 @@ public final class OffscreenRenderer {
 
     /// Recompiles `preset`; on failure the previous shaders stay in use and the error is thrown.
     public func reload(_ preset: Preset) throws {
-        effects = try EffectRenderer(preset: preset)
+        effects = try EffectRenderer(preset: preset, picture: picture)
     }
 
     /// Renders one frame and returns straight-alpha RGBA8 pixels, top row first.

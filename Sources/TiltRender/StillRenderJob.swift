@@ -16,9 +16,15 @@ public struct StillRenderJob: Sendable {
     public var time: Double
     /// The PNG path.
     public var output: String
+    /// The user's picture the first effect shades, if any.
+    public var picture: PictureContent?
 
     /// Creates a job.
-    public init(preset: Preset, width: Int, height: Int, tilt: SIMD2<Double>, time: Double, output: String) {
+    public init(
+        preset: Preset, width: Int, height: Int, tilt: SIMD2<Double>, time: Double, output: String,
+        picture: PictureContent? = nil
+    ) {
+        self.picture = picture
         self.preset = preset
         self.width = width
         self.height = height
@@ -45,7 +51,7 @@ public struct StillRenderJob: Sendable {
             let megapixels = String(format: "%.0f", Double(width * height) / 1e6)
             logger?.info("rendering \(width)x\(height) (\(megapixels) Mpx): compiling the shaders")
         }
-        let renderer = try OffscreenRenderer(preset: preset, width: width, height: height)
+        let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
         try renderer.renderPNG(inputs, to: output) { stage in
             if large { logger?.info("rendering \(width)x\(height): \(stage) (\(elapsed()))") }
         }
@@ -61,7 +67,7 @@ public struct StillRenderJob: Sendable {
         var current = preset
         var renderer: OffscreenRenderer?
         do {
-            renderer = try OffscreenRenderer(preset: preset, width: width, height: height)
+            renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
             try renderer?.renderPNG(inputs, to: output)
             logger.info("wrote \(output); watching \(preset.files.count) files of preset '\(preset.name)'")
         } catch  where Self.isFixedByAnEdit(error) {
@@ -78,7 +84,7 @@ public struct StillRenderJob: Sendable {
                 if let renderer {
                     try renderer.reload(reloaded)
                 } else {
-                    renderer = try OffscreenRenderer(preset: reloaded, width: width, height: height)
+                    renderer = try OffscreenRenderer(preset: reloaded, width: width, height: height, picture: picture)
                 }
                 current = reloaded
                 try renderer?.renderPNG(inputs, to: output)
@@ -93,7 +99,7 @@ public struct StillRenderJob: Sendable {
     /// Whether `error` is one that saving the preset's files can fix (a shader or preset.json problem), rather than
     /// one of the machine or the arguments (no GL, a size over the limits, an unwritable output).
     static func isFixedByAnEdit(_ error: any Error) -> Bool {
-        if error is PresetError { return true }
+        if error is PresetError || error is ImageError { return true }
         return (error as? RenderError)?.isCompileError ?? false
     }
 }

@@ -27,7 +27,7 @@ public struct WindowRunner: Sendable {
         let window = try SDLWindow(
             title: Self.title(settings.preset.name), width: settings.width, height: settings.height)
         logger.info("window open: \(GLInfo.renderer), \(GLInfo.version)")
-        var live = try LivePreset(settings.preset)
+        var live = try LivePreset(settings.preset, picture: settings.picture)
         let banner = try ErrorBanner()
         let daemon = DaemonMotion(socketPath: settings.socketPath, rate: settings.policy.fullMotionRate)
         defer { daemon.close() }

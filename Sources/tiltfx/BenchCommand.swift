@@ -19,6 +19,8 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("preset"), help: "Only these presets (repeatable); default all.")
     var only: [String] = []
 
+    @OptionGroup var picture: PictureOptions
+
     func validate() throws {
         try presets.requireDirectory()
         guard seconds > 0, seconds.isFinite else {
@@ -30,11 +32,17 @@ struct BenchCommand: ParsableCommand {
         StandardOutput.streamLines()
         let library = presets.library
         let names = only.isEmpty ? library.names : only
+        let content = try picture.load()
         print("renderer: \(try Benchmark.rendererName())")
+        if let content {
+            print("picture: \(content.path) (\(content.image.width)x\(content.image.height), --fit \(content.fit))")
+        }
         for name in names {
             let preset = try library.load(name)
             for size in sizes {
-                print(try Benchmark.measure(preset: preset, width: size.width, height: size.height, seconds: seconds))
+                print(
+                    try Benchmark.measure(
+                        preset: preset, width: size.width, height: size.height, seconds: seconds, picture: content))
             }
         }
     }

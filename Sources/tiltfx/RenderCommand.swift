@@ -17,6 +17,8 @@ struct RenderCommand: ParsableCommand {
             A sequence driven by a sensor log (or, without --replay, by tiltd):
               tiltfx render --preset foil --frames 120 --fps 30 \\
                 --replay LOG.csv.gz --out frames/
+            A picture of yours as the content the effects shade (PNG or JPEG; --fit contain, cover or stretch):
+              tiltfx render --preset holo-card --image me.jpg --fit cover --out card.png
             Edit the preset and see it (re-renders on every save):
               tiltfx render --preset holo-card --out card.png --watch
             Tilt is the x,y tip in radians about the screen's axes (docs/coordinates.md). Progress goes to stderr: a redrawn \
@@ -28,6 +30,8 @@ struct RenderCommand: ParsableCommand {
 
     @Option(help: "The preset's name (see `tiltfx presets`) or a path to a preset folder.")
     var preset: String
+
+    @OptionGroup var picture: PictureOptions
 
     @Option(
         parsing: .unconditional,
@@ -87,6 +91,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let logger = Logger(label: "tiltfx")
         let loaded = try presets.library.load(preset)
+        let content = try picture.load()
         if let frames {
             let motion: FrameSequenceJob.Motion
             if let replay {
@@ -100,13 +105,13 @@ struct RenderCommand: ParsableCommand {
             }
             let job = FrameSequenceJob(
                 preset: loaded, width: size.width, height: size.height, frames: frames, fps: fps, directory: out,
-                motion: motion)
+                motion: motion, picture: content)
             try job.run(logger: logger, progress: .standardError(total: frames, unit: "frames"))
             return
         }
         let job = StillRenderJob(
             preset: loaded, width: size.width, height: size.height,
-            tilt: SIMD2(tilt?.x ?? 0, tilt?.y ?? 0), time: time, output: out)
+            tilt: SIMD2(tilt?.x ?? 0, tilt?.y ?? 0), time: time, output: out, picture: content)
         if watch { try job.watch(logger: logger) } else { try job.run(logger: logger) }
     }
 }

@@ -26,6 +26,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The preset's name (see `tiltfx presets`) or a path to a preset folder.")
     var preset: String
 
+    @OptionGroup var picture: PictureOptions
+
     @Option(parsing: .unconditional, help: "Window size, WxH.")
     var size: PixelSize = PixelSize(width: 720, height: 960)
 
@@ -70,7 +72,7 @@ struct RunCommand: ParsableCommand {
         let logger = Logger(label: "tiltfx")
         let settings = LiveRunSettings(
             preset: loaded, width: size.width, height: size.height, socketPath: socket, duration: seconds,
-            policy: policy)
+            policy: policy, picture: try picture.load())
         if headless {
             let printStats = stats
             let runner = HeadlessRunner(settings: settings, frameRate: fps) { decision, power in

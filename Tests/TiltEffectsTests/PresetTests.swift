@@ -109,11 +109,11 @@ import Testing
         (#"{"description": "d", "efects": []}"#, "(top level): unknown key 'efects' (known: description, shadertoy"),
         (
             #"{"effects":[{"kind":"color","function":"f","file":"a.glsl","argumnets":[]}]}"#,
-            "effects[0]: unknown key 'argumnets' (known: kind, function, file, arguments, maxSampleOffset, stateful)"
+            "effects[0]: unknown key 'argumnets' (known: kind, function, file, arguments, maxSampleOffset, stateful, content)"
         ),
         (
             #"{"effects":[{"kind":"color","function":"f","file":"a.glsl","arguments":[{"type":"vec2","bnd":"tilt"}]}]}"#,
-            "effects[0].arguments[0]: unknown key 'bnd' (known: name, type, bind, value)"
+            "effects[0].arguments[0]: unknown key 'bnd' (known: name, type, bind, value, texture)"
         ),
         (
             #"{"effects":[{"kind":"color","function":"f","file":"a.glsl"}],"power":{"batery":"full"}}"#,

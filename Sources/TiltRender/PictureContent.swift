@@ -1,0 +1,47 @@
+/// The user's picture (`--image FILE --fit MODE`): the content the first effect shades, in place of the effects a
+/// preset marks `"content": true`.
+public struct PictureContent: Sendable, Hashable {
+    /// How the picture fills the canvas.
+    public enum Fit: String, Sendable, Hashable, CaseIterable {
+        /// All of it shows, centred, as large as fits; the rest of the canvas is transparent.
+        case contain
+        /// It fills the canvas, centred; what overhangs is cut off.
+        case cover
+        /// It fills the canvas exactly, its aspect ratio changed.
+        case stretch
+    }
+
+    /// The decoded picture.
+    public var image: DecodedImage
+    /// Its file, for messages.
+    public var path: String
+    /// How it fills the canvas.
+    public var fit: Fit
+
+    /// A picture from its parts.
+    public init(image: DecodedImage, path: String, fit: Fit = .contain) {
+        self.image = image
+        self.path = path
+        self.fit = fit
+    }
+
+    /// Decodes the picture at `path`.
+    /// - Throws: `ImageError` naming the file and what is wrong with it.
+    public static func load(path: String, fit: Fit = .contain) throws(ImageError) -> PictureContent {
+        PictureContent(image: try ImageDecoder.load(path: path), path: path, fit: fit)
+    }
+
+    /// Where the picture lies on a `canvas`-sized layer: origin x, y (top-left) and width, height, in pixels.
+    public func rect(canvas: SIMD2<Double>) -> SIMD4<Double> {
+        let size = SIMD2(Double(image.width), Double(image.height))
+        let scale: SIMD2<Double>
+        switch fit {
+        case .stretch: return SIMD4(0, 0, canvas.x, canvas.y)
+        case .contain: scale = SIMD2(repeating: min(canvas.x / size.x, canvas.y / size.y))
+        case .cover: scale = SIMD2(repeating: max(canvas.x / size.x, canvas.y / size.y))
+        }
+        let fitted = size * scale
+        let origin = (canvas - fitted) / 2
+        return SIMD4(origin.x, origin.y, fitted.x, fitted.y)
+    }
+}
