@@ -12,6 +12,8 @@ public final class EffectRenderer {
     /// Its passes.
     public let passes: [RenderPass]
     private let programs: [ShaderProgram]
+    /// The Shadertoy buffers and channels, when the preset has a Shadertoy program.
+    private let toy: ShadertoyPasses?
     private var vertexArray: GLuint = 0
     /// Per pass: its output textures (two for stateful passes), or empty for the last pass.
     private var targets: [[RenderTarget]] = []
@@ -32,11 +34,14 @@ public final class EffectRenderer {
             programs.append(try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset)))
         }
         self.programs = programs
+        toy = try preset.shadertoyProgram.map { try ShadertoyPasses(preset: preset, program: $0) }
         let usesTime = preset.effects.contains { $0.arguments.contains { $0.binding == .time } }
-        let sources = preset.files.dropFirst().compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
-        let timeWords = ["iTime", "iFrame", "iTimeDelta", "samplePrevious"]
+        let sources =
+            preset.files.dropFirst().compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+            + (preset.shadertoyProgram?.codes.compactMap(\.text) ?? [])
+        let timeWords = ["iTime", "iFrame", "iTimeDelta", "iDate", "samplePrevious"]
         self.isAnimated =
-            usesTime || preset.effects.contains(where: \.stateful)
+            usesTime || preset.effects.contains(where: \.stateful) || toy?.program.buffers.isEmpty == false
             || sources.contains { text in timeWords.contains { text.contains($0) } }
         glGenVertexArrays(1, &vertexArray)
     }
@@ -51,6 +56,7 @@ public final class EffectRenderer {
         glBindVertexArray(vertexArray)
         glDisable(GLenum(GL_BLEND))
         glDisable(GLenum(GL_DEPTH_TEST))
+        try toy?.renderBuffers(inputs, width: width, height: height)
         var previous: (target: RenderTarget, padding: SIMD2<Double>)?
         for (i, pass) in passes.enumerated() {
             let program = programs[i]
@@ -61,7 +67,8 @@ public final class EffectRenderer {
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target?.framebuffer ?? framebuffer)
             glViewport(0, 0, GLsizei(w), GLsizei(h))
             glUseProgram(program.id)
-            setBuiltins(program, inputs)
+            Self.setBuiltins(program, inputs)
+            if case .shadertoy = pass.input, let toy { toy.bindChannels(of: toy.program.image, program, inputs) }
             glUniform2f(program.location("tilt_targetSize"), GLfloat(w), GLfloat(h))
             glUniform2f(
                 program.location("tilt_targetPadding"), GLfloat(pass.outputPadding.x), GLfloat(pass.outputPadding.y))
@@ -87,7 +94,8 @@ public final class EffectRenderer {
         glActiveTexture(GLenum(GL_TEXTURE0))
     }
 
-    private func setBuiltins(_ p: ShaderProgram, _ f: FrameInputs) {
+    /// Sets the built-in uniforms every pass has (`iTime`, `iTilt` …).
+    static func setBuiltins(_ p: ShaderProgram, _ f: FrameInputs) {
         glUniform1f(p.location("iTime"), GLfloat(f.time))
         glUniform1f(p.location("iTimeDelta"), GLfloat(f.timeDelta))
         glUniform3f(p.location("iResolution"), GLfloat(f.size.x), GLfloat(f.size.y), 1)

@@ -30,7 +30,7 @@ struct LivePreset {
         guard watcher.drain() else { return nil }
         let began = ContinuousClock.now
         do {
-            let reloaded = try Preset.load(directory: preset.directory)
+            let reloaded = try preset.reloaded()
             effects = try EffectRenderer(preset: reloaded)
             if reloaded.files != preset.files { watcher = try FileWatcher(files: reloaded.files) }
             preset = reloaded
