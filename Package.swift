@@ -46,6 +46,9 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
 
@@ -75,7 +78,7 @@ let package = Package(
         .target(
             name: "TiltRender",
             dependencies: [
-                "TiltCore", "TiltEffects", "TiltClient", "TiltWire", "CSDL2", "CEGL", "CPNG",
+                "TiltCore", "TiltEffects", "TiltClient", "TiltWire", "CSDL2", "CEGL", "CPNG", "CTurboJPEG",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
@@ -137,7 +140,8 @@ let package = Package(
         .testTarget(
             name: "TiltEffectsTests", dependencies: ["TiltEffects", "TiltCore"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "TiltRenderTests", dependencies: ["TiltRender", "TiltEffects", "TiltCore", "TiltTestKit"],
+            name: "TiltRenderTests",
+            dependencies: ["TiltRender", "TiltEffects", "TiltCore", "TiltTestKit", "CPNG", "CTurboJPEG"],
             exclude: ["Golden"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltPlaybackTests", dependencies: ["TiltPlayback", "TiltCore", "TiltSensors", "TiltTestKit"],

@@ -1,0 +1,148 @@
+import CEGL
+import Foundation
+
+/// A picture uploaded as a GL texture: premultiplied, sRGB-decoded on sampling, with a filter and a wrap.
+///
+/// Texels hold colour premultiplied in linear light, encoded as sRGB (`GL_SRGB8_ALPHA8`), so the GL decodes them to
+/// linear premultiplied colour before it filters, and a magnified or minified picture blends in linear light. A
+/// picture with a side over `GL_MAX_TEXTURE_SIZE` is shrunk to fit (``Options/oversize``) with a notice, or refused
+/// naming the limit. Needs a current GL context; the texture is deleted with the object.
+public final class ImageTexture {
+    /// How texels are filtered.
+    public enum Filter: String, Sendable, Hashable, CaseIterable {
+        /// The nearest texel (pixel art, masks with hard edges).
+        case nearest
+        /// Bilinear between the four nearest texels.
+        case linear
+        /// Trilinear with mipmaps (a picture drawn much smaller than it is).
+        case mipmap
+    }
+
+    /// What sampling outside 0…1 returns.
+    public enum Wrap: String, Sendable, Hashable, CaseIterable {
+        /// The edge texels repeat.
+        case clamp
+        /// The picture tiles.
+        case `repeat`
+        /// The picture tiles, every other copy mirrored.
+        case mirror
+    }
+
+    /// What to do with a picture larger than the GL holds.
+    public enum Oversize: Sendable, Hashable {
+        /// Shrink it to fit and tell `notice`.
+        case downscale
+        /// Throw ``ImageError`` naming the limit.
+        case refuse
+    }
+
+    /// How a picture is uploaded.
+    public struct Options: Sendable, Hashable {
+        public var filter: Filter
+        public var wrap: Wrap
+        /// Whether the bottom row is uploaded first, so that texture coordinate (0, 0) is the picture's bottom-left
+        /// corner (GL's and Shadertoy's convention); otherwise (0, 0) is its top-left corner (tilt's positions).
+        public var flipVertically: Bool
+        /// Whether the bytes are sRGB-encoded colour decoded to linear on sampling; `false` uploads them as plain
+        /// `GL_RGBA8` data.
+        public var sRGB: Bool
+        /// Whether colour is premultiplied by alpha on upload (straight alpha otherwise).
+        public var premultiply: Bool
+        public var oversize: Oversize
+
+        public init(
+            filter: Filter = .linear, wrap: Wrap = .clamp, flipVertically: Bool = false, sRGB: Bool = true,
+            premultiply: Bool = true, oversize: Oversize = .downscale
+        ) {
+            self.filter = filter
+            self.wrap = wrap
+            self.flipVertically = flipVertically
+            self.sRGB = sRGB
+            self.premultiply = premultiply
+            self.oversize = oversize
+        }
+    }
+
+    /// The GL texture name.
+    public let id: GLuint
+    /// The uploaded size (smaller than the picture's when it was shrunk to fit).
+    public let width: Int
+    /// The uploaded height.
+    public let height: Int
+    /// The notice given when the picture was shrunk, else `nil`.
+    public let notice: String?
+
+    /// Uploads `image` to a new texture.
+    /// - Parameters:
+    ///   - image: the decoded picture.
+    ///   - path: the picture's file, for messages.
+    ///   - options: filter, wrap, flip, colour handling, oversize policy.
+    ///   - maxTextureSize: the largest side allowed; `nil` asks the current context's `GL_MAX_TEXTURE_SIZE`.
+    ///   - notice: told when the picture is shrunk (default: a `notice:` line on standard error).
+    /// - Throws: `ImageError` (``ImageError/Problem/overTextureLimit``) when it is too large and may not be shrunk.
+    public init(
+        image: DecodedImage, path: String, options: Options = Options(), maxTextureSize: Int? = nil,
+        notice: (String) -> Void = ImageTexture.printNotice
+    ) throws(ImageError) {
+        let limit = maxTextureSize ?? GLLimits.current.maxTextureSize
+        var picture = image
+        var told: String?
+        if limit > 0, max(image.width, image.height) > limit {
+            guard options.oversize == .downscale else {
+                throw ImageError(
+                    path: path, problem: .overTextureLimit,
+                    reason: "the picture is \(image.width)x\(image.height), larger than this GL's GL_MAX_TEXTURE_SIZE "
+                        + "\(limit); scale it to at most \(limit) pixels a side")
+            }
+            picture = image.downscaled(toFit: limit)
+            let text =
+                "picture \(path) is \(image.width)x\(image.height), larger than this GL's GL_MAX_TEXTURE_SIZE "
+                + "\(limit); drawing it shrunk to \(picture.width)x\(picture.height)"
+            notice(text)
+            told = text
+        }
+        var texels = options.premultiply ? picture.premultipliedTexels(sRGB: options.sRGB) : picture.pixels
+        if options.flipVertically { texels = picture.flippingRows(of: texels) }
+        var name: GLuint = 0
+        glGenTextures(1, &name)
+        glBindTexture(GLenum(GL_TEXTURE_2D), name)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        texels.withUnsafeBytes {
+            glTexImage2D(
+                GLenum(GL_TEXTURE_2D), 0, options.sRGB ? GL_SRGB8_ALPHA8 : GL_RGBA8, GLsizei(picture.width),
+                GLsizei(picture.height), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
+        }
+        let (minFilter, magFilter): (Int32, Int32) =
+            switch options.filter {
+            case .nearest: (GL_NEAREST, GL_NEAREST)
+            case .linear: (GL_LINEAR, GL_LINEAR)
+            case .mipmap: (GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR)
+            }
+        if options.filter == .mipmap { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
+        let wrap: Int32 =
+            switch options.wrap {
+            case .clamp: GL_CLAMP_TO_EDGE
+            case .repeat: GL_REPEAT
+            case .mirror: GL_MIRRORED_REPEAT
+            }
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), minFilter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), magFilter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), wrap)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), wrap)
+        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        id = name
+        width = picture.width
+        height = picture.height
+        self.notice = told
+    }
+
+    deinit {
+        var name = id
+        glDeleteTextures(1, &name)
+    }
+
+    /// Writes `notice: TEXT` on standard error.
+    public static func printNotice(_ text: String) {
+        FileHandle.standardError.write(Data("notice: \(text)\n".utf8))
+    }
+}
