@@ -17,7 +17,7 @@ final class ShadertoyPasses {
     private var targets: [ShadertoyBuffer: [RenderTarget]] = [:]
     private var latest: [ShadertoyBuffer: Int] = [:]
     private var size: SIMD2<Int> = .zero
-    private let textures: [String: ChannelTexture]
+    private let textures: [String: ImageTexture]
     private var samplers: [String: GLuint] = [:]
     /// Buffers some channel samples with mipmaps, which are rebuilt after each frame.
     private let mipmapped: Set<ShadertoyBuffer>
@@ -26,23 +26,29 @@ final class ShadertoyPasses {
     static let firstUnit: GLint = 2
 
     /// Compiles the buffer passes of `program` and loads its image textures.
-    /// - Throws: `RenderError.compile` naming the pass's file or export pass and line, `RenderError.read` for an image
-    ///   that cannot be decoded, `PresetError` for a file that cannot be read.
+    /// - Throws: `RenderError.compile` naming the pass's file or export pass and line, `RenderError.read` naming the
+    ///   pass and channel of a picture that cannot be decoded, `PresetError` for a file that cannot be read.
     init(preset: Preset, program: ShadertoyProgram) throws {
         self.program = program
         bufferPrograms = try program.buffers.map {
             try ShaderProgram(
                 try ShaderGenerator.generate(pass: RenderPass(input: .shadertoy(file: $0.code.name)), preset: preset))
         }
-        var textures: [String: ChannelTexture] = [:]
+        var textures: [String: ImageTexture] = [:]
         var mipmapped: Set<ShadertoyBuffer> = []
-        for channel in (program.buffers + [program.image]).flatMap(\.channels) {
-            switch channel.source {
-            case .texture(let path):
-                let key = Self.textureKey(path, vflip: channel.vflip)
-                if textures[key] == nil { textures[key] = try ChannelTexture(path: path, vflip: channel.vflip) }
-            case .buffer(let buffer):
-                if channel.filter == .mipmap { mipmapped.insert(buffer) }
+        for pass in program.buffers + [program.image] {
+            for channel in pass.channels {
+                switch channel.source {
+                case .texture(let path):
+                    let key = Self.textureKey(path, vflip: channel.vflip)
+                    guard textures[key] == nil else { continue }
+                    do { textures[key] = try Self.loadTexture(path, vflip: channel.vflip) } catch {
+                        throw RenderError.read(
+                            path, reason: "pass '\(pass.name)', iChannel\(channel.index): \(error.reason)")
+                    }
+                case .buffer(let buffer):
+                    if channel.filter == .mipmap { mipmapped.insert(buffer) }
+                }
             }
         }
         self.textures = textures
@@ -136,7 +142,7 @@ final class ShadertoyPasses {
     private func texture(for channel: ShadertoyChannel) -> (texture: GLuint, width: Int, height: Int)? {
         switch channel.source {
         case .texture(let path):
-            return textures[Self.textureKey(path, vflip: channel.vflip)].map { ($0.texture, $0.width, $0.height) }
+            return textures[Self.textureKey(path, vflip: channel.vflip)].map { ($0.id, $0.width, $0.height) }
         case .buffer(let buffer):
             guard let pair = targets[buffer], let last = latest[buffer] else { return nil }
             return (pair[last].texture, pair[last].width, pair[last].height)
@@ -162,6 +168,13 @@ final class ShadertoyPasses {
         glSamplerParameteri(sampler, GLenum(GL_TEXTURE_WRAP_T), wrap)
         samplers[key] = sampler
         return sampler
+    }
+
+    /// Decodes and uploads a picture as Shadertoy reads it: the bytes as stored (no sRGB decoding, straight alpha),
+    /// with mipmaps so that any channel's sampler can filter it.
+    private static func loadTexture(_ path: String, vflip: Bool) throws(ImageError) -> ImageTexture {
+        let options = ImageTexture.Options(filter: .mipmap, flipVertically: vflip, sRGB: false, premultiply: false)
+        return try ImageTexture(image: try ImageDecoder.load(path: path), path: path, options: options)
     }
 
     private static func textureKey(_ path: String, vflip: Bool) -> String { "\(vflip ? "flipped" : "upright"):\(path)" }

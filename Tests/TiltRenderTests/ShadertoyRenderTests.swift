@@ -210,4 +210,35 @@ import TiltTestKit
         #expect(r.status == 1)
         #expect(r.stderr.contains("\(json)#Buffer A:2:") && r.stderr.contains("nowhere"), "\(r.stderr)")
     }
+
+    @Test func shadertoysUniformsAndMacrosHaveTheirValues() throws {
+        _ = GLTestEnvironment.configured
+        let dir = try Self.folder([
+            "preset.json": #"{"description": "u", "shadertoy": {"image": "image.glsl"}}"#,
+            "image.glsl": """
+            void mainImage(out vec4 c, in vec2 p) {
+                float channelTime = iChannelTime[2] == iTime ? 1.0 : 0.0;
+                c = vec4(iSampleRate / 88200.0, iFrameRate / 120.0, float(HW_PERFORMANCE) * channelTime, 1.0);
+                if (p.x > 1.0) c = vec4((iDate.x - 2000.0) / 255.0, iDate.y / 255.0, iDate.z / 255.0, 1.0);
+            }
+            """,
+        ])
+        let renderer = try OffscreenRenderer(preset: try Preset.load(directory: dir.path), width: 2, height: 1)
+        let pixels = try renderer.render(FrameInputs(time: 3, timeDelta: 1.0 / 30, size: [2, 1]))
+        #expect(Self.pixel(pixels, width: 2, 0, 0) == [128, 64, 255, 255], "44100 Hz, 30 fps, HW_PERFORMANCE 1")
+        let today = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        let date = Self.pixel(pixels, width: 2, 1, 0)
+        #expect(date[0] == today.year! - 2000 && date[1] == today.month! - 1 && date[2] == today.day!, "\(date)")
+    }
+
+    @Test func aTextureThatIsNoPictureNamesThePassChannelAndFile() throws {
+        let dir = try Self.folder([
+            "shader.json": Self.textureExport(vflip: true, filter: "linear"), "quadrants.png": "not a picture",
+        ])
+        let json = dir.appendingPathComponent("shader.json").path
+        let r = try TiltFXProcess.run(["render", "--preset", json, "--size", "2x2", "--out", dir.path + "/o.png"])
+        #expect(r.status == 1)
+        let picture = dir.appendingPathComponent("quadrants.png").path
+        #expect(r.stderr.hasPrefix("error: cannot read \(picture): pass 'Buffer A', iChannel0: "), "\(r.stderr)")
+    }
 }
