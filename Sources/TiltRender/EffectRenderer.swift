@@ -34,7 +34,11 @@ public final class EffectRenderer {
             programs.append(try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset)))
         }
         self.programs = programs
-        toy = try preset.shadertoyProgram.map { try ShadertoyPasses(preset: preset, program: $0) }
+        // A plain `mainImage` file is a program with no channels: its unused channels still sample black.
+        let plain = preset.shadertoy.map {
+            ShadertoyProgram(image: ShadertoyPass(name: "Image", code: .init(name: $0)))
+        }
+        toy = try (preset.shadertoyProgram ?? plain).map { try ShadertoyPasses(preset: preset, program: $0) }
         let usesTime = preset.effects.contains { $0.arguments.contains { $0.binding == .time } }
         let sources =
             preset.files.dropFirst().compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }

@@ -241,4 +241,25 @@ import TiltTestKit
         let picture = dir.appendingPathComponent("quadrants.png").path
         #expect(r.stderr.hasPrefix("error: cannot read \(picture): pass 'Buffer A', iChannel0: "), "\(r.stderr)")
     }
+
+    @Test func anUnusedChannelSamplesBlackEvenWithALayerEffectAfterThePass() throws {
+        _ = GLTestEnvironment.configured
+        let dir = try Self.folder([
+            "preset.json": """
+            {"description": "c", "shadertoy": "main.glsl",
+             "effects": [{"kind": "layer", "function": "same", "file": "same.glsl"}]}
+            """,
+            "main.glsl": """
+            void mainImage(out vec4 c, in vec2 p) {
+                c = vec4(texture(iChannel0, p / iResolution.xy).r + 0.5, iChannelResolution[0].x, 0.0, 1.0);
+            }
+            """,
+            "same.glsl": "vec4 same(vec2 p, Layer layer) { return sampleLayer(layer, p); }\n",
+        ])
+        let renderer = try OffscreenRenderer(preset: try Preset.load(directory: dir.path), width: 4, height: 4)
+        for frame in 0..<3 {
+            let pixels = try renderer.render(FrameInputs(frame: frame, size: [4, 4]))
+            #expect(Self.pixel(pixels, width: 4, 1, 1) == [128, 0, 0, 255], "frame \(frame)")
+        }
+    }
 }
