@@ -83,7 +83,19 @@ extension PresetFile {
             let imagePass = ShadertoyPass(
                 name: "Image", code: ShadertoyCode(name: image),
                 channels: try channels(entry.channels, field: "shadertoy", file: file, path: path))
-            return (image, ShadertoyProgram(common: common, buffers: buffers, image: imagePass))
+            let program = ShadertoyProgram(common: common, buffers: buffers, image: imagePass)
+            let defined = Set(buffers.compactMap(\.buffer))
+            for pass in [imagePass] + buffers {
+                for channel in pass.channels {
+                    guard case .buffer(let read) = channel.source, !defined.contains(read) else { continue }
+                    let field = pass.buffer.map { "shadertoy.buffers.\($0.letter)" } ?? "shadertoy"
+                    throw .invalid(
+                        file, field: "\(field).channels",
+                        reason:
+                            "iChannel\(channel.index) reads Buffer \(read.letter), which \"buffers\" does not define")
+                }
+            }
+            return (image, program)
         }
     }
 

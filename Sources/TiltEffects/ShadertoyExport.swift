@@ -81,6 +81,8 @@ private struct PassReader {
     let assets: String?
     /// Output ids (as text) of the buffer passes.
     var bufferIDs: [String: ShadertoyBuffer] = [:]
+    /// The buffers that have a pass.
+    var defined: Set<ShadertoyBuffer> = []
 
     init(file: String, directory: String, assets: String?) {
         (self.file, self.directory, self.assets) = (file, directory, assets)
@@ -107,6 +109,7 @@ private struct PassReader {
             guard !taken.contains(buffer) else { throw invalid(entry.name, "a second pass for \(buffer.passName)") }
             if let outputID { bufferIDs[outputID] = buffer }
             bufferOf[i] = buffer
+            defined.insert(buffer)
         }
         var common: ShadertoyCode?
         var image: ShadertoyPass?
@@ -170,7 +173,8 @@ private struct PassReader {
         switch type {
         case "buffer":
             let id = input["id"].flatMap(Self.idText) ?? ""
-            guard let buffer = bufferIDs[id] ?? Int(id).flatMap({ ShadertoyBuffer(rawValue: $0 - 257) }) else {
+            let numbered = Int(id).flatMap { ShadertoyBuffer(rawValue: $0 - 257) }
+            guard let buffer = bufferIDs[id] ?? numbered, defined.contains(buffer) else {
                 throw .invalid(
                     file, field: place,
                     reason: "buffer input id '\(id)' is the output of no buffer pass in this export")

@@ -163,6 +163,12 @@ import Testing
         #expect(
             Self.error(dangling).contains(
                 "pass 'Image', iChannel0: buffer input id 'XsXGR8' is the output of no buffer pass"))
+        let numbered = Self.export([
+            Self.pass("Image", type: "image", inputs: [#"{"id": 258, "channel": 0, "ctype": "buffer"}"#], output: "37")
+        ])
+        #expect(
+            Self.error(numbered).contains(
+                "pass 'Image', iChannel0: buffer input id '258' is the output of no buffer pass"))
     }
 
     @Test func theObjectFormOfAPresetDescribesAProgram() throws {
@@ -215,6 +221,9 @@ import Testing
         #expect(
             try error(#"{"image": "main.glsl", "channels": [{"buffer": "A", "channel": 4}]}"#).contains(
                 "channel 4 is not a free channel number 0–3"))
+        #expect(
+            try error(#"{"image": "main.glsl", "channels": [{"buffer": "B"}]}"#).contains(
+                "shadertoy.channels: iChannel0 reads Buffer B, which \"buffers\" does not define"))
         #expect(try error(#""main.glsl""#) == "(no error)", "the plain file name still works")
     }
 

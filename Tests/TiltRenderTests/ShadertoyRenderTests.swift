@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TiltEffects
-import TiltRender
 import TiltTestKit
+
+@testable import TiltRender
 
 /// Shadertoy programs on llvmpipe: buffers with feedback, Shadertoy's pass order, texture channels with their
 /// sampler's flip, Shadertoy JSON exports through the real `tiltfx`, and the errors it gives for what it cannot run.
@@ -260,6 +261,34 @@ import TiltTestKit
         for frame in 0..<3 {
             let pixels = try renderer.render(FrameInputs(frame: frame, size: [4, 4]))
             #expect(Self.pixel(pixels, width: 4, 1, 1) == [128, 0, 0, 255], "frame \(frame)")
+        }
+    }
+
+    @Test func theBuffersStartAgainWhenTheOutputSizeChanges() throws {
+        _ = GLTestEnvironment.configured
+        let dir = try Self.folder([
+            "preset.json": """
+            {"description": "s", "shadertoy": {"image": "image.glsl",
+              "buffers": {"A": {"file": "a.glsl", "channels": [{"buffer": "A"}]}}, "channels": [{"buffer": "A"}]}}
+            """,
+            "a.glsl": "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel0, ivec2(p), 0) + 1.0; }\n",
+            "image.glsl": """
+            void mainImage(out vec4 c, in vec2 p) { c = vec4(texelFetch(iChannel0, ivec2(p), 0).r / 16.0, 0, 0, 1); }
+            """,
+        ])
+        let context = try HeadlessContext()
+        try withExtendedLifetime(context) {
+            let effects = try EffectRenderer(preset: try Preset.load(directory: dir.path))
+            let large = try RenderTarget(width: 8, height: 8)
+            let small = try RenderTarget(width: 4, height: 4)
+            for frame in 0..<3 {
+                try effects.render(
+                    FrameInputs(frame: frame, size: [8, 8]), framebuffer: large.framebuffer, width: 8, height: 8)
+            }
+            #expect(Self.pixel(large.readPixels(), width: 8, 5, 5)[0] == 48, "three frames accumulated")
+            try effects.render(
+                FrameInputs(frame: 3, size: [4, 4]), framebuffer: small.framebuffer, width: 4, height: 4)
+            #expect(Self.pixel(small.readPixels(), width: 4, 1, 1)[0] == 16, "one frame since the resize")
         }
     }
 }
