@@ -100,7 +100,7 @@ private struct PassReader {
         var bufferOf: [Int: ShadertoyBuffer] = [:]
         for (i, entry) in objects.enumerated() where entry.type == "buffer" {
             let outputID = (entry.object["outputs"] as? [[String: Any]])?.first?["id"].flatMap(Self.idText)
-            let byNumber = outputID.flatMap(Int.init).flatMap { ShadertoyBuffer(rawValue: $0 - 257) }
+            let byNumber = outputID.flatMap(Self.numberedBuffer)
             let taken = Set(bufferOf.values)
             guard
                 let buffer = byNumber ?? ShadertoyBuffer(name: entry.name)
@@ -173,7 +173,7 @@ private struct PassReader {
         switch type {
         case "buffer":
             let id = input["id"].flatMap(Self.idText) ?? ""
-            let numbered = Int(id).flatMap { ShadertoyBuffer(rawValue: $0 - 257) }
+            let numbered = Self.numberedBuffer(id)
             guard let buffer = bufferIDs[id] ?? numbered, defined.contains(buffer) else {
                 throw .invalid(
                     file, field: place,
@@ -211,6 +211,12 @@ private struct PassReader {
 
     private func invalid(_ pass: String, _ reason: String) -> PresetError {
         .invalid(file, field: "pass '\(pass)'", reason: reason)
+    }
+
+    /// The buffer an older export's numeric id names: 257–260 are Buffers A–D.
+    static func numberedBuffer(_ id: String) -> ShadertoyBuffer? {
+        guard let n = Int(id), (257...260).contains(n) else { return nil }
+        return ShadertoyBuffer(rawValue: n - 257)
     }
 
     /// An id or channel number as text, whether the export wrote a number or a string.

@@ -169,6 +169,12 @@ import Testing
         #expect(
             Self.error(numbered).contains(
                 "pass 'Image', iChannel0: buffer input id '258' is the output of no buffer pass"))
+        let huge = Self.export([
+            Self.pass(
+                "Image", type: "image", inputs: [#"{"id": -9223372036854775808, "channel": 0, "ctype": "buffer"}"#]),
+            Self.pass("Buffer A", type: "buffer", output: "-9223372036854775808"),
+        ])
+        #expect(Self.error(huge) == "(no error)", "any id names a buffer, without overflowing")
     }
 
     @Test func theObjectFormOfAPresetDescribesAProgram() throws {
