@@ -159,6 +159,11 @@ import TiltTestKit
                     + "not found; looked in \(dir.path); put it beside the export or pass --assets DIR"),
             "\(missing.stderr)")
 
+        let nowhere = assets.appendingPathComponent("nowhere").path
+        let noFolder = try TiltFXProcess.run(["render", "--preset", json, "--assets", nowhere, "--out", out])
+        #expect(noFolder.status == 1)
+        #expect(noFolder.stderr.hasPrefix("error: --assets \(nowhere): no such folder"), "\(noFolder.stderr)")
+
         let check = try TiltFXProcess.run(["check", "--presets", dir.path, "--assets", assets.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(
