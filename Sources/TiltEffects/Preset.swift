@@ -35,6 +35,11 @@ public struct Preset: Sendable, Hashable {
     public var power: PowerPolicy?
     /// The named textures (its `textures` key), sorted by name.
     public var textures: [PresetTexture] = []
+    /// The whole Shadertoy program (Common, buffers, channels) when the preset has more than a plain `mainImage`
+    /// file: the object form of `shadertoy`, or a Shadertoy JSON export. ``shadertoy`` then names its Image code.
+    public var shadertoyProgram: ShadertoyProgram?
+    /// The folder searched for a JSON export's textures after the export's own folder (`--assets DIR`).
+    public var assetDirectory: String?
 
     /// Creates a preset from its parts.
     public init(
@@ -55,8 +60,8 @@ public struct Preset: Sendable, Hashable {
     /// Every file the preset reads (preset file, Shadertoy source, effect sources, textures), for watching.
     public var files: [String] {
         var seen: [String] = [file]
-        let sources = [shadertoy].compactMap({ $0 }) + effects.map(\.file) + textures.compactMap(\.file)
-        for path in sources where !seen.contains(path) {
+        let toy = shadertoyProgram?.files ?? [shadertoy].compactMap { $0 }
+        for path in toy + effects.map(\.file) + textures.compactMap(\.file) where !seen.contains(path) {
             seen.append(path)
         }
         return seen
@@ -77,5 +82,17 @@ public struct Preset: Sendable, Hashable {
         }
         let raw = try PresetFile.decode(data, file: file)
         return try raw.resolve(name: dir.lastPathComponent, directory: dir, file: file)
+    }
+
+    /// Loads the preset at `path`: a preset folder, or a Shadertoy JSON export (a `.json` file).
+    /// - Parameter assets: where a JSON export's textures are looked for after the export's own folder.
+    public static func load(path: String, assets: String? = nil) throws(PresetError) -> Preset {
+        if ShadertoyExport.isExportPath(path) { return try ShadertoyExport.load(file: path, assets: assets) }
+        return try load(directory: path)
+    }
+
+    /// The preset loaded again from where it came from (for hot reload).
+    public func reloaded() throws(PresetError) -> Preset {
+        try Preset.load(path: file.hasSuffix("/" + Self.fileName) ? directory : file, assets: assetDirectory)
     }
 }

@@ -65,7 +65,7 @@ struct PresetFile: Decodable {
     }
 
     var description: String?
-    var shadertoy: String?
+    var shadertoy: ShadertoyEntry?
     var effects: [EffectEntry]?
     var power: PowerPolicyEntry?
     var textures: [String: TextureEntry]?
@@ -126,9 +126,10 @@ struct PresetFile: Decodable {
         func path(_ relative: String, field: String, what: String = "shader") throws(PresetError) -> String {
             let p = URL(fileURLWithPath: relative, relativeTo: directory).standardizedFileURL.path
             guard FileManager.default.isReadableFile(atPath: p) else {
+                let kind = field.hasSuffix(".texture") ? "texture" : what
                 throw .invalid(
                     file, field: field,
-                    reason: "\(what) file '\(relative)' not found at \(p); create it or fix the name"
+                    reason: "\(kind) file '\(relative)' not found at \(p); create it or fix the name"
                 )
             }
             return p
@@ -177,13 +178,14 @@ struct PresetFile: Decodable {
             effect.content = entry.content ?? false
             effects.append(effect)
         }
-        let toy = try shadertoy.map { (s: String) throws(PresetError) -> String in try path(s, field: "shadertoy") }
+        let toy = try resolveShadertoy(file: file) { (s, field) throws(PresetError) in try path(s, field: field) }
         if toy == nil && effects.isEmpty {
             throw .invalid(file, field: "effects", reason: "a preset needs at least one effect or a \"shadertoy\" file")
         }
         var preset = Preset(
-            name: name, description: description ?? "", directory: directory.path, file: file, shadertoy: toy,
+            name: name, description: description ?? "", directory: directory.path, file: file, shadertoy: toy?.image,
             effects: effects)
+        preset.shadertoyProgram = toy?.program
         preset.power = try power?.resolve(file: file)
         preset.textures = textures
         return preset

@@ -34,16 +34,17 @@ struct PresetKeys: Sendable, Equatable {
                 return found
             }
         }
+        if let found = shadertoyUnknown(top["shadertoy"]) { return found }
         guard let power = top["power"] as? [String: Any] else { return nil }
         return check(power, PowerPolicyEntry.Keys.self, field: "power")
     }
 
     /// The objects of an array value (an element of another type keeps its place, so indices match the file).
-    private static func objects(_ value: Any?) -> [[String: Any]] {
+    static func objects(_ value: Any?) -> [[String: Any]] {
         ((value as? [Any]) ?? []).map { $0 as? [String: Any] ?? [:] }
     }
 
-    private static func check<Keys: CodingKey & CaseIterable>(
+    static func check<Keys: CodingKey & CaseIterable>(
         _ object: [String: Any], _: Keys.Type, field: String
     ) -> PresetKeys? {
         let known = Keys.allCases.map(\.stringValue)

@@ -5,10 +5,13 @@ import Foundation
 public struct PresetLibrary: Sendable {
     /// The folders searched, in order; the first holding a preset of a given name wins.
     public var searchPaths: [String]
+    /// Where a Shadertoy JSON export's textures are looked for after the export's own folder (`--assets DIR`).
+    public var assetDirectory: String?
 
     /// Creates a library over explicit folders.
-    public init(searchPaths: [String]) {
+    public init(searchPaths: [String], assetDirectory: String? = nil) {
         self.searchPaths = searchPaths
+        self.assetDirectory = assetDirectory
     }
 
     /// The standard search order.
@@ -49,15 +52,20 @@ public struct PresetLibrary: Sendable {
         }
     }
 
-    /// Every preset name found, sorted, each mapped to its folder (first search path wins).
+    /// Every preset name found, sorted, each mapped to its folder, or for a Shadertoy JSON export `NAME.json` to the
+    /// file (first search path wins).
     public func presetDirectories() -> [(name: String, directory: String)] {
         var found: [String: String] = [:]
         for root in searchPaths {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-            for name in entries where found[name] == nil {
-                let dir = (root as NSString).appendingPathComponent(name)
-                if FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent(Preset.fileName)) {
-                    found[name] = dir
+            for entry in entries.sorted() {
+                let path = (root as NSString).appendingPathComponent(entry)
+                let name = entry.hasSuffix(".json") ? String(entry.dropLast(5)) : entry
+                guard found[name] == nil else { continue }
+                if FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(Preset.fileName))
+                    || ShadertoyExport.isExportPath(path)
+                {
+                    found[name] = path
                 }
             }
         }
@@ -67,9 +75,16 @@ public struct PresetLibrary: Sendable {
     /// The names of all presets found.
     public var names: [String] { presetDirectories().map(\.name) }
 
-    /// The folder of the preset `name`, or a path given directly (a folder holding `preset.json`).
-    /// - Throws: `PresetError.unknownPreset` listing the presets that exist.
+    /// The folder of the preset `name`, or a path given directly (a folder holding `preset.json`, or a Shadertoy
+    /// JSON export).
+    /// - Throws: `PresetError.unknownPreset` listing the presets that exist; `unreadable` for a missing `.json`.
     public func directory(of name: String) throws(PresetError) -> String {
+        if name.hasSuffix(".json") {
+            guard ShadertoyExport.isExportPath(name) else {
+                throw .unreadable(name, reason: "no such file (a Shadertoy JSON export was expected there)")
+            }
+            return name
+        }
         if name.contains("/"),
             FileManager.default.fileExists(atPath: (name as NSString).appendingPathComponent(Preset.fileName))
         {
@@ -82,6 +97,6 @@ public struct PresetLibrary: Sendable {
     /// Loads the preset `name`.
     /// - Throws: `PresetError` for an unknown name or a broken preset file.
     public func load(_ name: String) throws(PresetError) -> Preset {
-        try Preset.load(directory: try directory(of: name))
+        try Preset.load(path: try directory(of: name), assets: assetDirectory)
     }
 }

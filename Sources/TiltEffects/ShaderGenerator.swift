@@ -2,10 +2,12 @@ import Foundation
 
 /// Writes the GLSL ES 3.00 source of each render pass.
 ///
-/// Every pass shares one prelude of built-in uniforms (Shadertoy's `iTime`, `iResolution`, `iMouse`, `iFrame`, plus
-/// `iTilt`, `iGravity`, `iAttitude`, `iEuler`, `iRotationRate`, `tilt_pointer`), the `Layer` type with
-/// `sampleLayer`/`samplePrevious`, then each preset file the pass uses after a `#line N*100000+1 N` directive, then
-/// glue code that chains the effects. File N maps back through `ShaderSourceMap`, by the source-string number or, for
+/// Every pass shares one prelude of built-in uniforms (Shadertoy's `iTime`, `iResolution`, `iMouse`, `iFrame`, its
+/// channels `iChannel0..3` with `iChannelResolution`, `iChannelTime`, `iDate`, `iFrameRate`, `iSampleRate`, plus
+/// `iTilt`, `iGravity`, `iAttitude`, `iEuler`, `iRotationRate`, `tilt_pointer`; `HW_PERFORMANCE` is 1), the `Layer`
+/// type with `sampleLayer`/`samplePrevious`, then each preset file the pass uses after a `#line N*100000+1 N`
+/// directive (a Shadertoy pass: the Common code, then its own), then glue code that chains the effects. A Shadertoy
+/// buffer pass is generated as a pass whose input is the buffer's code. File N maps back through `ShaderSourceMap`, by the source-string number or, for
 /// compilers that report only line numbers (Mesa prints source 0), by the line number's block.
 public enum ShaderGenerator {
     /// The vertex shader shared by every pass: one triangle that covers the viewport.
@@ -42,6 +44,16 @@ public enum ShaderGenerator {
         uniform vec2 tilt_layerTextureSize;
         uniform sampler2D tilt_previousTexture;
         out vec4 tilt_fragColor;
+        #define HW_PERFORMANCE 1
+        uniform sampler2D iChannel0;
+        uniform sampler2D iChannel1;
+        uniform sampler2D iChannel2;
+        uniform sampler2D iChannel3;
+        uniform vec3 iChannelResolution[4];
+        uniform float iChannelTime[4];
+        uniform vec4 iDate;
+        uniform float iFrameRate;
+        uniform float iSampleRate;
         /// The layer below a layer effect: its size in pixels.
         struct Layer { vec2 size; };
         vec4 tilt_sampleTexture(sampler2D tex, vec2 position) {
@@ -119,7 +131,7 @@ public enum ShaderGenerator {
         func include(_ path: String) throws(PresetError) {
             guard !files.contains(path) else { return }
             let body: String
-            do { body = try readFile(path) } catch {
+            do { body = try preset.shadertoyProgram?.inlineText(named: path) ?? readFile(path) } catch {
                 throw .unreadable(path, reason: (error as NSError).localizedDescription)
             }
             files.append(path)
@@ -135,7 +147,10 @@ public enum ShaderGenerator {
         for texture in preset.textures { append("uniform sampler2D \(texture.uniformName);\n") }
         var effectIndices = pass.chain
         if case .layer(let e) = pass.input { effectIndices.insert(e, at: 0) }
-        if case .shadertoy(let file) = pass.input { try include(file) }
+        if case .shadertoy(let file) = pass.input {
+            if let common = preset.shadertoyProgram?.common { try include(common.name) }
+            try include(file)
+        }
         for index in effectIndices { try include(preset.effects[index].file) }
 
         // Glue: line numbers of source 0 continue from the prelude (the next line is lineCount + 2 after #line).

@@ -12,6 +12,8 @@ public final class EffectRenderer {
     /// Its passes.
     public let passes: [RenderPass]
     private let programs: [ShaderProgram]
+    /// The Shadertoy buffers and channels, when the preset has a Shadertoy program.
+    private let toy: ShadertoyPasses?
     private var vertexArray: GLuint = 0
     /// Per pass: its output textures (two for stateful passes), or empty for the last pass.
     private var targets: [[RenderTarget]] = []
@@ -21,7 +23,7 @@ public final class EffectRenderer {
     private let picture: (content: PictureContent, texture: ImageTexture, fit: GLuint)?
     /// The picture fitted to the current size, in the effects' colour (drawn when the size changes).
     private var pictureCanvas: RenderTarget?
-    /// The preset's named textures, in the order of `preset.textures`, on units 3, 4, …
+    /// The preset's named textures, in the order of `preset.textures`, on units from ``TextureUnit/firstNamedTexture``
     private let textures: [ImageTexture]
 
     /// Whether a frame depends on time or on the previous frame, so it must be redrawn even when the motion, size
@@ -46,11 +48,18 @@ public final class EffectRenderer {
             programs.append(try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset)))
         }
         self.programs = programs
+        // A plain `mainImage` file is a program with no channels: its unused channels still sample black.
+        let plain = preset.shadertoy.map {
+            ShadertoyProgram(image: ShadertoyPass(name: "Image", code: .init(name: $0)))
+        }
+        toy = try (preset.shadertoyProgram ?? plain).map { try ShadertoyPasses(preset: preset, program: $0) }
         let usesTime = preset.effects.contains { $0.arguments.contains { $0.binding == .time } }
-        let sources = preset.files.dropFirst().compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
-        let timeWords = ["iTime", "iFrame", "iTimeDelta", "samplePrevious"]
+        let sources =
+            preset.files.dropFirst().compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+            + (preset.shadertoyProgram?.codes.compactMap(\.text) ?? [])
+        let timeWords = ["iTime", "iFrame", "iTimeDelta", "iDate", "samplePrevious"]
         self.isAnimated =
-            usesTime || preset.effects.contains(where: \.stateful)
+            usesTime || preset.effects.contains(where: \.stateful) || toy?.program.buffers.isEmpty == false
             || sources.contains { text in timeWords.contains { text.contains($0) } }
         glGenVertexArrays(1, &vertexArray)
     }
@@ -66,6 +75,7 @@ public final class EffectRenderer {
         glBindVertexArray(vertexArray)
         glDisable(GLenum(GL_BLEND))
         glDisable(GLenum(GL_DEPTH_TEST))
+        try toy?.renderBuffers(inputs, width: width, height: height)
         var previous: (target: RenderTarget, padding: SIMD2<Double>)?
         for (i, pass) in passes.enumerated() {
             let program = programs[i]
@@ -76,7 +86,8 @@ public final class EffectRenderer {
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target?.framebuffer ?? framebuffer)
             glViewport(0, 0, GLsizei(w), GLsizei(h))
             glUseProgram(program.id)
-            setBuiltins(program, inputs)
+            Self.setBuiltins(program, inputs)
+            if case .shadertoy = pass.input, let toy { toy.bindChannels(of: toy.program.image, program, inputs) }
             glUniform2f(program.location("tilt_targetSize"), GLfloat(w), GLfloat(h))
             glUniform2f(
                 program.location("tilt_targetPadding"), GLfloat(pass.outputPadding.x), GLfloat(pass.outputPadding.y))
@@ -92,9 +103,9 @@ public final class EffectRenderer {
             }
             bindPicture(program, canvas: SIMD2(Double(width), Double(height)))
             for (unit, (texture, declared)) in zip(textures, preset.textures).enumerated() {
-                glActiveTexture(GLenum(GL_TEXTURE3 + Int32(unit)))
+                TextureUnit.activate(TextureUnit.firstNamedTexture + GLint(unit))
                 glBindTexture(GLenum(GL_TEXTURE_2D), texture.id)
-                glUniform1i(program.location(declared.uniformName), GLint(3 + unit))
+                glUniform1i(program.location(declared.uniformName), TextureUnit.firstNamedTexture + GLint(unit))
             }
             if pass.stateful {
                 glActiveTexture(GLenum(GL_TEXTURE1))
@@ -143,7 +154,8 @@ public final class EffectRenderer {
         pictureCanvas = canvas
     }
 
-    private func setBuiltins(_ p: ShaderProgram, _ f: FrameInputs) {
+    /// Sets the built-in uniforms every pass has (`iTime`, `iTilt` …).
+    static func setBuiltins(_ p: ShaderProgram, _ f: FrameInputs) {
         glUniform1f(p.location("iTime"), GLfloat(f.time))
         glUniform1f(p.location("iTimeDelta"), GLfloat(f.timeDelta))
         glUniform3f(p.location("iResolution"), GLfloat(f.size.x), GLfloat(f.size.y), 1)

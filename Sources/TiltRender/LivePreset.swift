@@ -32,7 +32,7 @@ struct LivePreset {
         guard watcher.drain() else { return nil }
         let began = ContinuousClock.now
         do {
-            let reloaded = try Preset.load(directory: preset.directory)
+            let reloaded = try preset.reloaded()
             effects = try EffectRenderer(preset: reloaded, picture: picture)
             if reloaded.files != preset.files { watcher = try FileWatcher(files: reloaded.files) }
             preset = reloaded

@@ -32,6 +32,8 @@ public struct PresetCheck: Sendable {
     public var searchPaths: [String]
     /// Whether to compile the shaders (they are compiled only where a headless GL context can be made).
     public var compilesShaders: Bool
+    /// Where Shadertoy JSON exports' textures are looked for after each export's own folder.
+    public var assetDirectory: String?
 
     /// A check of `directory`, or of the first folder of `searchPaths` that exists.
     public init(
@@ -48,13 +50,16 @@ public struct PresetCheck: Sendable {
         guard let folder = folder(&findings) else { return findings }
         let found = PresetLibrary(searchPaths: [folder]).presetDirectories()
         if found.isEmpty {
-            findings.append(.init(.fail, "presets", "\(folder) holds no presets (folders with a \(Preset.fileName))"))
+            findings.append(
+                .init(
+                    .fail, "presets",
+                    "\(folder) holds no presets (folders with a \(Preset.fileName), or Shadertoy JSON exports)"))
             return findings
         }
         var loaded: [Preset] = []
         for entry in found {
             do {
-                loaded.append(try Preset.load(directory: entry.directory))
+                loaded.append(try Preset.load(path: entry.directory, assets: assetDirectory))
             } catch {
                 findings.append(.init(.fail, "presets", "\(entry.name): \(error)"))
             }

@@ -3,8 +3,8 @@ import TiltEffects
 /// Decodes and uploads a preset's named textures (`"textures"` in preset.json).
 enum PresetTextureLoader {
     /// The most named textures a preset may declare: GLES 3 promises 16 texture units to a fragment shader, and the
-    /// renderer keeps three (layer, previous frame, picture).
-    static let maxTextures = 13
+    /// renderer keeps seven (layer, previous frame, picture, four Shadertoy channels; see ``TextureUnit``).
+    static let maxTextures = TextureUnit.namedTextureCount
 
     /// One texture per declaration, in order; a declaration without a file is one opaque white texel.
     /// - Throws: `ImageError` naming the texture's file and what is wrong with it; `RenderError` for too many.

@@ -1,22 +1,28 @@
 import CEGL
 
-/// A framebuffer object with an RGBA8 colour texture.
+/// A framebuffer object with an RGBA colour texture (8-bit, or 16-bit float for Shadertoy buffers).
 final class RenderTarget {
+    /// The colour texture's format.
+    enum Format {
+        case rgba8, rgba16f
+    }
+
     let framebuffer: GLuint
     let texture: GLuint
     let width: Int
     let height: Int
 
     /// Creates a `width`×`height` target.
-    init(width: Int, height: Int) throws(RenderError) {
+    init(width: Int, height: Int, format: Format = .rgba8) throws(RenderError) {
         self.width = width
         self.height = height
         var tex: GLuint = 0
         glGenTextures(1, &tex)
         glBindTexture(GLenum(GL_TEXTURE_2D), tex)
+        let float = format == .rgba16f
         glTexImage2D(
-            GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
-            GLenum(GL_UNSIGNED_BYTE), nil)
+            GLenum(GL_TEXTURE_2D), 0, float ? GL_RGBA16F : GL_RGBA8, GLsizei(width), GLsizei(height), 0,
+            GLenum(GL_RGBA), GLenum(float ? GL_HALF_FLOAT : GL_UNSIGNED_BYTE), nil)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)

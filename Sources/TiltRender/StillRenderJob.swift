@@ -79,7 +79,7 @@ public struct StillRenderJob: Sendable {
             guard watcher.waitForChange(timeoutMilliseconds: 250) else { continue }
             let start = ContinuousClock.now
             do {
-                let reloaded = try Preset.load(directory: current.directory)
+                let reloaded = try current.reloaded()
                 if reloaded.files != current.files { watcher = try FileWatcher(files: reloaded.files) }
                 if let renderer {
                     try renderer.reload(reloaded)

@@ -6,7 +6,7 @@ import TiltRender
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check that every preset of a presets folder loads and its shaders compile.",
+        abstract: "Check that every preset of a presets folder (folders, Shadertoy JSON exports) loads and compiles.",
         discussion: """
             Prints one line per finding (ok, note or FAIL), then `tiltfx check: OK` (exit 0) or \
             `tiltfx check: N problems` (exit 1). Without --presets it checks the first standard presets folder \
@@ -16,7 +16,8 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var presets: PresetOptions
 
     func run() throws {
-        let check = PresetCheck(directory: presets.directory, searchPaths: presets.library.searchPaths)
+        var check = PresetCheck(directory: presets.directory, searchPaths: presets.library.searchPaths)
+        check.assetDirectory = presets.assets
         let findings = check.run()
         print(PresetCheck.report(findings))
         if PresetCheck.problems(findings) > 0 { throw ExitCode(1) }

@@ -7,18 +7,33 @@ struct PresetOptions: ParsableArguments {
     @Option(name: .customLong("presets"), help: "A folder of presets, searched before the standard places.")
     var directory: String?
 
-    /// The library to search.
-    var library: PresetLibrary { PresetLibrary.standard(explicit: directory) }
+    @Option(
+        help: ArgumentHelp(
+            "A folder of textures for Shadertoy JSON exports, searched after the export's own folder.",
+            valueName: "dir"))
+    var assets: String?
 
-    /// Refuses a `--presets` folder that is not there (the standard places would otherwise be searched silently
-    /// instead). A missing folder is no usage mistake: `TiltFXError` exits 1 without the usage text. `tiltfx check`
-    /// reports it as a finding instead.
+    /// The library to search.
+    var library: PresetLibrary {
+        var library = PresetLibrary.standard(explicit: directory)
+        library.assetDirectory = assets
+        return library
+    }
+
+    /// Refuses a `--presets` or `--assets` folder that is not there (the standard places would otherwise be searched
+    /// silently instead). A missing folder is no usage mistake: `TiltFXError` exits 1 without the usage text.
+    /// `tiltfx check` reports a missing `--presets` as a finding instead.
     func requireDirectory() throws {
-        guard let directory else { return }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
+        if let directory, !Self.isFolder(directory) {
             throw TiltFXError("--presets \(directory): no such folder; pass a folder that holds preset folders")
         }
+        if let assets, !Self.isFolder(assets) {
+            throw TiltFXError("--assets \(assets): no such folder; pass the folder that holds the export's textures")
+        }
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }

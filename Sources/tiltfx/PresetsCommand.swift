@@ -23,7 +23,7 @@ struct PresetsCommand: ParsableCommand {
         let width = found.map(\.name.count).max() ?? 0
         for (name, dir) in found {
             let description: String
-            do { description = try Preset.load(directory: dir).description } catch {
+            do { description = try Preset.load(path: dir).description } catch {
                 description = "(broken: \(error))"
             }
             print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + description)

@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var presets: PresetOptions
 
-    @Option(help: "The preset's name (see `tiltfx presets`) or a path to a preset folder.")
+    @Option(help: "The preset's name (see `tiltfx presets`), a preset folder, or a Shadertoy JSON export (FILE.json).")
     var preset: String
 
     @OptionGroup var picture: PictureOptions

@@ -57,7 +57,12 @@ import TiltTestKit
     @Test func anEmptyFolderFails() {
         let empty = TestPaths.temporaryDirectory("tiltfx").path
         let findings = PresetCheck(directory: empty).run()
-        #expect(findings == [.init(.fail, "presets", "\(empty) holds no presets (folders with a preset.json)")])
+        #expect(
+            findings == [
+                .init(
+                    .fail, "presets",
+                    "\(empty) holds no presets (folders with a preset.json, or Shadertoy JSON exports)")
+            ])
     }
 
     @Test func theBinaryPassesOnTheRepositorysPresets() throws {

@@ -1,0 +1,98 @@
+/// A Shadertoy program: optional Common code, Buffers A–D and the Image pass, each pass reading up to four channels.
+///
+/// Native presets describe one with the object form of their `shadertoy` key; a Shadertoy JSON export
+/// (``ShadertoyExport``) becomes one too. The Image pass draws the base content that the preset's effects then shade;
+/// the buffers render before it, each into its own pair of ping-pong textures, in the order A, B, C, D.
+public struct ShadertoyProgram: Sendable, Hashable {
+    /// Code shared by every pass, included before each pass's own code.
+    public var common: ShadertoyCode?
+    /// The buffer passes, in the order they render (A, B, C, D; absent buffers are left out).
+    public var buffers: [ShadertoyPass]
+    /// The Image pass, whose `mainImage` draws the base content.
+    public var image: ShadertoyPass
+
+    /// Creates a program; `buffers` are sorted into Shadertoy's order.
+    public init(common: ShadertoyCode? = nil, buffers: [ShadertoyPass] = [], image: ShadertoyPass) {
+        self.common = common
+        self.buffers = buffers.sorted { ($0.buffer?.rawValue ?? 0) < ($1.buffer?.rawValue ?? 0) }
+        self.image = image
+    }
+
+    /// The code of every pass (Common first), for looking up inline code by name.
+    public var codes: [ShadertoyCode] {
+        [common].compactMap { $0 } + buffers.map(\.code) + [image.code]
+    }
+
+    /// The text of the inline code named `name` (a JSON export's pass), or `nil` for a file or an unknown name.
+    public func inlineText(named name: String) -> String? {
+        codes.first { $0.name == name }?.text
+    }
+
+    /// The files the program reads (its source files and textures), for watching.
+    public var files: [String] {
+        var files = codes.filter { $0.text == nil }.map(\.name)
+        for pass in buffers + [image] {
+            for channel in pass.channels {
+                if case .texture(let path) = channel.source { files.append(path) }
+            }
+        }
+        return files
+    }
+}
+
+/// One of Shadertoy's four buffers.
+public enum ShadertoyBuffer: Int, Sendable, Hashable, CaseIterable, Comparable {
+    case a, b, c, d
+
+    /// `A` to `D`.
+    public var letter: String { ["A", "B", "C", "D"][rawValue] }
+
+    /// `Buffer A` to `Buffer D`, as Shadertoy names the pass.
+    public var passName: String { "Buffer \(letter)" }
+
+    /// The buffer named by a letter (`A`, `b`) or a pass name (`Buffer A`, `Buf A`).
+    public init?(name: String) {
+        let words = name.split(separator: " ")
+        guard let last = words.last, words.count <= 2,
+            words.count == 1 || ["buffer", "buf"].contains(words[0].lowercased()),
+            let found = Self.allCases.first(where: { $0.letter == last.uppercased() })
+        else { return nil }
+        self = found
+    }
+
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A pass's GLSL: a file of a native preset, or a JSON export's inline code.
+public struct ShadertoyCode: Sendable, Hashable {
+    /// The file's absolute path, or for inline code its name in messages (`/path/shader.json#Buffer A`).
+    public var name: String
+    /// The inline code; `nil` when ``name`` is a file to read.
+    public var text: String?
+
+    /// Code read from the file `path`, or given inline under a name.
+    public init(name: String, text: String? = nil) {
+        self.name = name
+        self.text = text
+    }
+}
+
+/// One pass of a Shadertoy program: a buffer or the Image.
+public struct ShadertoyPass: Sendable, Hashable {
+    /// `Image` or `Buffer A` …, for messages.
+    public var name: String
+    /// The buffer the pass renders into; `nil` for the Image pass.
+    public var buffer: ShadertoyBuffer?
+    /// Its code (defining `mainImage`).
+    public var code: ShadertoyCode
+    /// The channels it reads, at most one per index 0–3.
+    public var channels: [ShadertoyChannel]
+
+    /// Creates a pass.
+    public init(name: String, buffer: ShadertoyBuffer? = nil, code: ShadertoyCode, channels: [ShadertoyChannel] = []) {
+        self.name = name
+        self.buffer = buffer
+        self.code = code
+        self.channels = channels
+    }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import Testing
+
+@testable import TiltEffects
+
+/// Shadertoy JSON exports and the object form of a preset's `shadertoy` key: the program they describe and the
+/// errors that name the pass, channel and file at fault.
+@Suite struct ShadertoyExportTests {
+    /// A fresh folder holding `files` (name → text).
+    static func folder(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tilt-toy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files {
+            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return dir
+    }
+
+    /// One render pass of an export, as JSON.
+    static func pass(
+        _ name: String, type: String, code: String = "void mainImage(out vec4 c, in vec2 p) {}",
+        inputs: [String] = [], output: String? = nil
+    ) -> String {
+        let outputs = output.map { "[{\"id\": \($0), \"channel\": 0}]" } ?? "[]"
+        return """
+            {"name": "\(name)", "type": "\(type)", "code": \(Self.quoted(code)), "inputs": [\(inputs.joined(separator: ", "))],
+             "outputs": \(outputs)}
+            """
+    }
+
+    static func quoted(_ text: String) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed]), as: UTF8.self)
+    }
+
+    static func export(_ passes: [String]) -> String {
+        "{\"ver\": \"0.1\", \"info\": {\"name\": \"Test\", \"username\": \"me\"}, \"renderpass\": [\(passes.joined(separator: ", "))]}"
+    }
+
+    static func load(_ text: String, files: [String: String] = [:], assets: String? = nil) throws -> Preset {
+        var files = files
+        files["shader.json"] = text
+        let dir = try folder(files)
+        return try Preset.load(path: dir.appendingPathComponent("shader.json").path, assets: assets)
+    }
+
+    static func error(_ text: String, files: [String: String] = [:]) -> String {
+        do {
+            _ = try load(text, files: files)
+            return "(no error)"
+        } catch { return "\(error)" }
+    }
+
+    @Test func anExportWithCommonABufferAndATextureBecomesAProgram() throws {
+        let json = Self.export([
+            Self.pass("Common", type: "common", code: "float shared() { return 0.5; }"),
+            Self.pass(
+                "Image", type: "image",
+                inputs: [
+                    #"{"id": "4dXGR8", "channel": 1, "ctype": "buffer", "sampler": {"filter": "nearest", "wrap": "repeat", "vflip": "true"}}"#,
+                    #"{"id": 16, "channel": 0, "type": "texture", "src": "/media/a/abc.png", "sampler": {"filter": "mipmap", "wrap": "repeat", "vflip": "false"}}"#,
+                ], output: "37"),
+            Self.pass(
+                "Buf A", type: "buffer",
+                inputs: [#"{"id": "4dXGR8", "channel": 0, "ctype": "buffer"}"#], output: "\"4dXGR8\""),
+        ])
+        let preset = try Self.load(json, files: ["abc.png": "not really a png"])
+        let program = try #require(preset.shadertoyProgram)
+        #expect(preset.name == "shader")
+        #expect(preset.description.contains("Test by me"))
+        #expect(preset.effects.isEmpty)
+        #expect(preset.shadertoy == preset.file + "#Image")
+        #expect(program.common?.text == "float shared() { return 0.5; }")
+        #expect(program.buffers.map(\.name) == ["Buffer A"])
+        #expect(program.buffers[0].channels == [ShadertoyChannel(index: 0, source: .buffer(.a))])
+        let texture = URL(fileURLWithPath: preset.directory).appendingPathComponent("abc.png").path
+        #expect(
+            program.image.channels == [
+                ShadertoyChannel(
+                    index: 0, source: .texture(path: texture), filter: .mipmap, wrap: .repeat, vflip: false),
+                ShadertoyChannel(index: 1, source: .buffer(.a), filter: .nearest, wrap: .repeat, vflip: true),
+            ])
+        #expect(preset.files == [preset.file, texture])
+    }
+
+    @Test func numericBufferIdsAndTheArrayWrapperAreRead() throws {
+        let json =
+            "["
+            + Self.export([
+                Self.pass(
+                    "Image", type: "image", inputs: [#"{"id": 258, "channel": 2, "ctype": "buffer"}"#], output: "37"),
+                Self.pass("Second", type: "buffer", output: "258"),
+                Self.pass(
+                    "First", type: "buffer", inputs: [#"{"id": 258, "channel": 0, "ctype": "buffer"}"#], output: "257"),
+            ]) + "]"
+        let program = try #require(try Self.load(json).shadertoyProgram)
+        #expect(program.buffers.map(\.name) == ["Buffer A", "Buffer B"], "buffers render in the order A, B")
+        #expect(program.buffers[0].channels.first?.source == .buffer(.b))
+        #expect(program.image.channels.first?.index == 2)
+    }
+
+    @Test func aJSONThatIsNotAnExportIsRefused() throws {
+        for text in [#"{"effects": []}"#, "[]", "42", #"{"renderpass": [{"name": "Image"}]}"#] {
+            #expect(Self.error(text).contains("shader.json: not a Shadertoy export: "), "\(text)")
+        }
+        #expect(
+            Self.error(Self.export([Self.pass("Buffer A", type: "buffer", output: "257")])).contains(
+                "not a Shadertoy export: it has no pass of type \"image\""))
+        #expect(Self.error("{\"renderpass\": [").contains("line 1"), "a syntax error says where")
+    }
+
+    @Test func aMissingTextureNamesThePassChannelFileAndWhereItLooked() throws {
+        let json = Self.export([
+            Self.pass(
+                "Buffer A", type: "buffer",
+                inputs: [#"{"id": 9, "channel": 3, "ctype": "texture", "src": "/media/a/gone.png"}"#], output: "257"),
+            Self.pass("Image", type: "image", output: "37"),
+        ])
+        let assets = try Self.folder([:]).path
+        var message = ""
+        do { _ = try Self.load(json, assets: assets) } catch { message = "\(error)" }
+        #expect(
+            message.contains("pass 'Buffer A', iChannel3: texture file 'gone.png' (src /media/a/gone.png)"),
+            "\(message)")
+        #expect(message.contains(assets), "names the assets folder: \(message)")
+        // With the file in the assets folder it loads.
+        try "x".write(toFile: assets + "/gone.png", atomically: true, encoding: .utf8)
+        let preset = try Self.load(json, assets: assets)
+        #expect(preset.shadertoyProgram?.buffers.first?.channels.first?.source == .texture(path: assets + "/gone.png"))
+        #expect(try preset.reloaded() == preset, "a reload finds the texture in the same assets folder")
+    }
+
+    @Test(arguments: ["keyboard", "cubemap", "music", "mic", "webcam", "video", "volume", "musicstream"])
+    func unsupportedInputsNameThePassAndChannel(type: String) {
+        let json = Self.export([
+            Self.pass(
+                "Buffer A", type: "buffer",
+                inputs: [#"{"id": 33, "channel": 1, "ctype": "\#(type)", "src": "/presets/tex00.jpg"}"#], output: "257"),
+            Self.pass("Image", type: "image", output: "37"),
+        ])
+        #expect(
+            Self.error(json).hasSuffix(
+                "shader.json: pass 'Buffer A', iChannel1: \(type) input is not supported; remove the input from the pass"
+            ))
+    }
+
+    @Test func soundPassesAndBadSamplersAreRefused() {
+        let sound = Self.export([Self.pass("Sound", type: "sound"), Self.pass("Image", type: "image", output: "37")])
+        #expect(Self.error(sound).contains("pass 'Sound': a sound pass is not supported"))
+        let sampler = Self.export([
+            Self.pass(
+                "Image", type: "image",
+                inputs: [#"{"id": 257, "channel": 0, "ctype": "buffer", "sampler": {"filter": "cubic"}}"#], output: "37"
+            ),
+            Self.pass("Buffer A", type: "buffer", output: "257"),
+        ])
+        #expect(
+            Self.error(sampler).contains(
+                "pass 'Image', iChannel0: filter 'cubic' is not one of nearest, linear, mipmap"))
+        let dangling = Self.export([
+            Self.pass(
+                "Image", type: "image", inputs: [#"{"id": "XsXGR8", "channel": 0, "ctype": "buffer"}"#], output: "37")
+        ])
+        #expect(
+            Self.error(dangling).contains(
+                "pass 'Image', iChannel0: buffer input id 'XsXGR8' is the output of no buffer pass"))
+        let numbered = Self.export([
+            Self.pass("Image", type: "image", inputs: [#"{"id": 258, "channel": 0, "ctype": "buffer"}"#], output: "37")
+        ])
+        #expect(
+            Self.error(numbered).contains(
+                "pass 'Image', iChannel0: buffer input id '258' is the output of no buffer pass"))
+        let huge = Self.export([
+            Self.pass(
+                "Image", type: "image", inputs: [#"{"id": -9223372036854775808, "channel": 0, "ctype": "buffer"}"#]),
+            Self.pass("Buffer A", type: "buffer", output: "-9223372036854775808"),
+        ])
+        #expect(Self.error(huge) == "(no error)", "any id names a buffer, without overflowing")
+    }
+
+    @Test func theObjectFormOfAPresetDescribesAProgram() throws {
+        let json = """
+            {"description": "d", "shadertoy": {"image": "main.glsl", "common": "common.glsl",
+              "buffers": {"A": {"file": "a.glsl", "channels": [{"buffer": "A"}, {"channel": 2, "texture": "t.png", "filter": "nearest", "vflip": false}]}},
+              "channels": [{"buffer": "A", "wrap": "repeat"}]}}
+            """
+        let dir = try Self.folder(["preset.json": json, "main.glsl": "", "common.glsl": "", "a.glsl": "", "t.png": ""])
+        let preset = try Preset.load(directory: dir.path)
+        let program = try #require(preset.shadertoyProgram)
+        #expect(preset.shadertoy == dir.appendingPathComponent("main.glsl").path)
+        #expect(program.common == ShadertoyCode(name: dir.appendingPathComponent("common.glsl").path))
+        #expect(
+            program.buffers[0].channels == [
+                ShadertoyChannel(index: 0, source: .buffer(.a)),
+                ShadertoyChannel(
+                    index: 2, source: .texture(path: dir.appendingPathComponent("t.png").path), filter: .nearest,
+                    vflip: false),
+            ])
+        #expect(program.image.channels == [ShadertoyChannel(index: 0, source: .buffer(.a), wrap: .repeat)])
+        #expect(
+            Set(preset.files)
+                == Set(
+                    ["preset.json", "main.glsl", "common.glsl", "a.glsl", "t.png"].map {
+                        dir.appendingPathComponent($0).path
+                    }))
+        #expect(try preset.reloaded() == preset)
+    }
+
+    @Test func theObjectFormChecksItsKeysAndValues() throws {
+        func error(_ shadertoy: String) throws -> String {
+            let dir = try Self.folder(["preset.json": "{\"shadertoy\": \(shadertoy)}", "main.glsl": "", "a.glsl": ""])
+            do { _ = try Preset.load(directory: dir.path) } catch { return "\(error)" }
+            return "(no error)"
+        }
+        #expect(try error(#"{"image": "main.glsl", "chanels": []}"#).contains("shadertoy: unknown key 'chanels'"))
+        #expect(
+            try error(#"{"image": "main.glsl", "buffers": {"A": {"file": "a.glsl", "channels": [{"bufer": "A"}]}}}"#)
+                .contains("shadertoy.buffers.A.channels[0]: unknown key 'bufer'"))
+        #expect(
+            try error(#"{"image": "main.glsl", "buffers": {"E": {"file": "a.glsl"}}}"#).contains(
+                "shadertoy.buffers.E: buffers are named A, B, C or D"))
+        #expect(
+            try error(#"{"image": "main.glsl", "channels": [{"texture": "none.png"}]}"#).contains(
+                "shadertoy.channels[0].texture: texture file 'none.png' not found"))
+        #expect(
+            try error(#"{"image": "main.glsl", "channels": [{"buffer": "A", "texture": "a.glsl"}]}"#).contains(
+                "give exactly one of \"buffer\" or \"texture\""))
+        #expect(
+            try error(#"{"image": "main.glsl", "channels": [{"buffer": "A", "channel": 4}]}"#).contains(
+                "channel 4 is not a free channel number 0–3"))
+        #expect(
+            try error(#"{"image": "main.glsl", "channels": [{"buffer": "B"}]}"#).contains(
+                "shadertoy.channels: iChannel0 reads Buffer B, which \"buffers\" does not define"))
+        #expect(try error(#""main.glsl""#) == "(no error)", "the plain file name still works")
+    }
+
+    @Test func everyShadertoyPassIncludesTheCommonCodeBeforeItsOwn() throws {
+        let json = Self.export([
+            Self.pass("Common", type: "common", code: "float commonThing() { return 1.0; }"),
+            Self.pass(
+                "Buffer A", type: "buffer", code: "void mainImage(out vec4 c, in vec2 p) { c = vec4(bufferA()); }",
+                output: "257"),
+            Self.pass(
+                "Image", type: "image", code: "void mainImage(out vec4 c, in vec2 p) { c = vec4(imageCode()); }",
+                output: "37"),
+        ])
+        let preset = try Self.load(json)
+        let program = try #require(preset.shadertoyProgram)
+        let image = try ShaderGenerator.generate(pass: PassPlanner.plan(preset)[0], preset: preset).fragmentSource
+        let buffer = try ShaderGenerator.generate(
+            pass: RenderPass(input: .shadertoy(file: program.buffers[0].code.name)), preset: preset
+        ).fragmentSource
+        for (source, own) in [(image, "imageCode()"), (buffer, "bufferA()")] {
+            let common = try #require(source.range(of: "float commonThing()"))
+            let code = try #require(source.range(of: own))
+            #expect(common.upperBound < code.lowerBound)
+            #expect(
+                source.contains("#define HW_PERFORMANCE 1") && source.contains("uniform vec3 iChannelResolution[4];"))
+        }
+        #expect(!image.contains("bufferA()") && !buffer.contains("imageCode()"))
+        // A compiler message about the inline code names the export's pass.
+        let map = try ShaderGenerator.generate(pass: PassPlanner.plan(preset)[0], preset: preset).sourceMap
+        #expect(map.rewrite(log: "0:200001(12): error: oops") == "\(preset.file)#Image:1:12: error: oops")
+    }
+
+    @Test func aLibraryListsAndLoadsExportsByName() throws {
+        let dir = try Self.folder([
+            "trail.json": Self.export([Self.pass("Image", type: "image", output: "37")]),
+            "notes.txt": "",
+        ])
+        let library = PresetLibrary(searchPaths: [dir.path])
+        #expect(library.names == ["trail"])
+        #expect(try library.load("trail").shadertoyProgram != nil)
+        #expect(try library.load(dir.appendingPathComponent("trail.json").path).name == "trail")
+        #expect(throws: PresetError.self) { try library.load(dir.appendingPathComponent("missing.json").path) }
+    }
+}
