@@ -167,6 +167,11 @@ public struct DaemonCheck: Sendable {
                 return
             }
         }
+        if case .automatic(let directories) = configuration.calibration {
+            let when =
+                if case .replay = configuration.source { " (for IIO sensors; a replay searches none)" } else { "" }
+            add(.ok, "calibration", "folders searched\(when): \(InstalledData.describe(directories))")
+        }
         let resolution = TiltDaemon(configuration: configuration, logger: .init(label: "tiltd-check"))
             .resolveCalibration(for: source, label: label)
         if resolution.problems.isEmpty {

@@ -1,7 +1,9 @@
 import Foundation
+import TiltCore
 
 /// Finds presets: `--presets DIR`, then `$TILT_PRESETS`, then a `Presets/` folder found by walking up from the
-/// executable and from the working directory, then `/usr/share/tilt/presets`.
+/// executable and from the working directory (a clone), then the installed presets: `PREFIX/share/tilt/presets`
+/// beside the program and `tilt/presets` in each `$XDG_DATA_DIRS` folder (``InstalledData``).
 public struct PresetLibrary: Sendable {
     /// The folders searched, in order; the first holding a preset of a given name wins.
     public var searchPaths: [String]
@@ -17,12 +19,13 @@ public struct PresetLibrary: Sendable {
     /// The standard search order.
     /// - Parameters:
     ///   - explicit: a folder given on the command line, searched first.
-    ///   - environment: the process environment (for `TILT_PRESETS`).
-    ///   - executablePath: the running program's path, to find the repository's `Presets/`.
+    ///   - environment: the process environment (for `TILT_PRESETS` and `XDG_DATA_DIRS`).
+    ///   - executablePath: the running program's path, to find the repository's `Presets/` and the installed
+    ///     `PREFIX/share/tilt/presets`.
     ///   - workingDirectory: the current folder, also walked up.
     public static func standard(
         explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-        executablePath: String = CommandLine.arguments.first ?? "",
+        executablePath: String = InstalledData.executablePath,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) -> PresetLibrary {
         var paths: [String] = []
@@ -34,7 +37,8 @@ public struct PresetLibrary: Sendable {
         for start in [exe, URL(fileURLWithPath: workingDirectory)] {
             if let found = walkUp(from: start), !paths.contains(found) { paths.append(found) }
         }
-        paths.append("/usr/share/tilt/presets")
+        let installed = InstalledData.directories(.presets, executablePath: executablePath, environment: environment)
+        paths += installed.filter { !paths.contains($0) }
         return PresetLibrary(searchPaths: paths)
     }
 

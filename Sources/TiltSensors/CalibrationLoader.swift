@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 
 /// Finds the calibration file for a device: searches folders of `*.calib` files and picks the best match.
 ///
@@ -41,8 +42,10 @@ public enum CalibrationLoader {
     public static let pathVariable = "TILT_CALIBRATION_PATH"
 
     /// Where the daemon looks, in order: `$TILT_CALIBRATION_PATH` when set, else `/etc/tiltd/calibration.d`, the
-    /// user's `$XDG_CONFIG_HOME/tilt/calibration.d` (default `~/.config/tilt/calibration.d`), and the bundled
-    /// `Calibration/` folder when one is found next to the executable.
+    /// user's `$XDG_CONFIG_HOME/tilt/calibration.d` (default `~/.config/tilt/calibration.d`), the bundled
+    /// `Calibration/` folder of a clone when one is found above the executable, and the installed bundled files:
+    /// `PREFIX/share/tilt/calibration` beside the program, then `tilt/calibration` in each `$XDG_DATA_DIRS` folder
+    /// (``InstalledData``).
     public static func defaultDirectories(
         environment: [String: String] = ProcessInfo.processInfo.environment, executablePath: String? = nil
     ) -> [String] {
@@ -51,7 +54,9 @@ public enum CalibrationLoader {
         }
         var directories = ["/etc/tiltd/calibration.d", userDirectory(environment: environment)]
         if let bundled = bundledDirectory(executablePath: executablePath) { directories.append(bundled) }
-        return directories
+        let installed = InstalledData.directories(
+            .calibration, executablePath: executablePath, environment: environment)
+        return directories + installed.filter { !directories.contains($0) }
     }
 
     /// The user's calibration folder: `$XDG_CONFIG_HOME/tilt/calibration.d`, else `~/.config/tilt/calibration.d`.
@@ -63,20 +68,15 @@ public enum CalibrationLoader {
         return home + "/.config/tilt/calibration.d"
     }
 
-    /// The bundled `Calibration/` folder: found by walking up from the executable's folder (a SwiftPM build in
-    /// `.build/debug/` finds the package's), or `PREFIX/share/tilt/Calibration` for an installed `PREFIX/bin/tiltd`.
+    /// A clone's bundled `Calibration/` folder: found by walking up from the executable's folder (a SwiftPM build in
+    /// `.build/debug/` finds the package's). An installed program finds its files through ``InstalledData`` instead.
     public static func bundledDirectory(executablePath: String? = nil) -> String? {
-        let executable =
-            executablePath ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments.first ?? ""
-        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        var folder = URL(fileURLWithPath: executablePath ?? InstalledData.executablePath).deletingLastPathComponent()
         for _ in 0..<5 {
-            for candidate in ["Calibration", "share/tilt/Calibration"] {
-                let path = folder.appendingPathComponent(candidate).path
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                    return path
-                }
+            let path = folder.appendingPathComponent("Calibration").path
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return path
             }
             if folder.path == "/" { break }
             folder.deleteLastPathComponent()

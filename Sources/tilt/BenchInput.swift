@@ -1,11 +1,23 @@
 import Foundation
+import TiltCore
 
 /// Where a bench finds its inputs (the data folder, the log, the tiltd to run): the path an option names, checked,
 /// else the first usable default.
 enum BenchInput {
-    /// The repository this `tilt` was built from (the bundled fixtures and the shared data live beside it).
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The clone this `tilt` runs from (the bundled fixtures and the shared data live beside it): the folder holding
+    /// `Package.swift` above the executable (a build in `.build/…/debug/`), else the working directory (an installed
+    /// `tilt`). Found from the executable rather than `#filePath`, so no installed program names the build machine's
+    /// folders.
+    static let repository: URL = {
+        var folder = URL(fileURLWithPath: InstalledData.executablePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                return folder
+            }
+            folder.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }()
 
     /// `given` when the option was passed, else the first of `defaults` that is usable.
     ///

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TiltWire
 
 @main
 struct Tilt: AsyncParsableCommand {
@@ -8,6 +9,7 @@ struct Tilt: AsyncParsableCommand {
         discussion:
             "Commands that talk to tiltd take --socket (default $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock, else "
             + "the system service's /run/tiltd/tiltd.sock).",
+        version: WireProtocol.daemonVersion,
         subcommands: [
             Watch.self, Status.self, Tare.self, Sensors.self, Record.self, Replay.self, Fuse.self, Calibrate.self,
             Bench.self,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TiltDaemon
+import TiltWire
 
 @main
 struct Tiltd: AsyncParsableCommand {
@@ -16,9 +17,10 @@ struct Tiltd: AsyncParsableCommand {
             Socket: --socket, else $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock.
             Config: --config FILE holds the same settings as `key = value` lines; flags override it. SIGHUP \
             reloads it (limits, groups, log level, calibration) without dropping clients. --check validates \
-            it and exits. See dist/README.md.
+            it and exits. See dist/README.md (installed: /usr/share/doc/tilt/README.md).
             Try it:  tiltd --replay Tests/Fixtures/broad-01-excerpt.csv.gz --loop &  tilt watch
-            """)
+            """,
+        version: WireProtocol.daemonVersion)
 
     /// Every error line starts `error: ` (lowercase, as compilers and git write it), ArgumentParser's own too.
     /// README.md, "Conventions".

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
+import TiltCore
 import TiltEffects
 
-/// `tiltfx presets`: lists presets with their one-line descriptions.
+/// `tiltfx presets`: lists presets with their one-line descriptions, then the folders searched.
 struct PresetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "presets", abstract: "List the presets found, with one-line descriptions.")
+        commandName: "presets",
+        abstract: "List the presets found, with one-line descriptions, and the folders searched for them.")
 
     @OptionGroup var presets: PresetOptions
 
@@ -18,7 +20,7 @@ struct PresetsCommand: ParsableCommand {
         let found = library.presetDirectories()
         if found.isEmpty {
             throw TiltFXError(
-                "no presets found in \(library.searchPaths.joined(separator: ", ")); pass --presets DIR")
+                "no presets found in \(InstalledData.describe(library.searchPaths)); pass --presets DIR")
         }
         let width = found.map(\.name.count).max() ?? 0
         for (name, dir) in found {
@@ -28,5 +30,8 @@ struct PresetsCommand: ParsableCommand {
             }
             print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + description)
         }
+        print(
+            "\nsearched, in order (a name found twice comes from the first): "
+                + InstalledData.describe(library.searchPaths))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TiltWire
 
 /// `tiltfx`: the motion-reactive effect renderer.
 @main
@@ -8,9 +9,12 @@ struct TiltFX: ParsableCommand {
         abstract: "Render tilt-driven GLSL effects: headless to PNG, or in a window driven by tiltd.",
         discussion: """
             Presets are folders holding preset.json and GLSL files, searched in --presets DIR, then $TILT_PRESETS, \
-            then a Presets/ folder above the executable or the working directory, then /usr/share/tilt/presets.
+            then a Presets/ folder above the executable or the working directory (a clone), then the installed \
+            PREFIX/share/tilt/presets beside the program, then tilt/presets in each $XDG_DATA_DIRS folder \
+            (default /usr/local/share:/usr/share). `tiltfx presets` lists the folders searched.
             Headless rendering needs no display (EGL surfaceless); without a GPU set LIBGL_ALWAYS_SOFTWARE=1.
             """,
+        version: WireProtocol.daemonVersion,
         subcommands: [RenderCommand.self, RunCommand.self, PresetsCommand.self, CheckCommand.self, BenchCommand.self])
 
     /// Every error line starts `error: ` (lowercase, as compilers and git write it), ArgumentParser's own too.

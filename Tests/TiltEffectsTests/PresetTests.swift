@@ -145,4 +145,28 @@ import Testing
         #expect(Array(library.searchPaths.prefix(3)) == ["/opt/mine", "/a", "/b"])
         #expect(library.searchPaths.last == "/usr/share/tilt/presets")
     }
+
+    @Test("an install under any prefix is found from the program's path, then XDG_DATA_DIRS; a clone's comes first")
+    func installedPresetsAreFoundAfterTheClone() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("tilt-prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let installed = prefix.appendingPathComponent("share/tilt/presets")
+        let preset = try temporaryPreset(#"{"effects": []}"#)
+        try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(
+            atPath: preset, toPath: installed.appendingPathComponent("only-installed").path)
+        let library = PresetLibrary.standard(
+            environment: ["XDG_DATA_DIRS": "/xdg/one:/xdg/two"],
+            executablePath: prefix.appendingPathComponent("bin/tiltfx").path, workingDirectory: "/")
+        #expect(library.searchPaths == [installed.path, "/xdg/one/tilt/presets", "/xdg/two/tilt/presets"])
+        #expect(try library.directory(of: "only-installed") == installed.appendingPathComponent("only-installed").path)
+
+        let clone = PresetLibrary.standard(
+            environment: [:],
+            executablePath: URL(fileURLWithPath: Self.repositoryPresets).deletingLastPathComponent()
+                .appendingPathComponent(".build/release/tiltfx").path,
+            workingDirectory: "/")
+        #expect(clone.searchPaths.first == Self.repositoryPresets)
+        #expect(Array(clone.searchPaths.suffix(2)) == ["/usr/local/share/tilt/presets", "/usr/share/tilt/presets"])
+    }
 }

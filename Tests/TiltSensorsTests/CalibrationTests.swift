@@ -287,4 +287,29 @@ struct CalibrationMatchingTests {
             CalibrationLoader.bundledDirectory(executablePath: fakeExecutable)
                 == TestPaths.repositoryRoot.appendingPathComponent("Calibration").path)
     }
+
+    @Test("after the clone's Calibration/: PREFIX/share/tilt/calibration beside the program, then XDG_DATA_DIRS")
+    func installedDirectories() throws {
+        let prefix = TestPaths.temporaryDirectory("calp")
+        let installed = prefix.appendingPathComponent("share/tilt/calibration").path
+        try FileManager.default.createDirectory(atPath: installed, withIntermediateDirectories: true)
+        try calib("sys_vendor = Example Corp", bias: 3).write(
+            toFile: installed + "/installed.calib", atomically: true, encoding: .utf8)
+        let environment = ["HOME": "/home/u", "XDG_DATA_DIRS": "/xdg"]
+        let dirs = CalibrationLoader.defaultDirectories(
+            environment: environment, executablePath: prefix.appendingPathComponent("bin/tiltd").path)
+        #expect(
+            dirs == [
+                "/etc/tiltd/calibration.d", "/home/u/.config/tilt/calibration.d", installed, "/xdg/tilt/calibration",
+            ])
+        let found = CalibrationLoader.search(
+            directories: dirs, identity: CalibrationIdentity(sysVendor: "Example Corp"))
+        #expect(found.path == installed + "/installed.calib")
+
+        let clone = CalibrationLoader.defaultDirectories(
+            environment: ["HOME": "/home/u"],
+            executablePath: TestPaths.repositoryRoot.appendingPathComponent(".build/release/tiltd").path)
+        #expect(clone[2] == TestPaths.repositoryRoot.appendingPathComponent("Calibration").path)
+        #expect(Array(clone.suffix(2)) == ["/usr/local/share/tilt/calibration", "/usr/share/tilt/calibration"])
+    }
 }
