@@ -2,6 +2,9 @@
 // Layout in card space: uv in [0,1]², u to the right, v down; the card is 63:88 like a real one.
 
 const float hcAspect = 63.0 / 88.0;
+/// The art window's corners in card uv.
+const vec2 hcArtMin = vec2(0.08, 0.125);
+const vec2 hcArtMax = vec2(0.92, 0.56);
 
 /// The card's rectangle in pixels: centre and half size, fitted into the layer with a margin.
 vec4 hcCardRect(vec2 size) {
@@ -49,9 +52,10 @@ float hcText(vec2 uv, vec2 origin, vec2 extent, float rows, float seed) {
     return ink;
 }
 
-/// The art window: a dusk sky, a sun with rays, a winged emblem and mountains; shifts with tilt (parallax).
-vec3 hcArt(vec2 a, vec2 tilt) {
-    vec2 sky = a + vec2(-tilt.y, -tilt.x) * 0.03;
+/// The art window: a dusk sky, a sun with rays, a star emblem and mountains. It does not read the tilt, so it is
+/// baked once; `artDepth` moves it behind the window per frame.
+vec3 hcArt(vec2 a) {
+    vec2 sky = a;
     vec3 col = mix(vec3(0.98, 0.55, 0.32), vec3(0.20, 0.10, 0.42), smoothstep(0.0, 0.95, sky.y));
     col = mix(col, vec3(0.05, 0.03, 0.20), smoothstep(0.5, 0.0, sky.y) * 0.55);
     vec2 sun = sky - vec2(0.5, 0.52);
@@ -61,7 +65,7 @@ vec3 hcArt(vec2 a, vec2 tilt) {
     col += vec3(1.0, 0.8, 0.45) * rays * 0.35;
     col = mix(col, vec3(1.0, 0.86, 0.55), smoothstep(0.25, 0.235, r) * 0.5);
     // a five-pointed star emblem, nearer than the sun
-    vec2 e = a + vec2(-tilt.y, -tilt.x) * 0.09 - vec2(0.5, 0.47);
+    vec2 e = a - vec2(0.5, 0.47);
     e.x *= 1.38;
     float er = length(e);
     float ea = atan(e.x, -e.y);
@@ -73,7 +77,7 @@ vec3 hcArt(vec2 a, vec2 tilt) {
     col = mix(col, vec3(0.35, 0.08, 0.05), smoothstep(edge + 0.03, edge + 0.008, er) * (1.0 - star) * 0.6);
     col = mix(col, starCol, star);
     // mountains, nearest
-    vec2 m = a + vec2(-tilt.y, -tilt.x) * 0.14;
+    vec2 m = a;
     float ridge = 0.78 - 0.12 * abs(sin(m.x * 5.0 + 1.3)) - 0.05 * hcNoise(vec2(m.x * 18.0, 2.0));
     col = mix(col, vec3(0.10, 0.06, 0.22) + 0.08 * m.y, smoothstep(ridge, ridge + 0.01, m.y));
     float ridge2 = 0.86 - 0.06 * abs(sin(m.x * 9.0 + 4.0));
@@ -81,8 +85,9 @@ vec3 hcArt(vec2 a, vec2 tilt) {
     return col;
 }
 
-/// Base content: the printed card (frame, name bar, art window, text box, energy symbols) on a dark table.
-vec4 cardArt(vec2 position, vec4 color, vec2 size, vec2 tilt) {
+/// Base content: the printed card (frame, name bar, art window, text box, energy symbols) on a dark table. Static
+/// (no tilt, no time): drawn once into a texture and reused until the size changes.
+vec4 cardArt(vec2 position, vec4 color, vec2 size) {
     vec3 c = hcCardUV(position, size);
     vec2 uv = c.xy;
     vec3 table = vec3(0.045, 0.04, 0.06) * (1.1 - 0.5 * length(position / size - 0.5));
@@ -99,12 +104,12 @@ vec4 cardArt(vec2 position, vec4 color, vec2 size, vec2 tilt) {
     float hp = smoothstep(0.014, 0.010, length((uv - vec2(0.88, 0.075)) * vec2(1.0, 1.4)));
     col = mix(col, vec3(0.85, 0.2, 0.15), hp * bar);
     // art window with a gold rim
-    vec2 artMin = vec2(0.08, 0.125);
-    vec2 artMax = vec2(0.92, 0.56);
+    vec2 artMin = hcArtMin;
+    vec2 artMax = hcArtMax;
     float rim = step(artMin.x - 0.012, uv.x) * step(uv.x, artMax.x + 0.012) * step(artMin.y - 0.012, uv.y) * step(uv.y, artMax.y + 0.012);
     col = mix(col, vec3(0.92, 0.78, 0.40), rim);
     float art = step(artMin.x, uv.x) * step(uv.x, artMax.x) * step(artMin.y, uv.y) * step(uv.y, artMax.y);
-    if (art > 0.5) col = hcArt((uv - artMin) / (artMax - artMin), tilt);
+    if (art > 0.5) col = hcArt((uv - artMin) / (artMax - artMin));
     // text box
     float box = step(0.08, uv.x) * step(uv.x, 0.92) * step(0.6, uv.y) * step(uv.y, 0.9);
     if (box > 0.5) {
@@ -116,6 +121,20 @@ vec4 cardArt(vec2 position, vec4 color, vec2 size, vec2 tilt) {
         col = mix(col, vec3(0.95, 0.55 - 0.15 * float(i), 0.2 + 0.3 * float(i)), s);
     }
     return vec4(mix(table, col, inside), 1.0);
+}
+
+/// The art lies behind the card's surface: inside the art window, the baked art is looked up magnified a little and
+/// moved against the tilt, so it slides behind the window's rim (a cheap parallax on the baked texture). The lookup
+/// stays inside the window.
+vec2 artDepth(vec2 position, vec2 size, vec2 tilt) {
+    vec4 r = hcCardRect(size);
+    vec2 uv = (position - r.xy) / (2.0 * r.zw) + 0.5;
+    if (any(lessThan(uv, hcArtMin)) || any(greaterThan(uv, hcArtMax))) return position;
+    // Magnified by 1/0.9, the window shows 90 % of the art: a margin of 5 % a side to slide within.
+    vec2 centre = (hcArtMin + hcArtMax) * 0.5;
+    vec2 shift = clamp(vec2(-tilt.y, -tilt.x) * 0.14, -0.05, 0.05) * (hcArtMax - hcArtMin);
+    vec2 looked = centre + (uv - centre) * 0.9 + shift;
+    return (looked - 0.5) * (2.0 * r.zw) + r.xy;
 }
 
 /// Where the foil shows: strong on the frame and the art window, faint on the printed panels.

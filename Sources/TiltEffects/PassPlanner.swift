@@ -4,15 +4,23 @@
 /// whose output becomes a texture padded by the layer effect's `maxSampleOffset` (plus the offsets of distortions
 /// chained after it in the same pass, which move where the layer is sampled). A stateful layer effect renders into
 /// ping-pong textures; when it ends the plan, a copy pass shows its output.
+///
+/// Then it bakes what does not move (`PassPlanner+Baking.swift`): a pass that reads nothing per frame is static, and
+/// the static leading part of a pass whose chain goes on with a dynamic effect becomes a pass of its own.
 public enum PassPlanner {
-    /// Plans the passes for `preset`.
+    /// Plans the passes for `preset`, reading its GLSL files to find what each stage depends on.
     /// - Returns: at least one pass; the last one draws to the output.
-    public static func plan(_ preset: Preset) -> [RenderPass] {
-        plan(effects: preset.effects, shadertoy: preset.shadertoy)
+    public static func plan(
+        _ preset: Preset, readFile: DependencyAnalysis.FileReader = DependencyAnalysis.readFromDisk
+    ) -> [RenderPass] {
+        plan(effects: preset.effects, shadertoy: preset.shadertoy, readFile: readFile)
     }
 
     /// Plans the passes for an effect list with an optional Shadertoy base.
-    public static func plan(effects: [Effect], shadertoy: String?) -> [RenderPass] {
+    public static func plan(
+        effects: [Effect], shadertoy: String?,
+        readFile: DependencyAnalysis.FileReader = DependencyAnalysis.readFromDisk
+    ) -> [RenderPass] {
         var passes: [RenderPass] = [RenderPass(input: shadertoy.map { .shadertoy(file: $0) } ?? .transparent)]
         for (index, effect) in effects.enumerated() {
             if effect.kind.isPassBoundary {
@@ -24,7 +32,11 @@ public enum PassPlanner {
         if passes.last?.stateful == true {
             passes.append(RenderPass(input: .copy))
         }
-        // Each pass that reads a texture needs the previous output padded by how far it samples away.
+        passes = bake(
+            passes, effects: effects.map { DependencyAnalysis.dependencies(of: $0, readFile: readFile) },
+            shadertoy: shadertoy.map { DependencyAnalysis.dependencies(ofShadertoy: $0, readFile: readFile) } ?? [])
+        // Each pass that reads a texture needs the previous output padded by how far it samples away (a baked pass
+        // is sampled where the distortions after it send each position).
         for i in passes.indices.dropFirst() where passes[i].readsPreviousPass {
             var pad = SIMD2<Double>.zero
             if case .layer(let e) = passes[i].input { pad += effects[e].maxSampleOffset }

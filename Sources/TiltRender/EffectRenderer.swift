@@ -17,6 +17,12 @@ public final class EffectRenderer {
     private var targets: [[RenderTarget]] = []
     private var targetSize: SIMD2<Int> = .zero
     private var pingPong = 0
+    /// Whether the static passes' textures hold their current output (see ``invalidateStaticPasses()``).
+    private var staticPassesBaked = false
+    /// Per pass: how many times it has been drawn since the renderer was made.
+    public private(set) var drawCounts: [Int]
+    /// How many passes the last frame drew (the static passes count only when they were baked in that frame).
+    public private(set) var passesDrawnLastFrame = 0
 
     /// Whether a frame depends on time or on the previous frame, so it must be redrawn even when the motion, size
     /// and pointer have not changed.
@@ -24,25 +30,33 @@ public final class EffectRenderer {
 
     /// Compiles every pass of `preset`.
     /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line.
-    public init(preset: Preset) throws {
+    public convenience init(preset: Preset) throws {
+        try self.init(preset: preset, passes: PassPlanner.plan(preset))
+    }
+
+    /// Compiles `passes`, a plan of `preset` (e.g. one with nothing baked, to compare with `PassPlanner`'s).
+    /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line.
+    public init(preset: Preset, passes: [RenderPass]) throws {
         self.preset = preset
-        self.passes = PassPlanner.plan(preset)
+        self.passes = passes
         var programs: [ShaderProgram] = []
         for pass in passes {
             programs.append(try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset)))
         }
         self.programs = programs
-        let usesTime = preset.effects.contains { $0.arguments.contains { $0.binding == .time } }
-        let sources = preset.files.dropFirst().compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
-        let timeWords = ["iTime", "iFrame", "iTimeDelta", "samplePrevious"]
-        self.isAnimated =
-            usesTime || preset.effects.contains(where: \.stateful)
-            || sources.contains { text in timeWords.contains { text.contains($0) } }
+        self.isAnimated = !DependencyAnalysis.dependencies(of: preset).isDisjoint(with: [.time, .previousFrame])
+        self.drawCounts = Array(repeating: 0, count: passes.count)
         glGenVertexArrays(1, &vertexArray)
     }
 
     deinit {
         glDeleteVertexArrays(1, &vertexArray)
+    }
+
+    /// Makes the next frame draw the static passes again: call it when their content changes (a new picture they
+    /// shade). A resize does it by itself; a hot reload makes a new renderer, which bakes on its first frame.
+    public func invalidateStaticPasses() {
+        staticPassesBaked = false
     }
 
     /// Renders one frame into `framebuffer` (0 for a window's back buffer) of `width`×`height`.
@@ -52,10 +66,15 @@ public final class EffectRenderer {
         glDisable(GLenum(GL_BLEND))
         glDisable(GLenum(GL_DEPTH_TEST))
         var previous: (target: RenderTarget, padding: SIMD2<Double>)?
+        passesDrawnLastFrame = 0
         for (i, pass) in passes.enumerated() {
             let program = programs[i]
             let last = i == passes.count - 1
             let target: RenderTarget? = last ? nil : targets[i][pass.stateful ? pingPong : 0]
+            if pass.isStatic, staticPassesBaked, let target {
+                previous = (target, pass.outputPadding)
+                continue
+            }
             let w = target?.width ?? width
             let h = target?.height ?? height
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target?.framebuffer ?? framebuffer)
@@ -81,8 +100,11 @@ public final class EffectRenderer {
                 glUniform1i(program.location("tilt_previousTexture"), 1)
             }
             glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+            drawCounts[i] += 1
+            passesDrawnLastFrame += 1
             if let target { previous = (target, pass.outputPadding) }
         }
+        staticPassesBaked = true
         if passes.contains(where: \.stateful) { pingPong = 1 - pingPong }
         glActiveTexture(GLenum(GL_TEXTURE0))
     }
@@ -125,5 +147,6 @@ public final class EffectRenderer {
             targets.append(list)
         }
         targetSize = SIMD2(width, height)
+        staticPassesBaked = false
     }
 }
