@@ -161,8 +161,11 @@ vec4 holoFoil(vec2 position, vec4 color, vec2 size, vec2 tilt, float strength) {
     return vec4(mix(color.rgb, screen, inside), color.a);
 }
 
-/// Glare where the card reflects the light (at the viewer), and sparkles that flash on at particular tilts.
-vec4 glareAndSparkle(vec2 position, vec4 color, vec2 size, vec2 tilt, float time, vec4 light) {
+/// Glare where the card reflects the light (at the viewer), sparkles that flash on at particular tilts, and the bloom
+/// of what they light up.
+vec4 glareAndSparkle(
+    vec2 position, vec4 color, vec2 size, vec2 tilt, float time, vec4 light, float bloomThreshold, float bloomGain
+) {
     vec3 c = hcCardUV(position, size);
     vec2 uv = c.xy;
     float inside = smoothstep(0.002, -0.002, c.z);
@@ -178,9 +181,14 @@ vec4 glareAndSparkle(vec2 position, vec4 color, vec2 size, vec2 tilt, float time
     vec2 facet = vec2(h1, h2) * 2.0 - 1.0;
     float facing = pow(max(0.0, cos(dot(facet, tilt) * 9.0 + h1 * 6.28318 + 0.3 * sin(time * 2.0 + h2 * 6.28))), 24.0);
     float shape = exp(-abs(star.x) * 18.0) * exp(-abs(star.y) * 4.5) + exp(-abs(star.y) * 18.0) * exp(-abs(star.x) * 4.5);
-    float sparkle = facing * shape * step(0.45, h2) * hcFoilMask(uv) * (0.4 + glare * 2.0);
+    // each star bleeds a soft halo around its cross
+    float halo = 0.3 * exp(-length(star * vec2(1.0, 26.0 / 36.0)) * 7.0);
+    float sparkle = facing * (shape + halo) * step(0.45, h2) * hcFoilMask(uv) * (0.4 + glare * 2.0);
     vec3 add = light.rgb * (glare * (0.6 + 0.4 * hcFoilMask(uv)) + sparkle * 1.4);
-    return vec4(color.rgb + add * inside, color.a);
+    vec3 lit = color.rgb + add * inside;
+    // Bloom, drawn here rather than as a blur pass: what the light pushes past `bloomThreshold` glows brighter.
+    lit += max(lit - bloomThreshold, 0.0) * bloomGain;
+    return vec4(lit, color.a);
 }
 
 /// The card turns in 3D with the tilt: each pixel looks up the card point that projects onto it.
