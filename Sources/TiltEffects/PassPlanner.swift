@@ -33,7 +33,10 @@ public enum PassPlanner {
             passes.append(RenderPass(input: .copy))
         }
         passes = bake(
-            passes, effects: effects.map { DependencyAnalysis.dependencies(of: $0, readFile: readFile) },
+            passes,
+            staticEffects: effects.map {
+                $0.bake && DependencyAnalysis.dependencies(of: $0, readFile: readFile).isStatic
+            },
             shadertoy: shadertoy.map { DependencyAnalysis.dependencies(ofShadertoy: $0, readFile: readFile) } ?? [])
         // Each pass that reads a texture needs the previous output padded by how far it samples away (a baked pass
         // is sampled where the distortions after it send each position).

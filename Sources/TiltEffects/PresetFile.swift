@@ -43,10 +43,11 @@ struct PresetFile: Decodable {
         var arguments: [Argument]?
         var maxSampleOffset: [Double]?
         var stateful: Bool?
+        var bake: Bool?
 
         /// The keys an effect may hold.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case kind, function, file, arguments, maxSampleOffset, stateful
+            case kind, function, file, arguments, maxSampleOffset, stateful, bake
         }
     }
 
@@ -145,7 +146,7 @@ struct PresetFile: Decodable {
             effects.append(
                 Effect(
                     function: entry.function, kind: kind, file: try path(entry.file, field: "\(field).file"),
-                    arguments: arguments, maxSampleOffset: offset, stateful: stateful))
+                    arguments: arguments, maxSampleOffset: offset, stateful: stateful, bake: entry.bake ?? true))
         }
         let toy = try shadertoy.map { (s: String) throws(PresetError) -> String in try path(s, field: "shadertoy") }
         if toy == nil && effects.isEmpty {

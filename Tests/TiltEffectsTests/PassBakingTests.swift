@@ -138,6 +138,27 @@ import Testing
         #expect(!unreadable[0].isStatic)
     }
 
+    @Test func anEffectMarkedNotToBakeStaysInThePassDrawnEachFrame() {
+        var cheap = effect(.color, bind: .size)
+        cheap.bake = false
+        let passes = plan([effect(.color), cheap, effect(.color, bind: .tilt)])
+        #expect(passes.map(\.chain) == [[0], [1, 2]], "the static head ends before the effect marked bake: false")
+        #expect(passes.map(\.isStatic) == [true, false])
+        #expect(plan([cheap, effect(.color, bind: .tilt)]).count == 1)
+    }
+
+    @Test func thePresetKeyBakeFalseReachesTheEffect() throws {
+        let dir = try PresetTests().temporaryPreset(
+            #"{"effects":[{"kind":"color","function":"f","file":"a.glsl","bake":false},"#
+                + #"{"kind":"color","function":"g","file":"a.glsl"}]}"#)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let preset = try Preset.load(directory: dir)
+        #expect(preset.effects.map(\.bake) == [false, true])
+        #expect(PassPlanner.plan(preset).count == 1, "nothing is baked: g reads nothing either, but follows f")
+        let tiltSpecular = try PresetLibrary(searchPaths: [PresetTests.repositoryPresets]).load("tilt-specular")
+        #expect(PassPlanner.plan(tiltSpecular).count == 1, "tilt-specular's card is cheaper drawn than read back")
+    }
+
     @Test func holoCardDrawsOnlyTheFoilAndTheGlarePerFrame() throws {
         let preset = try PresetLibrary(searchPaths: [PresetTests.repositoryPresets]).load("holo-card")
         let passes = PassPlanner.plan(preset)
