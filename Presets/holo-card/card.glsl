@@ -152,9 +152,12 @@ vec4 holoFoil(vec2 position, vec4 color, vec2 size, vec2 tilt, float strength) {
     float inside = smoothstep(0.002, -0.002, c.z);
     float phase = dot(uv, vec2(0.9, 1.6)) * 1.6 + tilt.y * 2.2 - tilt.x * 1.7
         + 0.12 * hcNoise(uv * 9.0);
-    vec3 rainbow = 0.5 + 0.5 * cos(6.28318 * (phase + vec3(0.0, 0.33, 0.67)));
+    // cos(2π(phase + k)) for k = 0, 0.33, 0.67, from one cosine and one sine (angle sums)
+    float a = 6.28318 * phase;
+    vec3 rainbow = 0.5 + 0.5 * (cos(a) * vec3(1.0, -0.481754, -0.481754) - sin(a) * vec3(0.0, 0.876307, -0.876307));
     // Bands: the foil lights up where the grating sends light to the eye; that moves with the tilt too.
-    float bands = pow(0.5 + 0.5 * sin(6.28318 * (dot(uv, vec2(-0.7, 1.2)) * 2.2 + tilt.x * 3.0 + tilt.y * 2.4)), 2.0);
+    float wave = 0.5 + 0.5 * sin(6.28318 * (dot(uv, vec2(-0.7, 1.2)) * 2.2 + tilt.x * 3.0 + tilt.y * 2.4));
+    float bands = wave * wave;
     float grating = 0.75 + 0.25 * sin((uv.x + uv.y) * 420.0);
     float amount = strength * hcFoilMask(uv) * (0.25 + 0.75 * bands) * grating * inside;
     vec3 screen = 1.0 - (1.0 - color.rgb) * (1.0 - rainbow * amount * 0.75);
@@ -206,12 +209,14 @@ vec2 cardTilt(vec2 position, vec2 size, vec2 tilt) {
     vec3 eye = vec3(0.0, 0.0, 2.6);
     float ax = tilt.x * 0.55;
     float ay = tilt.y * 0.55;
-    mat3 rx = mat3(1.0, 0.0, 0.0, 0.0, cos(ax), sin(ax), 0.0, -sin(ax), cos(ax));
-    mat3 ry = mat3(cos(ay), 0.0, -sin(ay), 0.0, 1.0, 0.0, sin(ay), 0.0, cos(ay));
-    mat3 r = ry * rx;
-    vec3 n = r * vec3(0.0, 0.0, 1.0);
+    vec2 cs = cos(vec2(ax, ay));
+    vec2 sn = sin(vec2(ax, ay));
+    // The card turned by R = Ry(ay) Rx(ax): its normal is R's third column; the ray from the eye through the pixel
+    // meets it at eye + t dir, and Rᵀ takes that point back to the card's own x and y (written out, not as mat3s).
+    vec3 n = vec3(cs.x * sn.y, -sn.x, cs.x * cs.y);
     vec3 dir = screen - eye;
     float t = -dot(n, eye) / dot(n, dir);
-    vec3 p = transpose(r) * (eye + t * dir);
+    vec3 q = eye + t * dir;
+    vec2 p = vec2(cs.y * q.x - sn.y * q.z, cs.x * q.y + sn.x * (sn.y * q.x + cs.y * q.z));
     return vec2(p.x, -p.y) * m + size * 0.5;
 }
