@@ -17,6 +17,18 @@ float hcBox(vec2 p, vec2 halfSize, float r) {
     return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - r;
 }
 
+/// 0.5 + 0.5 cos(2π x) to within 0.01, as a smoothstep of a triangle wave: the foil and sparkles run per pixel every
+/// frame, and a software renderer (llvmpipe) spends a range reduction and a polynomial on each sin or cos.
+float hcWave(float x) {
+    float t = abs(2.0 * fract(x) - 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+
+vec3 hcWave(vec3 x) {
+    vec3 t = abs(2.0 * fract(x) - 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+
 float hcHash(vec2 p) {
     p = fract(p * vec2(123.34, 456.21));
     p += dot(p, p + 45.32);
@@ -152,13 +164,12 @@ vec4 holoFoil(vec2 position, vec4 color, vec2 size, vec2 tilt, float strength) {
     float inside = smoothstep(0.002, -0.002, c.z);
     float phase = dot(uv, vec2(0.9, 1.6)) * 1.6 + tilt.y * 2.2 - tilt.x * 1.7
         + 0.12 * hcNoise(uv * 9.0);
-    // cos(2π(phase + k)) for k = 0, 0.33, 0.67, from one cosine and one sine (angle sums)
-    float a = 6.28318 * phase;
-    vec3 rainbow = 0.5 + 0.5 * (cos(a) * vec3(1.0, -0.481754, -0.481754) - sin(a) * vec3(0.0, 0.876307, -0.876307));
+    vec3 rainbow = hcWave(phase + vec3(0.0, 0.33, 0.67));
     // Bands: the foil lights up where the grating sends light to the eye; that moves with the tilt too.
-    float wave = 0.5 + 0.5 * sin(6.28318 * (dot(uv, vec2(-0.7, 1.2)) * 2.2 + tilt.x * 3.0 + tilt.y * 2.4));
+    float wave = hcWave(dot(uv, vec2(-0.7, 1.2)) * 2.2 + tilt.x * 3.0 + tilt.y * 2.4 - 0.25);
     float bands = wave * wave;
-    float grating = 0.75 + 0.25 * sin((uv.x + uv.y) * 420.0);
+    // 0.75 + 0.25 sin((u + v) 420)
+    float grating = 0.5 + 0.5 * hcWave((uv.x + uv.y) * 66.8451 - 0.25);
     float amount = strength * hcFoilMask(uv) * (0.25 + 0.75 * bands) * grating * inside;
     vec3 screen = 1.0 - (1.0 - color.rgb) * (1.0 - rainbow * amount * 0.75);
     return vec4(mix(color.rgb, screen, inside), color.a);
@@ -182,8 +193,9 @@ vec4 glareAndSparkle(
     float h2 = hcHash(cell + 17.0);
     vec2 star = grid - cell - (0.25 + 0.5 * vec2(h1, h2));
     vec2 facet = vec2(h1, h2) * 2.0 - 1.0;
-    // the 24th power by squaring: x^8 * x^16 (cheaper than pow on a software renderer)
-    float f1 = max(0.0, cos(dot(facet, tilt) * 9.0 + h1 * 6.28318 + 0.3 * sin(time * 2.0 + h2 * 6.28)));
+    // cos(9 facet·tilt + 2π h1 + 0.3 sin(2 time + 2π h2)), then its 24th power by squaring: x^8 * x^16
+    float wobble = 2.0 * hcWave(time * 0.31831 + h2 - 0.25) - 1.0;
+    float f1 = max(0.0, 2.0 * hcWave(dot(facet, tilt) * 1.43239 + h1 + 0.047746 * wobble) - 1.0);
     float f2 = f1 * f1;
     float f4 = f2 * f2;
     float f8 = f4 * f4;
@@ -209,8 +221,11 @@ vec2 cardTilt(vec2 position, vec2 size, vec2 tilt) {
     vec3 eye = vec3(0.0, 0.0, 2.6);
     float ax = tilt.x * 0.55;
     float ay = tilt.y * 0.55;
-    vec2 cs = cos(vec2(ax, ay));
-    vec2 sn = sin(vec2(ax, ay));
+    // cos and sin of the turn from their series, within 0.01 up to 2 rad (a tilt of 3.6 rad)
+    vec2 a = vec2(ax, ay);
+    vec2 a2 = a * a;
+    vec2 cs = 1.0 - a2 * (0.5 - a2 * (1.0 / 24.0 - a2 / 720.0));
+    vec2 sn = a * (1.0 - a2 * (1.0 / 6.0 - a2 * (1.0 / 120.0 - a2 / 5040.0)));
     // The card turned by R = Ry(ay) Rx(ax): its normal is R's third column; the ray from the eye through the pixel
     // meets it at eye + t dir, and Rᵀ takes that point back to the card's own x and y (written out, not as mat3s).
     vec3 n = vec3(cs.x * sn.y, -sn.x, cs.x * cs.y);
