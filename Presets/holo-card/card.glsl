@@ -2,6 +2,9 @@
 // Layout in card space: uv in [0,1]², u to the right, v down; the card is 63:88 like a real one.
 
 const float hcAspect = 63.0 / 88.0;
+/// The art window's corners in card uv.
+const vec2 hcArtMin = vec2(0.08, 0.125);
+const vec2 hcArtMax = vec2(0.92, 0.56);
 
 /// The card's rectangle in pixels: centre and half size, fitted into the layer with a margin; with a picture
 /// (`--image`), the picture is the card.
@@ -14,6 +17,18 @@ vec4 hcCardRect(vec2 size) {
 float hcBox(vec2 p, vec2 halfSize, float r) {
     vec2 q = abs(p) - halfSize + r;
     return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - r;
+}
+
+/// 0.5 + 0.5 cos(2π x) to within 0.01, as a smoothstep of a triangle wave: the foil and sparkles run per pixel every
+/// frame, and a software renderer (llvmpipe) spends a range reduction and a polynomial on each sin or cos.
+float hcWave(float x) {
+    float t = abs(2.0 * fract(x) - 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+
+vec3 hcWave(vec3 x) {
+    vec3 t = abs(2.0 * fract(x) - 1.0);
+    return t * t * (3.0 - 2.0 * t);
 }
 
 float hcHash(vec2 p) {
@@ -51,9 +66,10 @@ float hcText(vec2 uv, vec2 origin, vec2 extent, float rows, float seed) {
     return ink;
 }
 
-/// The art window: a dusk sky, a sun with rays, a winged emblem and mountains; shifts with tilt (parallax).
-vec3 hcArt(vec2 a, vec2 tilt) {
-    vec2 sky = a + vec2(-tilt.y, -tilt.x) * 0.03;
+/// The art window: a dusk sky, a sun with rays, a star emblem and mountains. It does not read the tilt, so it is
+/// baked once; `artDepth` moves it behind the window per frame.
+vec3 hcArt(vec2 a) {
+    vec2 sky = a;
     vec3 col = mix(vec3(0.98, 0.55, 0.32), vec3(0.20, 0.10, 0.42), smoothstep(0.0, 0.95, sky.y));
     col = mix(col, vec3(0.05, 0.03, 0.20), smoothstep(0.5, 0.0, sky.y) * 0.55);
     vec2 sun = sky - vec2(0.5, 0.52);
@@ -63,7 +79,7 @@ vec3 hcArt(vec2 a, vec2 tilt) {
     col += vec3(1.0, 0.8, 0.45) * rays * 0.35;
     col = mix(col, vec3(1.0, 0.86, 0.55), smoothstep(0.25, 0.235, r) * 0.5);
     // a five-pointed star emblem, nearer than the sun
-    vec2 e = a + vec2(-tilt.y, -tilt.x) * 0.09 - vec2(0.5, 0.47);
+    vec2 e = a - vec2(0.5, 0.47);
     e.x *= 1.38;
     float er = length(e);
     float ea = atan(e.x, -e.y);
@@ -75,7 +91,7 @@ vec3 hcArt(vec2 a, vec2 tilt) {
     col = mix(col, vec3(0.35, 0.08, 0.05), smoothstep(edge + 0.03, edge + 0.008, er) * (1.0 - star) * 0.6);
     col = mix(col, starCol, star);
     // mountains, nearest
-    vec2 m = a + vec2(-tilt.y, -tilt.x) * 0.14;
+    vec2 m = a;
     float ridge = 0.78 - 0.12 * abs(sin(m.x * 5.0 + 1.3)) - 0.05 * hcNoise(vec2(m.x * 18.0, 2.0));
     col = mix(col, vec3(0.10, 0.06, 0.22) + 0.08 * m.y, smoothstep(ridge, ridge + 0.01, m.y));
     float ridge2 = 0.86 - 0.06 * abs(sin(m.x * 9.0 + 4.0));
@@ -83,8 +99,9 @@ vec3 hcArt(vec2 a, vec2 tilt) {
     return col;
 }
 
-/// Base content: the printed card (frame, name bar, art window, text box, energy symbols) on a dark table.
-vec4 cardArt(vec2 position, vec4 color, vec2 size, vec2 tilt) {
+/// Base content: the printed card (frame, name bar, art window, text box, energy symbols) on a dark table. Static
+/// (no tilt, no time): drawn once into a texture and reused until the size changes.
+vec4 cardArt(vec2 position, vec4 color, vec2 size) {
     vec3 c = hcCardUV(position, size);
     vec2 uv = c.xy;
     vec3 table = vec3(0.045, 0.04, 0.06) * (1.1 - 0.5 * length(position / size - 0.5));
@@ -101,12 +118,12 @@ vec4 cardArt(vec2 position, vec4 color, vec2 size, vec2 tilt) {
     float hp = smoothstep(0.014, 0.010, length((uv - vec2(0.88, 0.075)) * vec2(1.0, 1.4)));
     col = mix(col, vec3(0.85, 0.2, 0.15), hp * bar);
     // art window with a gold rim
-    vec2 artMin = vec2(0.08, 0.125);
-    vec2 artMax = vec2(0.92, 0.56);
+    vec2 artMin = hcArtMin;
+    vec2 artMax = hcArtMax;
     float rim = step(artMin.x - 0.012, uv.x) * step(uv.x, artMax.x + 0.012) * step(artMin.y - 0.012, uv.y) * step(uv.y, artMax.y + 0.012);
     col = mix(col, vec3(0.92, 0.78, 0.40), rim);
     float art = step(artMin.x, uv.x) * step(uv.x, artMax.x) * step(artMin.y, uv.y) * step(uv.y, artMax.y);
-    if (art > 0.5) col = hcArt((uv - artMin) / (artMax - artMin), tilt);
+    if (art > 0.5) col = hcArt((uv - artMin) / (artMax - artMin));
     // text box
     float box = step(0.08, uv.x) * step(uv.x, 0.92) * step(0.6, uv.y) * step(uv.y, 0.9);
     if (box > 0.5) {
@@ -118,6 +135,20 @@ vec4 cardArt(vec2 position, vec4 color, vec2 size, vec2 tilt) {
         col = mix(col, vec3(0.95, 0.55 - 0.15 * float(i), 0.2 + 0.3 * float(i)), s);
     }
     return vec4(mix(table, col, inside), 1.0);
+}
+
+/// The art lies behind the card's surface: inside the art window, the baked art is looked up magnified a little and
+/// moved against the tilt, so it slides behind the window's rim (a cheap parallax on the baked texture). The lookup
+/// stays inside the window.
+vec2 artDepth(vec2 position, vec2 size, vec2 tilt) {
+    vec4 r = hcCardRect(size);
+    vec2 uv = (position - r.xy) / (2.0 * r.zw) + 0.5;
+    if (any(lessThan(uv, hcArtMin)) || any(greaterThan(uv, hcArtMax))) return position;
+    // Magnified by 1/0.9, the window shows 90 % of the art: a margin of 5 % a side to slide within.
+    vec2 centre = (hcArtMin + hcArtMax) * 0.5;
+    vec2 shift = clamp(vec2(-tilt.y, -tilt.x) * 0.14, -0.05, 0.05) * (hcArtMax - hcArtMin);
+    vec2 looked = centre + (uv - centre) * 0.9 + shift;
+    return (looked - 0.5) * (2.0 * r.zw) + r.xy;
 }
 
 /// Where the foil shows: strong on the frame and the art window, faint on the printed panels.
@@ -143,10 +174,12 @@ vec4 holoFoil(vec2 position, vec4 color, vec2 size, vec2 tilt, float strength, s
     float inside = smoothstep(0.002, -0.002, c.z);
     float phase = dot(uv, vec2(0.9, 1.6)) * 1.6 + tilt.y * 2.2 - tilt.x * 1.7
         + 0.12 * hcNoise(uv * 9.0);
-    vec3 rainbow = 0.5 + 0.5 * cos(6.28318 * (phase + vec3(0.0, 0.33, 0.67)));
+    vec3 rainbow = hcWave(phase + vec3(0.0, 0.33, 0.67));
     // Bands: the foil lights up where the grating sends light to the eye; that moves with the tilt too.
-    float bands = pow(0.5 + 0.5 * sin(6.28318 * (dot(uv, vec2(-0.7, 1.2)) * 2.2 + tilt.x * 3.0 + tilt.y * 2.4)), 2.0);
-    float grating = 0.75 + 0.25 * sin((uv.x + uv.y) * 420.0);
+    float wave = hcWave(dot(uv, vec2(-0.7, 1.2)) * 2.2 + tilt.x * 3.0 + tilt.y * 2.4 - 0.25);
+    float bands = wave * wave;
+    // 0.75 + 0.25 sin((u + v) 420)
+    float grating = 0.5 + 0.5 * hcWave((uv.x + uv.y) * 66.8451 - 0.25);
     float mask = hcMask(uv, foilMask);
     float amount = strength * mask * (0.25 + 0.75 * bands) * grating * inside;
     rainbow *= sampleTexture(foilPattern, uv * vec2(hcAspect, 1.0) * 3.0).rgb;
@@ -155,8 +188,12 @@ vec4 holoFoil(vec2 position, vec4 color, vec2 size, vec2 tilt, float strength, s
     return vec4(mix(color.rgb, screen, inside), color.a);
 }
 
-/// Glare where the card reflects the light (at the viewer), and sparkles that flash on at particular tilts.
-vec4 glareAndSparkle(vec2 position, vec4 color, vec2 size, vec2 tilt, float time, vec4 light, sampler2D foilMask) {
+/// Glare where the card reflects the light (at the viewer), sparkles that flash on at particular tilts, and the bloom
+/// of what they light up; on a picture (`--image`) all of it stays inside the foil mask.
+vec4 glareAndSparkle(
+    vec2 position, vec4 color, vec2 size, vec2 tilt, float time, vec4 light, float bloomThreshold, float bloomGain,
+    sampler2D foilMask
+) {
     vec3 c = hcCardUV(position, size);
     vec2 uv = c.xy;
     float inside = smoothstep(0.002, -0.002, c.z);
@@ -170,13 +207,25 @@ vec4 glareAndSparkle(vec2 position, vec4 color, vec2 size, vec2 tilt, float time
     float h2 = hcHash(cell + 17.0);
     vec2 star = grid - cell - (0.25 + 0.5 * vec2(h1, h2));
     vec2 facet = vec2(h1, h2) * 2.0 - 1.0;
-    float facing = pow(max(0.0, cos(dot(facet, tilt) * 9.0 + h1 * 6.28318 + 0.3 * sin(time * 2.0 + h2 * 6.28))), 24.0);
-    float shape = exp(-abs(star.x) * 18.0) * exp(-abs(star.y) * 4.5) + exp(-abs(star.y) * 18.0) * exp(-abs(star.x) * 4.5);
+    // cos(9 facet·tilt + 2π h1 + 0.3 sin(2 time + 2π h2)), then its 24th power by squaring: x^8 * x^16
+    float wobble = 2.0 * hcWave(time * 0.31831 + h2 - 0.25) - 1.0;
+    float f1 = max(0.0, 2.0 * hcWave(dot(facet, tilt) * 1.43239 + h1 + 0.047746 * wobble) - 1.0);
+    float f2 = f1 * f1;
+    float f4 = f2 * f2;
+    float f8 = f4 * f4;
+    float facing = f8 * f8 * f8;
+    vec2 as = abs(star);
+    float shape = exp(-as.x * 18.0 - as.y * 4.5) + exp(-as.y * 18.0 - as.x * 4.5);
+    // each star bleeds a soft halo around its cross
+    vec2 hs = star * vec2(1.0, 26.0 / 36.0);
+    float halo = 0.3 / (1.0 + 60.0 * dot(hs, hs));
     float mask = hcMask(uv, foilMask);
-    float sparkle = facing * shape * step(0.45, h2) * mask * (0.4 + glare * 2.0);
-    // On a picture the glare, too, stays inside the mask.
+    float sparkle = facing * (shape + halo) * step(0.45, h2) * mask * (0.4 + glare * 2.0);
     vec3 add = light.rgb * (glare * (hasPicture() ? mask : 0.6 + 0.4 * mask) + sparkle * 1.4);
-    return vec4(color.rgb + add * inside, color.a);
+    vec3 lit = color.rgb + add * inside;
+    // Bloom, drawn here rather than as a blur pass: what the light pushes past `bloomThreshold` glows brighter.
+    lit += max(lit - bloomThreshold, 0.0) * bloomGain * (hasPicture() ? mask : 1.0);
+    return vec4(lit, color.a);
 }
 
 /// The card turns in 3D with the tilt: each pixel looks up the card point that projects onto it.
@@ -187,12 +236,17 @@ vec2 cardTilt(vec2 position, vec2 size, vec2 tilt) {
     vec3 eye = vec3(0.0, 0.0, 2.6);
     float ax = tilt.x * 0.55;
     float ay = tilt.y * 0.55;
-    mat3 rx = mat3(1.0, 0.0, 0.0, 0.0, cos(ax), sin(ax), 0.0, -sin(ax), cos(ax));
-    mat3 ry = mat3(cos(ay), 0.0, -sin(ay), 0.0, 1.0, 0.0, sin(ay), 0.0, cos(ay));
-    mat3 r = ry * rx;
-    vec3 n = r * vec3(0.0, 0.0, 1.0);
+    // cos and sin of the turn from their series, within 0.01 up to 2 rad (a tilt of 3.6 rad)
+    vec2 a = vec2(ax, ay);
+    vec2 a2 = a * a;
+    vec2 cs = 1.0 - a2 * (0.5 - a2 * (1.0 / 24.0 - a2 / 720.0));
+    vec2 sn = a * (1.0 - a2 * (1.0 / 6.0 - a2 * (1.0 / 120.0 - a2 / 5040.0)));
+    // The card turned by R = Ry(ay) Rx(ax): its normal is R's third column; the ray from the eye through the pixel
+    // meets it at eye + t dir, and Rᵀ takes that point back to the card's own x and y (written out, not as mat3s).
+    vec3 n = vec3(cs.x * sn.y, -sn.x, cs.x * cs.y);
     vec3 dir = screen - eye;
     float t = -dot(n, eye) / dot(n, dir);
-    vec3 p = transpose(r) * (eye + t * dir);
+    vec3 q = eye + t * dir;
+    vec2 p = vec2(cs.y * q.x - sn.y * q.z, cs.x * q.y + sn.x * (sn.y * q.x + cs.y * q.z));
     return vec2(p.x, -p.y) * m + size * 0.5;
 }

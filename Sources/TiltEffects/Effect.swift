@@ -15,12 +15,17 @@ public struct Effect: Sendable, Hashable {
     /// Whether the effect draws the preset's default content, which a picture (`--image`) replaces: it is left out
     /// of the plan when a picture is given.
     public var content: Bool = false
+    /// Whether the planner may bake the effect when it reads nothing per frame (the preset's `bake`, default true).
+    /// `false` keeps it in the pass drawn every frame: for an effect cheaper to compute than a texture is to read,
+    /// as on a software renderer.
+    public var bake: Bool
 
     /// Creates an effect.
     public init(
         function: String, kind: EffectKind, file: String, arguments: [EffectArgument] = [],
-        maxSampleOffset: SIMD2<Double> = .zero, stateful: Bool = false
+        maxSampleOffset: SIMD2<Double> = .zero, stateful: Bool = false, bake: Bool = true
     ) {
+        self.bake = bake
         self.function = function
         self.kind = kind
         self.file = file

@@ -57,10 +57,11 @@ struct PresetFile: Decodable {
         var maxSampleOffset: [Double]?
         var stateful: Bool?
         var content: Bool?
+        var bake: Bool?
 
         /// The keys an effect may hold.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case kind, function, file, arguments, maxSampleOffset, stateful, content
+            case kind, function, file, arguments, maxSampleOffset, stateful, content, bake
         }
     }
 
@@ -174,7 +175,7 @@ struct PresetFile: Decodable {
             }
             var effect = Effect(
                 function: entry.function, kind: kind, file: try path(entry.file, field: "\(field).file"),
-                arguments: arguments, maxSampleOffset: offset, stateful: stateful)
+                arguments: arguments, maxSampleOffset: offset, stateful: stateful, bake: entry.bake ?? true)
             effect.content = entry.content ?? false
             effects.append(effect)
         }

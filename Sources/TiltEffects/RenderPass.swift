@@ -13,6 +13,8 @@ public struct RenderPass: Sendable, Hashable {
         /// An opaque copy of the previous pass's colour (shows a stateful pass's ping-pong output; a stateful effect
         /// may keep state of its own, such as a density, in alpha).
         case copy
+        /// The previous pass's texture at the same position: a static pass baked once (see ``RenderPass/isStatic``).
+        case baked
     }
 
     /// What the pass starts from.
@@ -24,19 +26,27 @@ public struct RenderPass: Sendable, Hashable {
     public var outputPadding: SIMD2<Double>
     /// Whether the pass reads its own previous frame, so it renders into one of two ping-pong textures.
     public var stateful: Bool
+    /// Whether nothing the pass reads changes per frame (no time, motion, pointer or previous frame, and it reads no
+    /// dynamic pass): the renderer draws it once into its texture and reuses it until the size, the shaders or the
+    /// content change. Never true for the last pass, which draws to the output.
+    public var isStatic: Bool
 
     /// Creates a pass.
-    public init(input: Input, chain: [Int] = [], outputPadding: SIMD2<Double> = .zero, stateful: Bool = false) {
+    public init(
+        input: Input, chain: [Int] = [], outputPadding: SIMD2<Double> = .zero, stateful: Bool = false,
+        isStatic: Bool = false
+    ) {
         self.input = input
         self.chain = chain
         self.outputPadding = outputPadding
         self.stateful = stateful
+        self.isStatic = isStatic
     }
 
     /// Whether the pass samples the previous pass's output texture.
     public var readsPreviousPass: Bool {
         switch input {
-        case .layer, .copy: true
+        case .layer, .copy, .baked: true
         case .transparent, .picture, .shadertoy: false
         }
     }

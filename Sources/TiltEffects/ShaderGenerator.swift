@@ -170,6 +170,8 @@ public enum ShaderGenerator {
         case .copy:
             // A stateful pass keeps its own state in alpha; what is shown is its colour, opaque.
             emit("vec4 tilt_stage0(vec2 p) { return vec4(tilt_sampleTexture(tilt_layerTexture, p).rgb, 1.0); }")
+        case .baked:
+            emit("vec4 tilt_stage0(vec2 p) { return tilt_sampleTexture(tilt_layerTexture, p); }")
         case .shadertoy:
             emit("vec4 tilt_stage0(vec2 p) {")
             emit("    vec4 c = vec4(0.0, 0.0, 0.0, 1.0);")

@@ -15,15 +15,24 @@ public struct Benchmark: Sendable {
         public var frames: Int
         /// Seconds taken.
         public var seconds: Double
+        /// Passes drawn over the measured frames (static passes are drawn once, before them, and reused).
+        public var passesDrawn: Int
+        /// Passes in the preset's plan.
+        public var passCount: Int
         /// Frames per second.
         public var fps: Double { Double(frames) / max(seconds, 1e-9) }
+        /// Passes drawn per measured frame.
+        public var passesPerFrame: Double { Double(passesDrawn) / Double(max(frames, 1)) }
 
         public var description: String {
             let name = preset.padding(toLength: 18, withPad: " ", startingAt: 0)
             let size = "\(width)x\(height)".padding(toLength: 10, withPad: " ", startingAt: 0)
+            let perFrame =
+                passesPerFrame == passesPerFrame.rounded()
+                ? "\(Int(passesPerFrame))" : String(format: "%.1f", passesPerFrame)
             return
                 "\(name) \(size) \(String(format: "%8.1f", fps)) fps  "
-                + "(\(frames) frames in \(String(format: "%.2f", seconds)) s)"
+                + "(\(frames) frames in \(String(format: "%.2f", seconds)) s, \(perFrame) of \(passCount) passes per frame)"
         }
     }
 
@@ -34,6 +43,7 @@ public struct Benchmark: Sendable {
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
         var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
         try renderer.drawAndWait(inputs)
+        let drawnBefore = renderer.effects.drawCounts.reduce(0, +)
         let clock = ContinuousClock()
         let start = clock.now
         var frames = 0
@@ -48,7 +58,10 @@ public struct Benchmark: Sendable {
             let d = start.duration(to: clock.now)
             elapsed = d.inSeconds
         } while elapsed < seconds
-        return Result(preset: preset.name, width: width, height: height, frames: frames, seconds: elapsed)
+        return Result(
+            preset: preset.name, width: width, height: height, frames: frames, seconds: elapsed,
+            passesDrawn: renderer.effects.drawCounts.reduce(0, +) - drawnBefore,
+            passCount: renderer.effects.passes.count)
     }
 
     /// GL renderer name, from a throwaway context.

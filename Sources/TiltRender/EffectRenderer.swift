@@ -25,17 +25,25 @@ public final class EffectRenderer {
     private var pictureCanvas: RenderTarget?
     /// The preset's named textures, in the order of `preset.textures`, on units from ``TextureUnit/firstNamedTexture``
     private let textures: [ImageTexture]
+    /// Whether the static passes' textures hold their current output (see ``invalidateStaticPasses()``).
+    private var staticPassesBaked = false
+    /// Per pass: how many times it has been drawn since the renderer was made.
+    public private(set) var drawCounts: [Int]
+    /// How many passes the last frame drew (the static passes count only when they were baked in that frame).
+    public private(set) var passesDrawnLastFrame = 0
 
     /// Whether a frame depends on time or on the previous frame, so it must be redrawn even when the motion, size
     /// and pointer have not changed.
     public let isAnimated: Bool
 
     /// Compiles every pass of `preset`, drawn on `picture` when one is given (uploaded here).
+    /// - Parameter passes: a plan of `preset` to draw instead of `PassPlanner`'s (e.g. one with nothing baked, to
+    ///   compare with it).
     /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line, `ImageError` for a
     ///   picture larger than the GL holds.
-    public init(preset: Preset, picture: PictureContent? = nil) throws {
+    public init(preset: Preset, picture: PictureContent? = nil, passes: [RenderPass]? = nil) throws {
         self.preset = preset
-        self.passes = PassPlanner.plan(preset, picture: picture != nil)
+        self.passes = passes ?? PassPlanner.plan(preset, picture: picture != nil)
         self.picture = try picture.map { (p: PictureContent) throws in
             let texture = try ImageTexture(image: p.image, path: p.path)
             let fit = try ShaderProgram.link(
@@ -44,7 +52,7 @@ public final class EffectRenderer {
         }
         self.textures = try PresetTextureLoader.load(preset.textures)
         var programs: [ShaderProgram] = []
-        for pass in passes {
+        for pass in self.passes {
             programs.append(try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset)))
         }
         self.programs = programs
@@ -53,20 +61,21 @@ public final class EffectRenderer {
             ShadertoyProgram(image: ShadertoyPass(name: "Image", code: .init(name: $0)))
         }
         toy = try (preset.shadertoyProgram ?? plain).map { try ShadertoyPasses(preset: preset, program: $0) }
-        let usesTime = preset.effects.contains { $0.arguments.contains { $0.binding == .time } }
-        let sources =
-            preset.files.dropFirst().compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
-            + (preset.shadertoyProgram?.codes.compactMap(\.text) ?? [])
-        let timeWords = ["iTime", "iFrame", "iTimeDelta", "iDate", "samplePrevious"]
-        self.isAnimated =
-            usesTime || preset.effects.contains(where: \.stateful) || toy?.program.buffers.isEmpty == false
-            || sources.contains { text in timeWords.contains { text.contains($0) } }
+        // A Shadertoy program with buffers depends on everything (DependencyAnalysis), so it is animated too.
+        self.isAnimated = !DependencyAnalysis.dependencies(of: preset).isDisjoint(with: [.time, .previousFrame])
+        self.drawCounts = Array(repeating: 0, count: self.passes.count)
         glGenVertexArrays(1, &vertexArray)
     }
 
     deinit {
         if let picture { glDeleteProgram(picture.fit) }
         glDeleteVertexArrays(1, &vertexArray)
+    }
+
+    /// Makes the next frame draw the static passes again: call it when their content changes (a new picture they
+    /// shade). A resize does it by itself; a hot reload makes a new renderer, which bakes on its first frame.
+    public func invalidateStaticPasses() {
+        staticPassesBaked = false
     }
 
     /// Renders one frame into `framebuffer` (0 for a window's back buffer) of `width`×`height`.
@@ -77,10 +86,15 @@ public final class EffectRenderer {
         glDisable(GLenum(GL_DEPTH_TEST))
         try toy?.renderBuffers(inputs, width: width, height: height)
         var previous: (target: RenderTarget, padding: SIMD2<Double>)?
+        passesDrawnLastFrame = 0
         for (i, pass) in passes.enumerated() {
             let program = programs[i]
             let last = i == passes.count - 1
             let target: RenderTarget? = last ? nil : targets[i][pass.stateful ? pingPong : 0]
+            if pass.isStatic, staticPassesBaked, let target {
+                previous = (target, pass.outputPadding)
+                continue
+            }
             let w = target?.width ?? width
             let h = target?.height ?? height
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target?.framebuffer ?? framebuffer)
@@ -113,22 +127,25 @@ public final class EffectRenderer {
                 glUniform1i(program.location("tilt_previousTexture"), 1)
             }
             glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+            drawCounts[i] += 1
+            passesDrawnLastFrame += 1
             if let target { previous = (target, pass.outputPadding) }
         }
+        staticPassesBaked = true
         if passes.contains(where: \.stateful) { pingPong = 1 - pingPong }
         glActiveTexture(GLenum(GL_TEXTURE0))
     }
 
-    /// Texture unit 2 with the picture fitted to the canvas, and the picture's rectangle (zero without one).
+    /// The picture's texture unit with the picture fitted to the canvas, and the picture's rectangle (zero without one).
     private func bindPicture(_ program: ShaderProgram, canvas: SIMD2<Double>) {
         guard let picture, let pictureCanvas else {
             glUniform4f(program.location("tilt_pictureRect"), 0, 0, 0, 0)
             return
         }
         let r = picture.content.rect(canvas: canvas)
-        glActiveTexture(GLenum(GL_TEXTURE2))
+        TextureUnit.activate(TextureUnit.picture)
         glBindTexture(GLenum(GL_TEXTURE_2D), pictureCanvas.texture)
-        glUniform1i(program.location("tilt_pictureCanvas"), 2)
+        glUniform1i(program.location("tilt_pictureCanvas"), TextureUnit.picture)
         glUniform4f(program.location("tilt_pictureRect"), GLfloat(r.x), GLfloat(r.y), GLfloat(r.z), GLfloat(r.w))
         glUniform2f(program.location("tilt_canvasSize"), GLfloat(canvas.x), GLfloat(canvas.y))
     }
@@ -143,9 +160,9 @@ public final class EffectRenderer {
         glViewport(0, 0, GLsizei(width), GLsizei(height))
         glUseProgram(picture.fit)
         glBindVertexArray(vertexArray)
-        glActiveTexture(GLenum(GL_TEXTURE2))
+        TextureUnit.activate(TextureUnit.picture)
         glBindTexture(GLenum(GL_TEXTURE_2D), picture.texture.id)
-        glUniform1i(glGetUniformLocation(picture.fit, "tilt_picture"), 2)
+        glUniform1i(glGetUniformLocation(picture.fit, "tilt_picture"), TextureUnit.picture)
         glUniform4f(
             glGetUniformLocation(picture.fit, "tilt_pictureRect"), GLfloat(r.x), GLfloat(r.y), GLfloat(r.z),
             GLfloat(r.w))
@@ -194,5 +211,6 @@ public final class EffectRenderer {
         }
         try fitPicture(width: width, height: height)
         targetSize = SIMD2(width, height)
+        staticPassesBaked = false
     }
 }

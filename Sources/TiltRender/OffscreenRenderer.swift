@@ -10,28 +10,46 @@ public final class OffscreenRenderer {
     public private(set) var effects: EffectRenderer
     private var output: RenderTarget
     /// Output width in pixels.
-    public let width: Int
+    public private(set) var width: Int
     /// Output height in pixels.
-    public let height: Int
+    public private(set) var height: Int
     /// The user's picture the first effect shades, if any.
     public let picture: PictureContent?
 
     /// Creates a headless context and compiles `preset`, drawn on `picture` when one is given.
+    /// - Parameter passes: a plan of `preset` to draw instead of `PassPlanner`'s (to compare one with nothing baked).
     /// - Throws: `RenderError` (no GL, a size over the GL's limits, compile error with file:line), `PresetError`, or
     ///   `ImageError` (a picture larger than the GL holds).
-    public init(preset: Preset, width: Int, height: Int, picture: PictureContent? = nil) throws {
-        guard width > 0, height > 0, width <= 16384, height <= 16384 else {
-            throw RenderError.argument("size \(width)x\(height) is out of range; give WxH between 1x1 and 16384x16384")
-        }
+    public init(
+        preset: Preset, width: Int, height: Int, picture: PictureContent? = nil, passes: [RenderPass]? = nil
+    ) throws {
+        try Self.checkRange(width: width, height: height)
         context = try HeadlessContext()
+        let passes = passes ?? PassPlanner.plan(preset, picture: picture != nil)
         try TargetSizeCheck.check(
-            width: width, height: height, passes: PassPlanner.plan(preset), limits: .current,
-            renderer: context.rendererName)
+            width: width, height: height, passes: passes, limits: .current, renderer: context.rendererName)
         self.width = width
         self.height = height
         self.picture = picture
         output = try RenderTarget(width: width, height: height)
-        effects = try EffectRenderer(preset: preset, picture: picture)
+        effects = try EffectRenderer(preset: preset, picture: picture, passes: passes)
+    }
+
+    /// Changes the output size, as a window's resize does; the next frame re-bakes the static passes.
+    /// - Throws: `RenderError` for a size out of range or over the GL's limits; the old size stays.
+    public func resize(width: Int, height: Int) throws(RenderError) {
+        try Self.checkRange(width: width, height: height)
+        try TargetSizeCheck.check(
+            width: width, height: height, passes: effects.passes, limits: .current, renderer: context.rendererName)
+        output = try RenderTarget(width: width, height: height)
+        self.width = width
+        self.height = height
+    }
+
+    private static func checkRange(width: Int, height: Int) throws(RenderError) {
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+            throw RenderError.argument("size \(width)x\(height) is out of range; give WxH between 1x1 and 16384x16384")
+        }
     }
 
     /// The GL renderer in use, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.

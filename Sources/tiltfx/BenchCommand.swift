@@ -6,7 +6,9 @@ import TiltRender
 /// `tiltfx bench`: headless frames per second per preset.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure headless frames per second of each preset (EGL, no display).")
+        commandName: "bench",
+        abstract:
+            "Measure headless frames per second of each preset, and the passes it draws per frame (EGL, no display).")
 
     @OptionGroup var presets: PresetOptions
 
