@@ -162,7 +162,12 @@ float hcFoilMask(vec2 uv) {
 /// Where the foil shows: on the procedural card its printed layout; on a picture (`--image`) the `foilMask` texture
 /// (its red channel, sampled over the card), and outside the mask the picture is untouched.
 float hcMask(vec2 uv, sampler2D foilMask) {
-    return hasPicture() ? sampleTexture(foilMask, uv).r : hcFoilMask(uv);
+    // A compile-time switch, not a branch on hasPicture(): a software renderer runs both sides for every pixel.
+#ifdef TILT_PICTURE
+    return sampleTexture(foilMask, uv).r;
+#else
+    return hcFoilMask(uv);
+#endif
 }
 
 /// Rainbow foil: diagonal spectral bands whose phase slides with the tilt, over a fine diffraction texture, tinted by
@@ -182,7 +187,9 @@ vec4 holoFoil(vec2 position, vec4 color, vec2 size, vec2 tilt, float strength, s
     float grating = 0.5 + 0.5 * hcWave((uv.x + uv.y) * 66.8451 - 0.25);
     float mask = hcMask(uv, foilMask);
     float amount = strength * mask * (0.25 + 0.75 * bands) * grating * inside;
+#ifdef TILT_TEXTURE_foilPattern
     rainbow *= sampleTexture(foilPattern, uv * vec2(hcAspect, 1.0) * 3.0).rgb;
+#endif
     if (amount <= 0.0) return color;
     vec3 screen = 1.0 - (1.0 - color.rgb) * (1.0 - rainbow * amount * 0.75);
     return vec4(mix(color.rgb, screen, inside), color.a);

@@ -64,7 +64,9 @@ vec2 windowBulge(vec2 position, vec2 size) {
 /// With a picture (`--image`), which has no layers of its own: the picture sits a little behind the window and
 /// slides against it with the tilt, magnified by `zoom` so the slide never shows its edge. Without one, nothing.
 vec2 pictureDepth(vec2 position, vec2 size, vec2 tilt, float zoom) {
-    if (!hasPicture()) return position;
+#ifndef TILT_PICTURE
+    return position;
+#endif
     vec2 c = size * 0.5;
     return c + (position - c) / zoom + vec2(-tilt.y, -tilt.x) * size * (zoom - 1.0) * 0.9;
 }

@@ -16,8 +16,9 @@ void mainImage(out vec4 fragColor, in vec2 fragCoord) {
     fragColor = vec4(col, 1.0);
     // With a picture (`--image`, tilt's samplePicture takes positions from the top-left), the plasma is a wash of
     // colour over it, a third of the way.
-    if (hasPicture()) {
-        vec4 picture = samplePicture(vec2(fragCoord.x, iResolution.y - fragCoord.y));
-        fragColor = vec4(mix(picture.rgb, col * picture.a, 0.35), picture.a);
-    }
+    // (TILT_PICTURE: a compile-time switch, as a software renderer runs both sides of a branch for every pixel.)
+#ifdef TILT_PICTURE
+    vec4 picture = samplePicture(vec2(fragCoord.x, iResolution.y - fragCoord.y));
+    fragColor = vec4(mix(picture.rgb, col * picture.a, 0.35), picture.a);
+#endif
 }

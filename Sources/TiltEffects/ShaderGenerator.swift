@@ -121,12 +121,15 @@ public enum ShaderGenerator {
     ///   - readFile: reads a shader file's text (injectable for tests).
     /// - Throws: `PresetError.unreadable` when a shader file cannot be read.
     public static func generate(
-        pass: RenderPass, preset: Preset,
+        pass: RenderPass, preset: Preset, picture: Bool = false,
         readFile: (String) throws -> String = { try String(contentsOfFile: $0, encoding: .utf8) }
     ) throws(PresetError) -> GeneratedShader {
         var files: [String] = ["<generated>"]
-        var text = prelude
-        var lineCount = prelude.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        let head = prelude.replacingOccurrences(
+            of: "precision highp float;\n",
+            with: "precision highp float;\n" + switches(preset: preset, picture: picture))
+        var text = head
+        var lineCount = head.split(separator: "\n", omittingEmptySubsequences: false).count - 1
 
         func include(_ path: String) throws(PresetError) {
             guard !files.contains(path) else { return }
@@ -207,6 +210,15 @@ public enum ShaderGenerator {
         return GeneratedShader(
             vertexSource: vertexSource, fragmentSource: text,
             sourceMap: ShaderSourceMap(files: files, presetFile: preset.file, callSites: callSites))
+    }
+
+    /// Compile-time switches for preset code: `TILT_PICTURE` when the user gave a picture, `TILT_TEXTURE_name` for each
+    /// named texture that has a file. A software renderer (llvmpipe) runs both sides of a branch on a uniform such as
+    /// `hasPicture()` for every pixel, so code that only one case needs goes behind `#ifdef` instead.
+    static func switches(preset: Preset, picture: Bool) -> String {
+        var lines = picture ? ["#define TILT_PICTURE 1"] : []
+        lines += preset.textures.filter { $0.file != nil }.map { "#define TILT_TEXTURE_\($0.name) 1" }
+        return lines.map { $0 + "\n" }.joined()
     }
 
     private static func arguments(_ effect: Effect) -> String {

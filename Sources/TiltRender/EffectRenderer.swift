@@ -53,7 +53,8 @@ public final class EffectRenderer {
         self.textures = try PresetTextureLoader.load(preset.textures)
         var programs: [ShaderProgram] = []
         for pass in self.passes {
-            programs.append(try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset)))
+            programs.append(
+                try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset, picture: picture != nil)))
         }
         self.programs = programs
         // A plain `mainImage` file is a program with no channels: its unused channels still sample black.

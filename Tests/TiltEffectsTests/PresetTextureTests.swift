@@ -35,6 +35,10 @@ import TiltEffects
         let shader = try ShaderGenerator.generate(pass: PassPlanner.plan(loaded)[0], preset: loaded)
         #expect(shader.fragmentSource.contains("uniform sampler2D tilt_texture_mask;"))
         #expect(shader.fragmentSource.contains("tint(p, tilt_stage0(p), tilt_texture_mask)"))
+        // Compile-time switches: a texture with a file is defined, one without is not; no picture, no TILT_PICTURE.
+        #expect(shader.fragmentSource.contains("#define TILT_TEXTURE_mask 1\n"))
+        #expect(!shader.fragmentSource.contains("TILT_TEXTURE_opt"))
+        #expect(!shader.fragmentSource.contains("TILT_PICTURE"))
     }
 
     @Test func anUndeclaredTextureNameIsRefusedNamingEffectAndArgument() throws {
@@ -84,8 +88,9 @@ import TiltEffects
         #expect(plain[0].input == .transparent && plain[0].chain == [0, 1])
         let onPicture = PassPlanner.plan(loaded, picture: true)
         #expect(onPicture[0].input == .picture && onPicture[0].chain == [1])
-        let shader = try ShaderGenerator.generate(pass: onPicture[0], preset: loaded)
+        let shader = try ShaderGenerator.generate(pass: onPicture[0], preset: loaded, picture: true)
         #expect(shader.fragmentSource.contains("vec4 tilt_stage0(vec2 p) { return samplePicture(p); }"))
+        #expect(shader.fragmentSource.hasPrefix("#version 300 es\nprecision highp float;\n#define TILT_PICTURE 1\n"))
         #expect(!shader.fragmentSource.contains("art(p"))
     }
 }
