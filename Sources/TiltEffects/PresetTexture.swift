@@ -2,14 +2,9 @@
 /// `texture` (`{ "name": "mask", "type": "texture", "texture": "foilMask" }`, a `sampler2D` parameter).
 public struct PresetTexture: Sendable, Hashable {
     /// How texels are filtered (`"filter"`).
-    public enum Filter: String, Sendable, Hashable, CaseIterable {
-        case nearest, linear, mipmap
-    }
-
+    public typealias Filter = TextureFilter
     /// What sampling outside 0…1 gives (`"wrap"`).
-    public enum Wrap: String, Sendable, Hashable, CaseIterable {
-        case clamp, `repeat`, mirror
-    }
+    public typealias Wrap = TextureWrap
 
     /// The name effects use (a GLSL identifier).
     public var name: String

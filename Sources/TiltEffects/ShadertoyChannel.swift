@@ -10,13 +10,14 @@ public struct ShadertoyChannel: Sendable, Hashable {
     }
 
     /// How texels are filtered.
-    public enum Filter: String, Sendable, Hashable, CaseIterable {
-        case nearest, linear, mipmap
-    }
+    public typealias Filter = TextureFilter
 
-    /// What lies outside 0…1.
+    /// What lies outside 0…1: Shadertoy offers two of ``TextureWrap``'s three.
     public enum Wrap: String, Sendable, Hashable, CaseIterable {
         case clamp, `repeat`
+
+        /// The same wrap in the renderer's vocabulary.
+        public var textureWrap: TextureWrap { self == .repeat ? .repeat : .clamp }
     }
 
     /// The channel number, 0–3 (`iChannel0` … `iChannel3`).

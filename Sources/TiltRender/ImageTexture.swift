@@ -1,5 +1,6 @@
 import CEGL
 import Foundation
+import TiltEffects
 
 /// A picture uploaded as a GL texture: premultiplied, sRGB-decoded on sampling, with a filter and a wrap.
 ///
@@ -9,24 +10,9 @@ import Foundation
 /// naming the limit. Needs a current GL context; the texture is deleted with the object.
 public final class ImageTexture {
     /// How texels are filtered.
-    public enum Filter: String, Sendable, Hashable, CaseIterable {
-        /// The nearest texel (pixel art, masks with hard edges).
-        case nearest
-        /// Bilinear between the four nearest texels.
-        case linear
-        /// Trilinear with mipmaps (a picture drawn much smaller than it is).
-        case mipmap
-    }
-
+    public typealias Filter = TextureFilter
     /// What sampling outside 0…1 returns.
-    public enum Wrap: String, Sendable, Hashable, CaseIterable {
-        /// The edge texels repeat.
-        case clamp
-        /// The picture tiles.
-        case `repeat`
-        /// The picture tiles, every other copy mirrored.
-        case mirror
-    }
+    public typealias Wrap = TextureWrap
 
     /// What to do with a picture larger than the GL holds.
     public enum Oversize: Sendable, Hashable {
@@ -112,23 +98,12 @@ public final class ImageTexture {
                 GLenum(GL_TEXTURE_2D), 0, options.sRGB ? GL_SRGB8_ALPHA8 : GL_RGBA8, GLsizei(picture.width),
                 GLsizei(picture.height), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
         }
-        let (minFilter, magFilter): (Int32, Int32) =
-            switch options.filter {
-            case .nearest: (GL_NEAREST, GL_NEAREST)
-            case .linear: (GL_LINEAR, GL_LINEAR)
-            case .mipmap: (GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR)
-            }
         if options.filter == .mipmap { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
-        let wrap: Int32 =
-            switch options.wrap {
-            case .clamp: GL_CLAMP_TO_EDGE
-            case .repeat: GL_REPEAT
-            case .mirror: GL_MIRRORED_REPEAT
-            }
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), minFilter)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), magFilter)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), wrap)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), wrap)
+        let filters = options.filter.glFilters
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filters.min)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filters.mag)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), options.wrap.glWrap)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), options.wrap.glWrap)
         glBindTexture(GLenum(GL_TEXTURE_2D), 0)
         id = name
         width = picture.width

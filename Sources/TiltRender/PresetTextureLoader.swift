@@ -14,9 +14,7 @@ enum PresetTextureLoader {
                 "the preset declares \(declared.count) textures; at most \(maxTextures) fit the GL's texture units")
         }
         return try declared.map { (texture: PresetTexture) throws -> ImageTexture in
-            let options = ImageTexture.Options(
-                filter: ImageTexture.Filter(rawValue: texture.filter.rawValue) ?? .linear,
-                wrap: ImageTexture.Wrap(rawValue: texture.wrap.rawValue) ?? .clamp)
+            let options = ImageTexture.Options(filter: texture.filter, wrap: texture.wrap)
             guard let file = texture.file else {
                 let white = DecodedImage(width: 1, height: 1, pixels: [255, 255, 255, 255])
                 return try ImageTexture(image: white, path: "(texture \(texture.name))", options: options)

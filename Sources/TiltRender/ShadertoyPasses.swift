@@ -19,6 +19,8 @@ final class ShadertoyPasses {
     private var size: SIMD2<Int> = .zero
     private let textures: [String: ImageTexture]
     private var samplers: [String: GLuint] = [:]
+    /// This frame's `iDate`, read once per frame by ``renderBuffers(_:width:height:)``.
+    private var frameDate: SIMD4<GLfloat> = .zero
     /// Buffers some channel samples with mipmaps, which are rebuilt after each frame.
     private let mipmapped: Set<ShadertoyBuffer>
 
@@ -67,7 +69,9 @@ final class ShadertoyPasses {
     }
 
     /// Renders every buffer pass at `width`×`height` (the output size); the buffers start cleared at a new size.
+    /// Called first in every frame: it also reads the clock for the frame's `iDate`, once for all its passes.
     func renderBuffers(_ inputs: FrameInputs, width: Int, height: Int) throws(RenderError) {
+        frameDate = Self.date(Date())
         guard !program.buffers.isEmpty else { return }
         if size != SIMD2(width, height) {
             targets = [:]
@@ -124,8 +128,7 @@ final class ShadertoyPasses {
         glActiveTexture(GLenum(GL_TEXTURE0))
         glUniform3fv(shader.location("iChannelResolution"), 4, resolution)
         glUniform1fv(shader.location("iChannelTime"), 4, [GLfloat](repeating: GLfloat(inputs.time), count: 4))
-        let date = Self.date(Date())
-        glUniform4f(shader.location("iDate"), date.x, date.y, date.z, date.w)
+        glUniform4f(shader.location("iDate"), frameDate.x, frameDate.y, frameDate.z, frameDate.w)
         glUniform1f(shader.location("iFrameRate"), GLfloat(inputs.timeDelta > 0 ? 1 / inputs.timeDelta : 60))
         glUniform1f(shader.location("iSampleRate"), 44100)
     }
@@ -155,13 +158,8 @@ final class ShadertoyPasses {
         if let made = samplers[key] { return made }
         var sampler: GLuint = 0
         glGenSamplers(1, &sampler)
-        let (minFilter, magFilter) =
-            switch channel.filter {
-            case .nearest: (GL_NEAREST, GL_NEAREST)
-            case .linear: (GL_LINEAR, GL_LINEAR)
-            case .mipmap: (GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR)
-            }
-        let wrap = channel.wrap == .repeat ? GL_REPEAT : GL_CLAMP_TO_EDGE
+        let (minFilter, magFilter) = channel.filter.glFilters
+        let wrap = channel.wrap.textureWrap.glWrap
         glSamplerParameteri(sampler, GLenum(GL_TEXTURE_MIN_FILTER), minFilter)
         glSamplerParameteri(sampler, GLenum(GL_TEXTURE_MAG_FILTER), magFilter)
         glSamplerParameteri(sampler, GLenum(GL_TEXTURE_WRAP_S), wrap)

@@ -16,6 +16,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var presets: PresetOptions
 
     func run() throws {
+        try presets.requireAssets()
         var check = PresetCheck(directory: presets.directory, searchPaths: presets.library.searchPaths)
         check.assetDirectory = presets.assets
         let findings = check.run()

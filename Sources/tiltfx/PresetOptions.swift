@@ -22,11 +22,16 @@ struct PresetOptions: ParsableArguments {
 
     /// Refuses a `--presets` or `--assets` folder that is not there (the standard places would otherwise be searched
     /// silently instead). A missing folder is no usage mistake: `TiltFXError` exits 1 without the usage text.
-    /// `tiltfx check` reports a missing `--presets` as a finding instead.
+    /// `tiltfx check` reports a missing `--presets` as a finding instead, and refuses only a missing `--assets`.
     func requireDirectory() throws {
         if let directory, !Self.isFolder(directory) {
             throw TiltFXError("--presets \(directory): no such folder; pass a folder that holds preset folders")
         }
+        try requireAssets()
+    }
+
+    /// Refuses an `--assets` folder that is not there (exit 1, no usage).
+    func requireAssets() throws {
         if let assets, !Self.isFolder(assets) {
             throw TiltFXError("--assets \(assets): no such folder; pass the folder that holds the export's textures")
         }

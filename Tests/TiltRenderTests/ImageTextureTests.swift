@@ -1,4 +1,5 @@
 import Testing
+import TiltEffects
 import TiltRender
 
 @testable import TiltRender

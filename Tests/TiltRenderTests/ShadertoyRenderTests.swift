@@ -163,6 +163,9 @@ import TiltTestKit
         let noFolder = try TiltFXProcess.run(["render", "--preset", json, "--assets", nowhere, "--out", out])
         #expect(noFolder.status == 1)
         #expect(noFolder.stderr.hasPrefix("error: --assets \(nowhere): no such folder"), "\(noFolder.stderr)")
+        let checkNoFolder = try TiltFXProcess.run(["check", "--presets", dir.path, "--assets", nowhere])
+        #expect(checkNoFolder.status == 1)
+        #expect(checkNoFolder.stderr.hasPrefix("error: --assets \(nowhere): no such folder"), "\(checkNoFolder.stderr)")
 
         let check = try TiltFXProcess.run(["check", "--presets", dir.path, "--assets", assets.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
