@@ -34,11 +34,18 @@ public final class TiltSubscriber: Sendable {
         public var maxBackoff: Double
         /// Events kept for a slow consumer before the oldest are dropped.
         public var bufferSize: Int
+        /// The rotation the display gives its picture: frames come in the picture's axes (``ScreenRotation``).
+        public var screenRotation: ScreenRotation
+        /// `false` for the 6D (game rotation) attitude, `true` for 9D, `nil` for the daemon's default.
+        public var magnetometer: Bool?
 
         public init(
             socketPath: String? = nil, rate: Double = WireProtocol.defaultRate, watch: Bool = true, raw: Bool = false,
-            reconnect: Bool = true, initialBackoff: Double = 0.1, maxBackoff: Double = 5, bufferSize: Int = 64
+            reconnect: Bool = true, initialBackoff: Double = 0.1, maxBackoff: Double = 5, bufferSize: Int = 64,
+            screenRotation: ScreenRotation = .normal, magnetometer: Bool? = nil
         ) {
+            self.screenRotation = screenRotation
+            self.magnetometer = magnetometer
             self.socketPath = socketPath
             self.rate = rate
             self.watch = watch
@@ -70,7 +77,11 @@ public final class TiltSubscriber: Sendable {
         var watching: Bool
         var rate: Double
         var raw: Bool
-        var command: ClientCommand { .watch(enable: watching, rate: rate, raw: raw) }
+        var screenRotation: ScreenRotation
+        var magnetometer: Bool?
+        var command: ClientCommand {
+            .watch(enable: watching, rate: rate, raw: raw, screenRotation: screenRotation, magnetometer: magnetometer)
+        }
     }
 
     public let configuration: Configuration
@@ -89,7 +100,10 @@ public final class TiltSubscriber: Sendable {
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         socketPath = SocketPath.resolveForClient(configuration.socketPath)
-        watch = Mutex(WatchState(watching: configuration.watch, rate: configuration.rate, raw: configuration.raw))
+        watch = Mutex(
+            WatchState(
+                watching: configuration.watch, rate: configuration.rate, raw: configuration.raw,
+                screenRotation: configuration.screenRotation, magnetometer: configuration.magnetometer))
     }
 
     /// Convenience: a subscriber on `socketPath` watching at `rate`.
@@ -123,6 +137,16 @@ public final class TiltSubscriber: Sendable {
             return w.command
         }
         send(command)
+    }
+
+    /// Changes the picture axes the frames come in (the display turned), and sends the new `watch` if watching.
+    public func setScreenRotation(_ rotation: ScreenRotation) {
+        let command = watch.withLock { w -> ClientCommand? in
+            guard w.screenRotation != rotation else { return nil }
+            w.screenRotation = rotation
+            return w.watching ? w.command : nil
+        }
+        if let command { send(command) }
     }
 
     /// Starts or stops frames.

@@ -25,6 +25,11 @@ public struct AttitudeFrame: Hashable, Sendable {
     /// `CLOCK_MONOTONIC` is system-wide, so a client on the same machine measures a frame's latency as its own
     /// monotonic receive time minus this.
     public var mono: Double?
+    /// The axes of `gravity`, `rotationRate`, `userAcceleration` and `tilt`: the device's (``ScreenRotation/normal``)
+    /// or a turned picture's (``ScreenRotation``); the wire's `axes`.
+    public var axes: ScreenRotation = .normal
+    /// 9D or 6D attitude, if said; the wire's `reference`.
+    public var reference: AttitudeReference?
 
     public init(
         seq: UInt64, time: Double, quaternion: Quaternion, gravity: Vector3, rotationRate: Vector3,

@@ -30,8 +30,12 @@ struct CommandDispatcher: Sendable {
         -> Outcome
     {
         switch command {
-        case .watch(let enable, let rate, let raw):
-            hub.setWatch(id: id, enable: enable, rate: rate, raw: raw)
+        case .watch(let enable, let rate, let raw, let rotation, let magnetometer):
+            if let refusal = hub.setWatch(
+                id: id, enable: enable, rate: rate, raw: raw, rotation: rotation, magnetometer: magnetometer)
+            {
+                return .refused(command: "watch", message: refusal)
+            }
             return .none
         case .poll:
             return hub.poll(id: id).map { .reply(.attitude($0)) } ?? .none

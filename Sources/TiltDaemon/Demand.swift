@@ -4,6 +4,8 @@ struct Demand: Sendable, Equatable {
     var active: Bool
     /// The highest rate any watcher asked for, Hz.
     var rate: Double?
+    /// Someone wants the 6D (game rotation) attitude while the main filter is 9D: the second filter runs.
+    var game = false
 
     static let idle = Demand(active: false, rate: nil)
 }

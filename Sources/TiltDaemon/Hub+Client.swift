@@ -1,3 +1,4 @@
+import TiltCore
 import TiltWire
 
 extension Hub {
@@ -14,6 +15,15 @@ extension Hub {
         /// Frames handed to the client, and frames dropped because it was not keeping up.
         var sent: UInt64 = 0
         var dropped: UInt64 = 0
+        /// The picture axes the client wants its frames in.
+        var screenRotation = ScreenRotation.normal
+        /// Its attitude choice: `false` 6D, `true` 9D, `nil` the daemon's default.
+        var magnetometer: Bool?
+
+        /// The attitude this client gets, when the main filter gives `main`.
+        func reference(main: AttitudeReference) -> AttitudeReference {
+            magnetometer == false ? .game : main
+        }
 
         /// Whether the client is owed frames (it watches, or waits for a poll).
         var wantsFrames: Bool { watching || pollPending }

@@ -24,11 +24,15 @@ final class Hub: Sendable {
         /// Which calibration applies and why; replaced when `SIGHUP` re-resolves it.
         var calibration: String
         var calibrated: Bool
+        /// The attitude filters running (issue 16): reported by the motion service.
+        var filters: [AttitudeReference] = []
     }
 
     let sourceName: String
     let sensors: [SensorDescription]
     let startTime: Double
+    /// The attitude the main filter gives: `magnetic` when it fuses a magnetometer, else `game`.
+    let mainReference: AttitudeReference
     private let state: Mutex<State>
     private let demandContinuation: AsyncStream<Demand>.Continuation
     /// Changes of demand, newest wins: the motion service follows it.
@@ -37,8 +41,9 @@ final class Hub: Sendable {
 
     init(
         sourceName: String, sensors: [SensorDescription], calibration: String, calibrated: Bool,
-        power: PowerState = .mains
+        power: PowerState = .mains, mainReference: AttitudeReference = .magnetic
     ) {
+        self.mainReference = mainReference
         self.sourceName = sourceName
         self.sensors = sensors
         state = Mutex(State(power: power, calibration: calibration, calibrated: calibrated))
@@ -75,8 +80,19 @@ final class Hub: Sendable {
         return counts
     }
 
-    /// Starts or stops frames (and raw samples) for a client.
-    func setWatch(id: UInt64, enable: Bool, rate: Double?, raw: Bool) {
+    /// Starts or stops frames (and raw samples) for a client, in the axes of `rotation`, from the attitude
+    /// `magnetometer` asks for (`nil`: the main filter's).
+    ///
+    /// - Returns: Why the watch is refused (9D asked of a daemon without a magnetometer), or `nil`.
+    @discardableResult
+    func setWatch(
+        id: UInt64, enable: Bool, rate: Double?, raw: Bool, rotation: ScreenRotation = .normal,
+        magnetometer: Bool? = nil
+    ) -> String? {
+        if enable, magnetometer == true, mainReference != .magnetic {
+            return "no magnetometer: this daemon fuses without one (it has none, or runs with no_mag); "
+                + "watch without \"magnetometer\" or with \"magnetometer\":false"
+        }
         updateDemand { s in
             guard var client = s.clients[id] else { return }
             let granted = min(max(rate ?? WireProtocol.defaultRate, WireProtocol.minRate), WireProtocol.maxRate)
@@ -84,8 +100,11 @@ final class Hub: Sendable {
             client.raw = enable && raw
             client.rate = enable ? granted : nil
             client.schedule.setRate(granted)
+            client.screenRotation = rotation
+            client.magnetometer = magnetometer
             s.clients[id] = client
         }
+        return nil
     }
 
     /// Answers a `poll`: the latest frame now if the sensor is running or done, else `nil` and the next frame is
@@ -116,7 +135,7 @@ final class Hub: Sendable {
     private func updateDemand(_ body: (inout State) -> Void) {
         let changed: Demand? = state.withLock { s in
             body(&s)
-            let d = Self.demand(of: s)
+            let d = demand(of: s)
             guard d != s.demand else { return nil }
             s.demand = d
             return d
@@ -124,14 +143,16 @@ final class Hub: Sendable {
         if let changed { demandContinuation.yield(changed) }
     }
 
-    private static func demand(of s: State) -> Demand {
+    private func demand(of s: State) -> Demand {
         var active = false
         var rate: Double?
+        var game = false
         for client in s.clients.values where client.wantsFrames {
             active = true
             if let r = client.rate { rate = max(rate ?? 0, r) }
+            game = game || client.reference(main: mainReference) != mainReference
         }
-        return Demand(active: active, rate: rate)
+        return Demand(active: active, rate: rate, game: game)
     }
 
     // MARK: Publishing
@@ -139,14 +160,20 @@ final class Hub: Sendable {
     /// Publishes a fused frame to the watchers that are due one, and to pending polls.
     ///
     /// - Parameter now: Monotonic seconds, for the watchers' rate schedules.
+    /// A frame whose `reference` is not the main filter's goes only to the clients that asked for it (and is not
+    /// the latest frame `poll` and `status` see); each client gets it in its own axes, encoded once per rotation.
     func publish(_ frame: AttitudeFrame, gyroBias: Vector3, now: Double = monotonicSeconds()) {
-        var due: [(id: UInt64, sink: any Subscriber, answersPoll: Bool)] = []
+        var due: [(id: UInt64, sink: any Subscriber, answersPoll: Bool, rotation: ScreenRotation)] = []
         var servedPoll = false
+        let reference = frame.reference ?? mainReference
         state.withLock { s in
-            s.latest = frame
-            s.gyroBias = gyroBias
-            s.samples &+= 1
-            for (id, var client) in s.clients where client.wantsFrames {
+            if reference == mainReference {
+                s.latest = frame
+                s.gyroBias = gyroBias
+                s.samples &+= 1
+            }
+            for (id, var client) in s.clients
+            where client.wantsFrames && client.reference(main: mainReference) == reference {
                 // Both run: a watcher's schedule advances even when a poll makes the frame due anyway.
                 let scheduled = client.watching && client.schedule.take(at: now)
                 guard client.pollPending || scheduled else { continue }
@@ -155,13 +182,15 @@ final class Hub: Sendable {
                 client.pollPending = false
                 client.pollInFlight = client.pollInFlight || answersPoll
                 s.clients[id] = client
-                due.append((id, client.sink, answersPoll))
+                due.append((id, client.sink, answersPoll, client.screenRotation))
             }
         }
         if servedPoll { updateDemand { _ in } }
         guard !due.isEmpty else { return }
-        let line = WireLine(json: ServerMessage.encode(frame: frame))
-        let outcomes = due.map { ($0.id, $0.sink.deliver(line, kind: .frame(answersPoll: $0.answersPoll))) }
+        var lines = FrameLines(frame)
+        let outcomes = due.map {
+            ($0.id, $0.sink.deliver(lines.line(for: $0.rotation), kind: .frame(answersPoll: $0.answersPoll)))
+        }
         state.withLock { s in
             for (id, delivered) in outcomes {
                 if delivered {
@@ -267,15 +296,21 @@ final class Hub: Sendable {
             let me = s.clients[id]
             let client = StatusReport.Client(
                 id: id, watching: me?.watching ?? false, rate: me?.rate, raw: me?.raw ?? false, sent: me?.sent ?? 0,
-                dropped: me?.dropped ?? 0, errors: errors, uid: peer?.uid, pid: peer?.pid)
+                dropped: me?.dropped ?? 0, errors: errors, uid: peer?.uid, pid: peer?.pid,
+                screenRotation: me?.screenRotation.degrees ?? 0, magnetometer: me?.magnetometer)
             return StatusReport(
                 daemon: "tiltd \(WireProtocol.daemonVersion)", protocol: WireProtocol.version, uptime: now - startTime,
                 source: sourceName, sensor: s.sensorState, clients: s.clients.count,
                 watchers: s.clients.values.count(where: \.watching), requestedRate: s.demand.rate,
                 samples: s.samples, rejected: s.rejected, lastRejection: s.lastRejection, seq: s.latest?.seq,
                 gyroBias: s.gyroBias.array, calibration: s.calibration, calibrated: s.calibrated,
-                power: WirePower(s.power), client: client)
+                power: WirePower(s.power), client: client, filters: s.filters)
         }
+    }
+
+    /// Records which attitude filters run, for `status`.
+    func setFilters(_ filters: [AttitudeReference]) {
+        state.withLock { $0.filters = filters }
     }
 
     /// Replaces the calibration `status` reports (after a reload): the explanation and whether one applies.

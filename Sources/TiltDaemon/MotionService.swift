@@ -13,22 +13,25 @@ final class MotionService: Service {
     let hub: Hub
     let source: any MotionSource
     let logger: Logger
-    private let pipeline: Mutex<MotionPipeline>
+    private let filters: Mutex<Filters>
+    /// Whether a watcher wants the 6D attitude, as the hub's demand last said.
+    private let wantGame = Atomic<Bool>(false)
     private let rejectedLogged = Atomic<Int>(0)
 
     init(hub: Hub, source: any MotionSource, pipeline: MotionPipeline.Configuration, logger: Logger) {
         self.hub = hub
         self.source = source
         self.logger = logger
-        self.pipeline = Mutex(MotionPipeline(configuration: pipeline))
+        filters = Mutex(Filters(configuration: pipeline))
     }
 
     func run() async throws {
-        hub.setTareAction { [self] in self.pipeline.withLock { $0.tareNow() } }
-        hub.setResetTareAction { [self] in self.pipeline.withLock { $0.resetTareNow() } }
+        hub.setTareAction { [self] in self.filters.withLock { $0.tare() } }
+        hub.setResetTareAction { [self] in self.filters.withLock { $0.resetTare() } }
         var current: Task<Void, Never>?
         var currentRate: Double?
         for await demand in hub.demands.cancelOnGracefulShutdown() {
+            wantGame.store(demand.game, ordering: .relaxed)
             if demand.active {
                 if current != nil, currentRate == demand.rate { continue }
                 if let task = current {
@@ -42,6 +45,8 @@ final class MotionService: Service {
                 await task.value
                 current = nil
                 currentRate = nil
+                filters.withLock { $0.idle() }
+                hub.setFilters([])
                 logger.info("sensor idle: nobody watches")
             }
         }
@@ -60,13 +65,18 @@ final class MotionService: Service {
                 case .sample(let sample):
                     // The frame's `mono`: when the sample entered the daemon, for clients to measure latency.
                     let arrived = monotonicSeconds()
-                    let (frame, bias) = self.pipeline.withLock { p in
-                        var frame = p.process(sample, source: name)
-                        frame.mono = arrived
-                        return (frame, p.filter.gyroBias)
+                    let wantGame = self.wantGame.load(ordering: .relaxed)
+                    let (fused, bias) = self.filters.withLock { f in
+                        let fused = f.process(
+                            sample, source: name, mainReference: hub.mainReference, wantGame: wantGame)
+                        return (fused, f.main.filter.gyroBias)
                     }
+                    if let running = fused.running { hub.setFilters(running) }
                     hub.publishRaw(sample)
-                    hub.publish(frame, gyroBias: bias)
+                    for var frame in fused.frames {
+                        frame.mono = arrived
+                        hub.publish(frame, gyroBias: bias)
+                    }
                 case .sensor(let state, let reason):
                     logger.info("sensor \(state): \(reason)")
                     hub.setSensorState(state, reason: reason)

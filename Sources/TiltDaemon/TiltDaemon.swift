@@ -112,7 +112,9 @@ public struct TiltDaemon: Sendable {
         let power = configuration.power.map { PowerMonitor(configuration: $0).readFiles() } ?? .mains
         let hub = Hub(
             sourceName: source.name, sensors: source.sensors, calibration: resolution.explanation,
-            calibrated: resolution.calibration != nil, power: power)
+            calibrated: resolution.calibration != nil, power: power,
+            mainReference: configuration.pipeline.filter.useMagnetometer
+                && source.sensors.contains { $0.kinds.contains("magn") } ? .magnetic : .game)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let settings = DaemonSettings(policy: configuration.policy, daemonUID: Int(getuid()))
         let server = SocketServer(

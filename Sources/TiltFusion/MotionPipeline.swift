@@ -61,4 +61,13 @@ extension MotionPipeline {
     public mutating func resetTareNow() -> Quaternion? {
         shaper.resetTare()
     }
+
+    /// Takes `other`'s tare reference as this pipeline's, carried into this filter's earth frame (the two differ by
+    /// a heading when one fuses a magnetometer and the other not): both then tilt from the same pose. Does nothing
+    /// until both have fused a sample.
+    public mutating func adoptReference(of other: MotionPipeline) {
+        guard nextSeq > 0, other.nextSeq > 0, let reference = other.shaper.reference else { return }
+        let offset = filter.quaternion * other.filter.quaternion.conjugate
+        shaper.tare(to: offset * reference)
+    }
 }

@@ -1,10 +1,15 @@
 import Foundation
+import TiltCore
 
 /// A command a client sends to the daemon, one JSON object per line.
 public enum ClientCommand: Sendable, Equatable {
     /// `{"cmd":"watch","rate":30}`: stream frames at most `rate` Hz (latest value wins); `"enable":false` stops.
     /// `"raw":true` also streams the raw samples (`sample` objects) at the sensor's rate.
-    case watch(enable: Bool, rate: Double?, raw: Bool)
+    /// `"screenRotation":90` gives the device-axis fields in the axes of a picture the display turns that many
+    /// degrees counter-clockwise (``ScreenRotation``); `"magnetometer":false` asks for the 6D (game rotation)
+    /// attitude, `true` for 9D, absent (`nil`) for the daemon's default.
+    case watch(
+        enable: Bool, rate: Double?, raw: Bool, screenRotation: ScreenRotation = .normal, magnetometer: Bool? = nil)
     /// `{"cmd":"poll"}`: one frame now.
     case poll
     /// `{"cmd":"status"}`: the daemon's and this connection's state.
@@ -19,12 +24,14 @@ public enum ClientCommand: Sendable, Equatable {
     /// The JSON line (without newline) for this command.
     public var jsonLine: String {
         switch self {
-        case .watch(let enable, let rate, let raw):
+        case .watch(let enable, let rate, let raw, let rotation, let magnetometer):
             var w = JSONWriter()
             w.field("cmd", "watch")
             if !enable { w.field("enable", false) }
             if let rate { w.field("rate", rate) }
             if raw { w.field("raw", true) }
+            if rotation != .normal { w.field("screenRotation", rotation.degrees) }
+            if let magnetometer { w.field("magnetometer", magnetometer) }
             return w.finish()
         case .poll: return #"{"cmd":"poll"}"#
         case .status: return #"{"cmd":"status"}"#
@@ -43,6 +50,8 @@ public enum ClientCommand: Sendable, Equatable {
         var enable: Bool?
         var raw: Bool?
         var reset: Bool?
+        var screenRotation: Double?
+        var magnetometer: Bool?
     }
 
     /// Decodes one line (without its newline).
@@ -73,7 +82,18 @@ public enum ClientCommand: Sendable, Equatable {
             if let rate = envelope.rate, !(rate > 0 && rate.isFinite) {
                 throw WireError("'rate' must be a positive number of frames per second")
             }
-            return .watch(enable: envelope.enable ?? true, rate: envelope.rate, raw: envelope.raw ?? false)
+            var rotation = ScreenRotation.normal
+            if let degrees = envelope.screenRotation {
+                guard let exact = Int(exactly: degrees), let r = ScreenRotation(degrees: exact) else {
+                    throw WireError(
+                        "'screenRotation' must be 0, 90, 180 or 270 (degrees counter-clockwise the display turns "
+                            + "its picture), not \(degrees)")
+                }
+                rotation = r
+            }
+            return .watch(
+                enable: envelope.enable ?? true, rate: envelope.rate, raw: envelope.raw ?? false,
+                screenRotation: rotation, magnetometer: envelope.magnetometer)
         case "poll": return .poll
         case "status": return .status
         case "tare": return envelope.reset == true ? .resetTare : .tare

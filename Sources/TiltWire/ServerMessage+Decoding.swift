@@ -23,6 +23,8 @@ extension ServerMessage {
         var tilt: [Double?]
         var flags: Flags?
         var source: String?
+        var axes: String?
+        var reference: String?
     }
 
     private struct WireSample: Decodable {
@@ -49,18 +51,25 @@ extension ServerMessage {
                 return .hello(try decoder.decode(Hello.self, from: data))
             case "attitude":
                 let f = try decoder.decode(WireFrame.self, from: data)
-                return .attitude(
-                    AttitudeFrame(
-                        seq: f.seq, time: f.time, quaternion: try quaternion(f.quaternion),
-                        gravity: try vector(f.gravity ?? [0, 0, 0]),
-                        rotationRate: try vector(f.rotationRate ?? [0, 0, 0]),
-                        userAcceleration: try vector(f.userAcceleration ?? [0, 0, 0]),
-                        tilt: f.tilt.count == 2 ? .init(x: f.tilt[0] ?? .nan, y: f.tilt[1] ?? .nan) : .zero,
-                        flags: .init(
-                            initializing: f.flags?.initializing ?? false, rest: f.flags?.rest ?? false,
-                            accelDisturbed: f.flags?.accelDisturbed ?? false,
-                            magDisturbed: f.flags?.magDisturbed ?? false),
-                        source: f.source ?? "", mono: f.mono))
+                var frame = AttitudeFrame(
+                    seq: f.seq, time: f.time, quaternion: try quaternion(f.quaternion),
+                    gravity: try vector(f.gravity ?? [0, 0, 0]),
+                    rotationRate: try vector(f.rotationRate ?? [0, 0, 0]),
+                    userAcceleration: try vector(f.userAcceleration ?? [0, 0, 0]),
+                    tilt: f.tilt.count == 2 ? .init(x: f.tilt[0] ?? .nan, y: f.tilt[1] ?? .nan) : .zero,
+                    flags: .init(
+                        initializing: f.flags?.initializing ?? false, rest: f.flags?.rest ?? false,
+                        accelDisturbed: f.flags?.accelDisturbed ?? false,
+                        magDisturbed: f.flags?.magDisturbed ?? false),
+                    source: f.source ?? "", mono: f.mono)
+                if let axes = f.axes {
+                    guard let rotation = ScreenRotation(axesName: axes) else {
+                        throw WireError("unknown axes '\(axes.prefix(32))' in an attitude frame")
+                    }
+                    frame.axes = rotation
+                }
+                frame.reference = f.reference.flatMap(AttitudeReference.init(rawValue:))
+                return .attitude(frame)
             case "sample":
                 let s = try decoder.decode(WireSample.self, from: data)
                 return .sample(

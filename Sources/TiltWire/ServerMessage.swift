@@ -116,6 +116,8 @@ public enum ServerMessage: Sendable, Equatable {
             $0.field("magDisturbed", f.flags.magDisturbed)
         }
         w.field("source", f.source)
+        w.field("axes", f.axes.axesName)
+        if let reference = f.reference { w.field("reference", reference.rawValue) }
         return w.finish()
     }
 }

@@ -37,6 +37,9 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var power: WirePower
     /// This connection.
     public var client: Client
+    /// The attitude filters running now: `magnetic` (9D) and/or `game` (6D), each only while a watcher needs it;
+    /// empty while the sensor is idle. Absent from daemons before issue 16.
+    public var filters: [AttitudeReference]?
 
     /// Counters of the connection that asked.
     public struct Client: Sendable, Equatable, Codable {
@@ -53,11 +56,17 @@ public struct StatusReport: Sendable, Equatable, Codable {
         /// Peer credentials, if the socket gave them.
         public var uid: Int?
         public var pid: Int?
+        /// The `screenRotation` this client watches with (0 when it named none).
+        public var screenRotation: Int?
+        /// The `magnetometer` choice it made (`nil`: the daemon's default).
+        public var magnetometer: Bool?
 
         public init(
             id: UInt64, watching: Bool, rate: Double?, raw: Bool, sent: UInt64, dropped: UInt64, errors: UInt64,
-            uid: Int?, pid: Int?
+            uid: Int?, pid: Int?, screenRotation: Int? = nil, magnetometer: Bool? = nil
         ) {
+            self.screenRotation = screenRotation
+            self.magnetometer = magnetometer
             self.id = id
             self.watching = watching
             self.rate = rate
@@ -73,8 +82,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public init(
         daemon: String, protocol: Int, uptime: Double, source: String, sensor: SensorState, clients: Int,
         watchers: Int, requestedRate: Double?, samples: UInt64, rejected: UInt64, lastRejection: String?,
-        seq: UInt64?, gyroBias: [Double], calibration: String, calibrated: Bool, power: WirePower, client: Client
+        seq: UInt64?, gyroBias: [Double], calibration: String, calibrated: Bool, power: WirePower, client: Client,
+        filters: [AttitudeReference]? = nil
     ) {
+        self.filters = filters
         self.daemon = daemon
         self.protocol = `protocol`
         self.uptime = uptime
@@ -96,7 +107,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case daemon, `protocol`, uptime, source, sensor, clients, watchers, requestedRate, samples, rejected,
-            lastRejection, seq, gyroBias, calibration, calibrated, power, client
+            lastRejection, seq, gyroBias, calibration, calibrated, power, client, filters
     }
 
     /// Decodes leniently where the wire allows: `null` for a non-finite number, no `calibrated` from older daemons.
@@ -119,6 +130,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         calibrated = try c.decodeIfPresent(Bool.self, forKey: .calibrated) ?? !calibration.hasPrefix("none")
         power = try c.decode(WirePower.self, forKey: .power)
         client = try c.decode(Client.self, forKey: .client)
+        filters = try c.decodeIfPresent([AttitudeReference].self, forKey: .filters)
     }
 
     /// The `status` line: `"class":"status"` first, then the fields in key order, an absent optional left out.
@@ -130,6 +142,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         w.object("client") { client.write(into: &$0) }
         w.field("clients", clients)
         w.field("daemon", daemon)
+        if let filters { w.field("filters", strings: filters.map { $0.rawValue }) }
         w.field("gyroBias", gyroBias)
         if let lastRejection { w.field("lastRejection", lastRejection) }
         w.object("power") { power.writeSorted(into: &$0) }
@@ -151,9 +164,11 @@ extension StatusReport.Client {
         w.field("dropped", dropped)
         w.field("errors", errors)
         w.field("id", id)
+        if let magnetometer { w.field("magnetometer", magnetometer) }
         if let pid { w.field("pid", pid) }
         if let rate { w.field("rate", rate) }
         w.field("raw", raw)
+        if let screenRotation { w.field("screenRotation", screenRotation) }
         w.field("sent", sent)
         if let uid { w.field("uid", uid) }
         w.field("watching", watching)

@@ -24,7 +24,22 @@ struct Watch: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Stop after this many frames.", valueName: "N"))
     var count: Int?
 
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Give the frames in the axes of a picture the display turns this many degrees counter-clockwise.",
+            valueName: "0|90|180|270"))
+    var screenRotation: Int = 0
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Ask for the 9D (magnetometer) or, with --no-magnetometer, the 6D attitude (default: the daemon's).")
+    var magnetometer: Bool?
+
     func validate() throws {
+        if ScreenRotation(degrees: screenRotation) == nil {
+            throw ValidationError("--screen-rotation must be 0, 90, 180 or 270, not \(screenRotation)")
+        }
         guard rate >= WireProtocol.minRate, rate <= WireProtocol.maxRate else { throw ValidationError(Self.rateRange) }
         if let count, count <= 0 { throw ValidationError("--count must be positive") }
     }
@@ -36,7 +51,10 @@ struct Watch: AsyncParsableCommand {
 
     func run() async throws {
         StandardOutput.streamLines()
-        let subscriber = TiltSubscriber(configuration: .init(socketPath: socketOptions.socket, rate: rate))
+        let subscriber = TiltSubscriber(
+            configuration: .init(
+                socketPath: socketOptions.socket, rate: rate,
+                screenRotation: ScreenRotation(degrees: screenRotation) ?? .normal, magnetometer: magnetometer))
         let interactive = isatty(STDOUT_FILENO) == 1 && !json
         var frames = 0
         var warnedDisconnected = false
