@@ -87,7 +87,7 @@ public enum ClientCommand: Sendable, Equatable {
                 guard let exact = Int(exactly: degrees), let r = ScreenRotation(degrees: exact) else {
                     throw WireError(
                         "'screenRotation' must be 0, 90, 180 or 270 (degrees counter-clockwise the display turns "
-                            + "its picture), not \(degrees)")
+                            + "its picture), not \(Int(exactly: degrees).map(String.init) ?? "\(degrees)")")
                 }
                 rotation = r
             }

@@ -13,6 +13,13 @@ import TiltWire
         (#"{"cmd":"watch","rate":100,"raw":true,"extra":[1]}"#, .watch(enable: true, rate: 100, raw: true)),
         (#"{ "cmd" : "poll" }"#, .poll), (#"{"cmd":"status"}"#, .status), (#"{"cmd":"tare"}"#, .tare),
         (#"{"cmd":"tare","reset":false}"#, .tare), (#"{"cmd":"tare","reset":true}"#, .resetTare),
+        (#"{"cmd":"watch","screenRotation":90}"#, .watch(enable: true, rate: nil, raw: false, screenRotation: .left)),
+        (#"{"cmd":"watch","screenRotation":0}"#, .watch(enable: true, rate: nil, raw: false)),
+        (
+            #"{"cmd":"watch","rate":30,"screenRotation":270.0,"magnetometer":false}"#,
+            .watch(enable: true, rate: 30, raw: false, screenRotation: .right, magnetometer: false)
+        ),
+        (#"{"cmd":"watch","magnetometer":true}"#, .watch(enable: true, rate: nil, raw: false, magnetometer: true)),
     ])
     func decodesCommands(_ line: String, _ expected: ClientCommand) throws {
         #expect(try ClientCommand.decode(Array(line.utf8)) == expected)
@@ -25,6 +32,10 @@ import TiltWire
         (#"{"rate":3}"#, "missing \"cmd\""), (#"{"cmd":"jump"}"#, "unknown command 'jump'"),
         (#"{"cmd":"watch","rate":0}"#, "positive"), (#"{"cmd":"watch","rate":"fast"}"#, "wrong type"),
         (#"{"cmd":7}"#, "wrong type"), (#"{"cmd":"tare","reset":"yes"}"#, "'reset' has the wrong type"),
+        (#"{"cmd":"watch","screenRotation":45}"#, "'screenRotation' must be 0, 90, 180 or 270"),
+        (#"{"cmd":"watch","screenRotation":-90}"#, "not -90"),
+        (#"{"cmd":"watch","screenRotation":"left"}"#, "'screenRotation' has the wrong type"),
+        (#"{"cmd":"watch","magnetometer":1}"#, "'magnetometer' has the wrong type"),
     ])
     func refusesBadLines(_ line: String, _ needle: String) {
         do {
@@ -54,6 +65,31 @@ import TiltWire
         let euler = try #require(object["euler"] as? [String: Double])
         #expect(Set(euler.keys) == ["roll", "pitch", "yaw"])
         #expect(try ServerMessage.decode(Array(line.utf8)) == .attitude(frame))
+    }
+
+    @Test("a frame says its axes and attitude, and both come back")
+    func frameAxesAndReferenceRoundTrip() throws {
+        #expect(ServerMessage.encode(frame: frame).contains(#""source":"replay:\"odd\" name","axes":"device"}"#))
+        for rotation in ScreenRotation.allCases {
+            for reference in [AttitudeReference.magnetic, .game] {
+                var turned = rotation.picture(frame)
+                turned.reference = reference
+                let line = ServerMessage.encode(frame: turned)
+                #expect(
+                    line.contains(#""axes":"\#(rotation.axesName)","reference":"\#(reference.rawValue)""#), "\(line)")
+                #expect(try ServerMessage.decode(Array(line.utf8)) == .attitude(turned))
+            }
+        }
+        // A frame from an older daemon has neither: device axes, reference unknown.
+        let old = #"{"class":"attitude","seq":1,"time":0,"quaternion":[1,0,0,0],"tilt":[0,0]}"#
+        guard case .attitude(let decoded) = try ServerMessage.decode(Array(old.utf8)) else {
+            Issue.record("no frame")
+            return
+        }
+        #expect(decoded.axes == .normal && decoded.reference == nil)
+        #expect(throws: WireError.self) {
+            try ServerMessage.decode(Array(old.replacingOccurrences(of: "}", with: #","axes":"sideways"}"#).utf8))
+        }
     }
 
     @Test func otherMessagesRoundTrip() throws {

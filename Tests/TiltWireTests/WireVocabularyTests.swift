@@ -33,6 +33,18 @@ import TiltWire
         #expect(try ServerMessage.decode(Array(line.utf8)) == .status(status()))
     }
 
+    @Test("status shows a client's screenRotation and magnetometer choice, and the running filters")
+    func statusShowsAxesAndAttitudeChoice() throws {
+        var report = status()
+        report.client.screenRotation = 90
+        report.client.magnetometer = false
+        report.filters = [.magnetic, .game]
+        let line = report.jsonLine
+        #expect(line.contains(#""id":3,"magnetometer":false,"rate":30.0,"raw":false,"screenRotation":90,"#), "\(line)")
+        #expect(line.contains(#""daemon":"tiltd 0.1.0","filters":["magnetic","game"],"gyroBias""#), "\(line)")
+        #expect(try ServerMessage.decode(Array(line.utf8)) == .status(report))
+    }
+
     @Test func nonFiniteStatusNumbersAreNullAndDecodeAsNaN() throws {
         let line = status(uptime: .infinity, gyroBias: [.nan, 1, -.infinity]).jsonLine
         #expect(line.contains(#""uptime":null"#) && line.contains(#""gyroBias":[null,1.0,null]"#), "\(line)")
