@@ -202,7 +202,7 @@ private final class RecordingSink: Subscriber {
             status.client
                 == .init(
                     id: id, watching: true, rate: WireProtocol.maxRate, raw: true, sent: 1, dropped: 0, errors: 3,
-                    uid: 1000, pid: 4242))
+                    uid: 1000, pid: 4242, screenRotation: 0))
         hub.setCalibration("none: disabled by --no-calibration", applied: false)
         #expect(!hub.status(id: id, errors: 0, peer: nil).calibrated)
     }
