@@ -37,6 +37,9 @@ let package = Package(
             name: "CSDL2", path: "Sources/CSDL2",
             providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(
+            name: "CXRandR", path: "Sources/CXRandR",
+            providers: [.apt(["libxrandr-dev"])]),
+        .systemLibrary(
             name: "CEGL", path: "Sources/CEGL",
             providers: [.apt(["libegl-dev", "libgles-dev", "libgl-dev"])]),
         .systemLibrary(
@@ -78,7 +81,7 @@ let package = Package(
         .target(
             name: "TiltRender",
             dependencies: [
-                "TiltCore", "TiltEffects", "TiltClient", "TiltWire", "CSDL2", "CEGL", "CPNG", "CTurboJPEG",
+                "TiltCore", "TiltEffects", "TiltClient", "TiltWire", "CSDL2", "CEGL", "CPNG", "CTurboJPEG", "CXRandR",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),

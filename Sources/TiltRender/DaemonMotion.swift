@@ -32,9 +32,11 @@ public final class DaemonMotion: Sendable {
     /// The socket path in use.
     public var socketPath: String { subscriber.socketPath }
 
-    /// Subscribes at `rate` Hz to the daemon at `socketPath` (nil: `$TILTD_SOCKET` or the default).
-    public init(socketPath: String?, rate: Double) {
-        let subscriber = TiltSubscriber(socketPath: socketPath, rate: rate)
+    /// Subscribes at `rate` Hz to the daemon at `socketPath` (nil: `$TILTD_SOCKET` or the default), for frames in
+    /// the axes of a picture turned by `screenRotation`.
+    public init(socketPath: String?, rate: Double, screenRotation: ScreenRotation = .normal) {
+        let subscriber = TiltSubscriber(
+            configuration: .init(socketPath: socketPath, rate: rate, screenRotation: screenRotation))
         self.subscriber = subscriber
         let shared = self.shared
         task = Task.detached {
@@ -64,6 +66,9 @@ public final class DaemonMotion: Sendable {
 
     /// Changes the frame rate asked of the daemon (and watches).
     public func setRate(_ rate: Double) { subscriber.setRate(rate) }
+
+    /// Asks for frames in the axes of a picture turned by `rotation` (the display turned).
+    public func setScreenRotation(_ rotation: ScreenRotation) { subscriber.setScreenRotation(rotation) }
 
     /// Starts or stops frames from the daemon (`power` events keep coming either way).
     public func setWatching(_ on: Bool) { subscriber.setWatching(on) }

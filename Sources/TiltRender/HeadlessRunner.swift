@@ -43,7 +43,10 @@ public struct HeadlessRunner: Sendable {
             preset: settings.preset, width: width, height: height, picture: settings.picture)
         logger.info("headless: \(renderer.rendererName), \(width)x\(height)")
         Self.installStopHandlers()
-        let daemon = DaemonMotion(socketPath: settings.socketPath, rate: settings.policy.fullMotionRate)
+        // No display to read a rotation from: `auto` is 0 here.
+        let daemon = DaemonMotion(
+            socketPath: settings.socketPath, rate: settings.policy.fullMotionRate,
+            screenRotation: settings.screenRotation.initial(display: nil))
         defer { daemon.close() }
         var scheduler = FrameScheduler(policy: settings.policy, displayRate: frameRate, duration: settings.duration)
         let clock = ContinuousClock()

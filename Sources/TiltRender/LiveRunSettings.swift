@@ -18,12 +18,15 @@ public struct LiveRunSettings: Sendable {
     public var policy: PowerPolicy
     /// The user's picture the first effect shades, if any.
     public var picture: PictureContent?
+    /// The picture axes to ask `tiltd` for: fixed, or the display's own (`auto`), followed as it turns.
+    public var screenRotation: ScreenRotationChoice
 
     /// Settings for a run.
     public init(
         preset: Preset, width: Int, height: Int, socketPath: String?, duration: Double? = nil,
-        policy: PowerPolicy = .automatic, picture: PictureContent? = nil
+        policy: PowerPolicy = .automatic, picture: PictureContent? = nil, screenRotation: ScreenRotationChoice = .auto
     ) {
+        self.screenRotation = screenRotation
         self.picture = picture
         self.preset = preset
         self.width = width

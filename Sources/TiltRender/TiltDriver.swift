@@ -1,4 +1,5 @@
 import Logging
+import TiltCore
 import TiltEffects
 
 /// Where the window's tilt comes from: `tiltd`'s frames while it is connected, else the pointer (±0.5 rad at the
@@ -7,6 +8,7 @@ struct TiltDriver {
     private let daemon: DaemonMotion
     private let logger: Logger
     private var announced: Source?
+    private var ease = AxesEase()
 
     private enum Source {
         case daemon
@@ -26,6 +28,7 @@ struct TiltDriver {
         let snapshot = daemon.snapshot
         if snapshot.connected, let motion = snapshot.frame {
             inputs.apply(motion)
+            inputs.tilt = ease.ease(inputs.tilt, axes: motion.axes, at: elapsed)
             if announced != .daemon {
                 logger.info("driven by tiltd at \(daemon.socketPath)")
                 announced = .daemon

@@ -29,8 +29,16 @@ public struct WindowRunner: Sendable {
         logger.info("window open: \(GLInfo.renderer), \(GLInfo.version)")
         var live = try LivePreset(settings.preset, picture: settings.picture)
         let banner = try ErrorBanner()
-        let daemon = DaemonMotion(socketPath: settings.socketPath, rate: settings.policy.fullMotionRate)
+        let display = settings.screenRotation == .auto ? DisplayRotation() : nil
+        var rotation = settings.screenRotation.initial(display: display)
+        if settings.screenRotation == .auto {
+            let how = display == nil ? " (no X11 RandR to read it from; pass --screen-rotation)" : ", followed"
+            logger.info("screen rotation: \(rotation.degrees)°\(how)")
+        }
+        let daemon = DaemonMotion(
+            socketPath: settings.socketPath, rate: settings.policy.fullMotionRate, screenRotation: rotation)
         defer { daemon.close() }
+        var nextRotationCheck = 1.0
         var scheduler = FrameScheduler(policy: settings.policy, duration: settings.duration)
         var driver = TiltDriver(daemon: daemon, logger: logger)
 
@@ -60,6 +68,15 @@ public struct WindowRunner: Sendable {
             case nil: break
             }
             let elapsed = start.duration(to: clock.now).inSeconds
+            if let display, elapsed >= nextRotationCheck {
+                nextRotationCheck = elapsed + 1
+                if let current = display.current(), current != rotation {
+                    rotation = current
+                    daemon.setScreenRotation(current)
+                    scheduler.invalidate()
+                    logger.info("screen rotation: \(current.degrees)°")
+                }
+            }
             let step = scheduler.next(power: daemon.snapshot.power, window: window.visibility, now: elapsed)
             if let change = step.change {
                 daemon.watch(rate: change.motionRate)

@@ -51,8 +51,19 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Headless: print a JSON line on each power mode change and a statistics line at the end.")
     var stats = false
 
+    @Option(
+        name: .customLong("screen-rotation"),
+        help: ArgumentHelp(
+            "The rotation, in degrees counter-clockwise, the display gives its picture: tilt follows the picture's "
+                + "axes. auto reads it from X11 RandR and follows it (0 when there is none, and headless).",
+            valueName: "0|90|180|270|auto"))
+    var screenRotation = "auto"
+
     func validate() throws {
         try presets.requireDirectory()
+        if ScreenRotationChoice(argument: screenRotation) == nil {
+            throw ValidationError("--screen-rotation must be 0, 90, 180, 270 or auto, not '\(screenRotation)'")
+        }
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
         if !(fps > 0 && fps <= Self.maxFrameRate) {
             throw ValidationError(
@@ -72,7 +83,8 @@ struct RunCommand: ParsableCommand {
         let logger = Logger(label: "tiltfx")
         let settings = LiveRunSettings(
             preset: loaded, width: size.width, height: size.height, socketPath: socket, duration: seconds,
-            policy: policy, picture: try picture.load())
+            policy: policy, picture: try picture.load(),
+            screenRotation: ScreenRotationChoice(argument: screenRotation) ?? .auto)
         if headless {
             let printStats = stats
             let runner = HeadlessRunner(settings: settings, frameRate: fps) { decision, power in
