@@ -97,6 +97,28 @@ struct ScreenAxesTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test("tilt watch --screen-rotation N --no-magnetometer prints turned 6D frames; a bad N is a usage mistake")
+    func watchCommandPassesBoth() throws {
+        let dir = TestPaths.temporaryDirectory("axes-cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let daemon = try DaemonProcess.replaying(["--no-power"], in: dir)
+        let socket = DaemonProcess.temporarySocket(in: dir)
+        let r = try ChildProcess.run(
+            TestPaths.executable("tilt"),
+            ["watch", "--json", "--count", "3", "--screen-rotation", "90", "--no-magnetometer", "--socket", socket])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        for line in lines {
+            let frame = try #require(LineSocket.parse(String(line)))
+            #expect(frame["axes"] as? String == "screen-90" && frame["reference"] as? String == "game", "\(line)")
+        }
+        let bad = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["watch", "--screen-rotation", "45", "--socket", socket])
+        #expect(bad.status == 64 && bad.stderr.contains("--screen-rotation must be 0, 90, 180 or 270"), "\(bad.stderr)")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test("magnetometer:false gets the 6D attitude: inclination agrees, heading differs; its filter stops with it")
     func gameRotationRunsOnlyWhileAsked() throws {
         let dir = TestPaths.temporaryDirectory("axes-6d")
