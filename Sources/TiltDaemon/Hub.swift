@@ -113,7 +113,7 @@ final class Hub: Sendable {
         var immediate: AttitudeFrame?
         updateDemand { s in
             if let latest = s.latest, s.sensorState != .idle {
-                immediate = latest
+                immediate = s.clients[id].map { $0.screenRotation.picture(latest) } ?? latest
             } else {
                 s.clients[id]?.pollPending = true
             }

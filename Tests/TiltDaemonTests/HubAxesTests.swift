@@ -83,6 +83,22 @@ private final class KeepingSink: Subscriber {
         #expect(await demands.next() == Demand(active: true, rate: 1000, game: false), "the 6D filter is not needed")
     }
 
+    @Test("a poll is answered in the client's axes too")
+    func pollInTheClientsAxes() throws {
+        let hub = makeHub()
+        let watcher = KeepingSink()
+        let poller = KeepingSink()
+        let w = try #require(hub.register(watcher))
+        let p = try #require(hub.register(poller))
+        hub.setWatch(id: w, enable: true, rate: 30, raw: false)
+        hub.setWatch(id: p, enable: true, rate: 30, raw: false, rotation: .inverted)
+        hub.setWatch(id: p, enable: false, rate: nil, raw: false, rotation: .inverted)
+        hub.setSensorState(.active, reason: "test")
+        hub.publish(frame(1, reference: .magnetic), gyroBias: .zero, now: 1)
+        let answer = try #require(hub.poll(id: p))
+        #expect(answer.axes == .inverted && answer.tilt == .init(x: -0.1, y: -0.2))
+    }
+
     @Test("9D asked of a 6D daemon is refused and changes nothing; 6D asked of it is the main filter")
     func nineDWithoutAMagnetometer() throws {
         let hub = makeHub(main: .game)
