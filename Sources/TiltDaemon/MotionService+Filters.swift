@@ -3,7 +3,9 @@ import TiltFusion
 
 extension MotionService {
     /// The attitude filters: the main one (the daemon's default, 9D where a magnetometer is fused) always runs
-    /// with the sensor; the 6D one only while a watcher asks for `magnetometer:false` and the main one is 9D.
+    /// with the sensor; the 6D one only while a watcher asks for `magnetometer:false` and the main one is 9D. The 6D
+    /// one starts with the main one's gyroscope bias, its inclination from its first sample, and the main one's
+    /// tare pose carried into its earth frame.
     struct Filters {
         var main: MotionPipeline
         var game: MotionPipeline?
@@ -28,7 +30,7 @@ extension MotionService {
             var frames = [mainFrame]
             if wantGame {
                 let starting = game == nil
-                if starting { game = MotionPipeline(configuration: gameConfiguration) }
+                if starting { game = MotionPipeline(configuration: gameConfiguration, beside: main) }
                 if var pipeline = game {
                     var frame = pipeline.process(sample, source: source)
                     if starting {

@@ -24,6 +24,15 @@ public struct MotionPipeline: Sendable {
         shaper = TiltShaper(configuration: configuration.shaping)
     }
 
+    /// A pipeline started beside a running one (the daemon's 6D filter beside its 9D one): it takes over the other's
+    /// gyroscope bias and scale estimates, so it does not drift while it learns them again. Its inclination comes
+    /// from its first sample's accelerometer, as always; heading and tare are its own (see ``adoptReference(of:)``).
+    public init(configuration: Configuration, beside other: MotionPipeline) {
+        self.init(configuration: configuration)
+        filter.bias = other.filter.bias
+        filter.scale = other.filter.scale
+    }
+
     /// Re-centres the tilt on the next sample's attitude.
     public mutating func tare() {
         shaper.tare()
