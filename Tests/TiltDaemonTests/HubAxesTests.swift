@@ -37,6 +37,13 @@ private final class KeepingSink: Subscriber {
         return f
     }
 
+    /// Two registered clients: their sinks and ids.
+    private func twoClients(of hub: Hub) throws -> (KeepingSink, UInt64, KeepingSink, UInt64) {
+        let first = KeepingSink()
+        let second = KeepingSink()
+        return (first, try #require(hub.register(first)), second, try #require(hub.register(second)))
+    }
+
     /// The address of a line's bytes: lines that share it were encoded once.
     private func storage(_ line: WireLine) -> UnsafeRawPointer? {
         line.bytes.withUnsafeReadableBytes { UnsafeRawPointer($0.baseAddress) }
@@ -64,10 +71,7 @@ private final class KeepingSink: Subscriber {
     @Test("6D frames go only to the clients that asked; the demand says when the 6D filter is needed")
     func gameFramesAreRouted() async throws {
         let hub = makeHub()
-        let nine = KeepingSink()
-        let six = KeepingSink()
-        let n = try #require(hub.register(nine))
-        let s = try #require(hub.register(six))
+        let (nine, n, six, s) = try twoClients(of: hub)
         hub.setWatch(id: n, enable: true, rate: 1000, raw: false)
         hub.setWatch(id: s, enable: true, rate: 1000, raw: false, magnetometer: false)
         var demands = hub.demands.makeAsyncIterator()
@@ -86,10 +90,7 @@ private final class KeepingSink: Subscriber {
     @Test("a poll is answered in the client's axes too")
     func pollInTheClientsAxes() throws {
         let hub = makeHub()
-        let watcher = KeepingSink()
-        let poller = KeepingSink()
-        let w = try #require(hub.register(watcher))
-        let p = try #require(hub.register(poller))
+        let (_, w, _, p) = try twoClients(of: hub)
         hub.setWatch(id: w, enable: true, rate: 30, raw: false)
         hub.setWatch(id: p, enable: true, rate: 30, raw: false, rotation: .inverted)
         hub.setWatch(id: p, enable: false, rate: nil, raw: false, rotation: .inverted)
