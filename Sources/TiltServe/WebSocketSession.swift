@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOWebSocket
 import TiltCore
@@ -20,13 +21,15 @@ final class WebSocketSession: ChannelInboundHandler {
     typealias OutboundOut = WebSocketFrame
 
     private let endpoint: any WebSocketEndpoint
+    private let logger: Logger
     private let maxMessage: Int
     private var limit: MessageRateLimit
     private var context: ChannelHandlerContext?
     private var closing = false
 
-    init(endpoint: any WebSocketEndpoint, maxMessage: Int, limits: ServeConfiguration.Limits) {
+    init(endpoint: any WebSocketEndpoint, maxMessage: Int, limits: ServeConfiguration.Limits, logger: Logger) {
         self.endpoint = endpoint
+        self.logger = logger
         self.maxMessage = maxMessage
         self.limit = MessageRateLimit(limits)
     }
@@ -82,7 +85,14 @@ final class WebSocketSession: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let error = error as? NIOWebSocketError, error == .invalidFrameLength {
+        let tooLarge: Bool
+        switch error {
+        case let error as NIOWebSocketError: tooLarge = error == .invalidFrameLength
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge: tooLarge = true
+        default: tooLarge = false
+        }
+        logger.notice("closing a WebSocket: \(error)")
+        if tooLarge {
             close(code: .messageTooLarge, reason: "message over \(maxMessage) bytes")
         } else {
             close(code: .protocolError, reason: "\(error)")
