@@ -24,6 +24,7 @@ final class WebSocketSession: ChannelInboundHandler {
     private let logger: Logger
     private let maxMessage: Int
     private var limit: MessageRateLimit
+    private let limits: ServeConfiguration.Limits
     private var context: ChannelHandlerContext?
     private var closing = false
 
@@ -32,6 +33,7 @@ final class WebSocketSession: ChannelInboundHandler {
         self.logger = logger
         self.maxMessage = maxMessage
         self.limit = MessageRateLimit(limits)
+        self.limits = limits
     }
 
     /// The event loop the connection runs on.
@@ -73,7 +75,9 @@ final class WebSocketSession: ChannelInboundHandler {
             case .accept:
                 endpoint.received(data.readString(length: data.readableBytes) ?? "", from: self)
             case .refuse:
-                sendError("too many messages: at most 20 a second; slow down")
+                sendError(
+                    "too many messages: at most \(Int(limits.messagesPerSecond)) a second, bursts of "
+                        + "\(Int(limits.messageBurst)); slow down")
             case .close:
                 close(code: .policyViolation, reason: "too many messages (flooding)")
             }
