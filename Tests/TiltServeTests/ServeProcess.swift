@@ -53,8 +53,5 @@ final class ServeProcess {
     }
 
     /// The JSON object of a message.
-    static func object(_ text: String?) -> [String: Any]? {
-        guard let text, let data = text.data(using: .utf8) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-    }
+    static func object(_ text: String?) -> [String: Any]? { WebSocketTestClient.object(text) }
 }
