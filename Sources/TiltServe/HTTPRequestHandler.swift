@@ -24,6 +24,14 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
         guard head.method == .GET || head.method == .HEAD else {
             return send(.methodNotAllowed, text: "only GET is served\n", head: head, context: context)

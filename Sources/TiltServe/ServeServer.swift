@@ -140,6 +140,9 @@ public final class ServeServer: Sendable {
     }
 
     private static let httpHandlerName = "tiltfx-serve-http"
+    private static let idleHandlerName = "tiltfx-serve-idle"
+    /// Seconds an HTTP connection may stay silent before it is closed.
+    static let httpIdleSeconds: Int64 = 30
 
     private static func configure(_ channel: any Channel, shared: Shared) -> EventLoopFuture<Void> {
         let http = HTTPRequestHandler(server: shared)
@@ -182,9 +185,15 @@ public final class ServeServer: Sendable {
                     upgraders: [upgrader],
                     completionHandler: { context in
                         context.pipeline.removeHandler(name: Self.httpHandlerName, promise: nil)
+                        context.pipeline.removeHandler(name: Self.idleHandlerName, promise: nil)
                     }
                 ))
             try channel.pipeline.syncOperations.addHandler(http, name: Self.httpHandlerName)
+            // An HTTP connection that sends nothing for a while is closed (a WebSocket is not: a page that only
+            // watches sends nothing for as long as it likes).
+            try channel.pipeline.syncOperations.addHandler(
+                IdleStateHandler(readTimeout: .seconds(Self.httpIdleSeconds)), name: Self.idleHandlerName,
+                position: .first)
         }
     }
 }
