@@ -110,9 +110,12 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
         retry = loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [self] in connect() }
     }
 
-    /// A line from tiltd: to the page as it is (frames are dropped while the page does not read, as tiltd does).
+    /// A line from tiltd: to the page as it is. Frames (`attitude`, raw `sample`) are dropped while the page does not
+    /// read (its connection's buffer is over NIO's high-water mark), as tiltd drops them for a slow client.
     fileprivate func daemonLine(_ line: String) {
-        guard let session, session.isWritable || !line.hasPrefix(#"{"class":"attitude""#) else { return }
+        guard let session else { return }
+        let isFrame = line.hasPrefix(#"{"class":"attitude""#) || line.hasPrefix(#"{"class":"sample""#)
+        guard session.isWritable || !isFrame else { return }
         session.send(text: line)
     }
 
