@@ -12,6 +12,12 @@ import TiltTestKit
             folders == ["/opt/tilt/share/tilt/presets", "/usr/local/share/tilt/presets", "/usr/share/tilt/presets"])
     }
 
+    @Test("tiltfx serve's pages are installed data too: PREFIX/share/tilt/web")
+    func webPagesAreInstalledData() {
+        let folders = InstalledData.directories(.web, executablePath: "/usr/bin/tiltfx", environment: [:])
+        #expect(folders == ["/usr/share/tilt/web", "/usr/local/share/tilt/web"])
+    }
+
     @Test("a program in /usr/bin is not searched twice: /usr/share comes first, and once")
     func noDuplicates() {
         let folders = InstalledData.directories(
