@@ -4,6 +4,7 @@ import Synchronization
 import TiltCore
 import TiltFusion
 import TiltSensors
+import TiltWire
 
 /// Runs the motion source while someone watches, fuses its samples, and publishes frames to the hub.
 ///
@@ -15,6 +16,8 @@ final class MotionService: Service {
     let logger: Logger
     private let pipeline: Mutex<MotionPipeline>
     private let rejectedLogged = Atomic<Int>(0)
+    /// Kept across restarts of the source: a device that lies flat keeps the orientation it had.
+    private let orientation = Mutex(OrientationDetector())
 
     init(hub: Hub, source: any MotionSource, pipeline: MotionPipeline.Configuration, logger: Logger) {
         self.hub = hub
@@ -67,6 +70,11 @@ final class MotionService: Service {
                     }
                     hub.publishRaw(sample)
                     hub.publish(frame, gyroBias: bias)
+                    let turned = self.orientation.withLock { d in
+                        d.update(gravity: frame.gravity, time: frame.time)
+                            ? WireOrientation(d.orientation, d.tilt) : nil
+                    }
+                    if let turned { hub.setOrientation(turned) }
                 case .sensor(let state, let reason):
                     logger.info("sensor \(state): \(reason)")
                     hub.setSensorState(state, reason: reason)

@@ -37,6 +37,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var power: WirePower
     /// This connection.
     public var client: Client
+    /// The device's orientation and tilt (issue 16); absent from daemons before it.
+    public var orientation: WireOrientation?
 
     /// Counters of the connection that asked.
     public struct Client: Sendable, Equatable, Codable {
@@ -73,7 +75,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public init(
         daemon: String, protocol: Int, uptime: Double, source: String, sensor: SensorState, clients: Int,
         watchers: Int, requestedRate: Double?, samples: UInt64, rejected: UInt64, lastRejection: String?,
-        seq: UInt64?, gyroBias: [Double], calibration: String, calibrated: Bool, power: WirePower, client: Client
+        seq: UInt64?, gyroBias: [Double], calibration: String, calibrated: Bool, power: WirePower, client: Client,
+        orientation: WireOrientation? = nil
     ) {
         self.daemon = daemon
         self.protocol = `protocol`
@@ -92,11 +95,12 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.calibrated = calibrated
         self.power = power
         self.client = client
+        self.orientation = orientation
     }
 
     private enum CodingKeys: String, CodingKey {
         case daemon, `protocol`, uptime, source, sensor, clients, watchers, requestedRate, samples, rejected,
-            lastRejection, seq, gyroBias, calibration, calibrated, power, client
+            lastRejection, seq, gyroBias, calibration, calibrated, power, client, orientation
     }
 
     /// Decodes leniently where the wire allows: `null` for a non-finite number, no `calibrated` from older daemons.
@@ -119,6 +123,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         calibrated = try c.decodeIfPresent(Bool.self, forKey: .calibrated) ?? !calibration.hasPrefix("none")
         power = try c.decode(WirePower.self, forKey: .power)
         client = try c.decode(Client.self, forKey: .client)
+        orientation = try c.decodeIfPresent(WireOrientation.self, forKey: .orientation)
     }
 
     /// The `status` line: `"class":"status"` first, then the fields in key order, an absent optional left out.
@@ -132,6 +137,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         w.field("daemon", daemon)
         w.field("gyroBias", gyroBias)
         if let lastRejection { w.field("lastRejection", lastRejection) }
+        if let orientation { w.object("orientation") { orientation.write(into: &$0) } }
         w.object("power") { power.writeSorted(into: &$0) }
         w.field("protocol", `protocol`)
         w.field("rejected", rejected)
