@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import TiltTestKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `tiltd --sensor-proxy` (issue 16) against the real `monitor-sensor` from Debian's iio-sensor-proxy package and a
+/// real D-Bus client, on a private `dbus-daemon` standing in for the system bus.
+@Suite(
+    .serialized, .timeLimit(.minutes(2)),
+    .enabled(if: SensorProxyTools.unavailableReason == nil, "needs dbus-daemon, monitor-sensor and python3-dbus"))
+struct SensorProxyTests {
+    static let monitorSensor = SensorProxyTools.monitorSensor
+    static let python = "/usr/bin/python3"
+
+    /// A device turned 90° clockwise about the screen's normal: normal for 2 s, left-up from 3 s.
+    static var turnLog: String { TestPaths.fixture("turn-left-up.csv") }
+
+    /// A D-Bus client in its own process (dbus-python): claims the accelerometer, prints `claimed`, releases it
+    /// when the file `argv[2]` appears and prints `released`, then stays connected until killed.
+    static let claimClient = """
+        import dbus, os, sys, time
+        bus = dbus.bus.BusConnection(sys.argv[1])
+        proxy = dbus.Interface(bus.get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy"), \
+        "net.hadess.SensorProxy")
+        proxy.ClaimAccelerometer()
+        print("claimed", flush=True)
+        while not os.path.exists(sys.argv[2]):
+            time.sleep(0.02)
+        proxy.ReleaseAccelerometer()
+        print("released", flush=True)
+        time.sleep(3600)
+        """
+
+    private func startDaemon(bus: PrivateBus, in dir: URL, extra: [String] = []) throws -> DaemonProcess {
+        let daemon = try DaemonProcess.replaying(
+            ["--sensor-proxy", "--system-bus", bus.address, "--no-power"] + extra, log: Self.turnLog, in: dir)
+        guard daemon.waitForLog("serving net.hadess.SensorProxy") else {
+            throw TestError("tiltd did not take net.hadess.SensorProxy: \(daemon.log)")
+        }
+        return daemon
+    }
+
+    private func monitorSensor(bus: PrivateBus) throws -> BackgroundProcess {
+        try BackgroundProcess("/usr/bin/env", ["DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)", Self.monitorSensor])
+    }
+
+    /// The `sensor` state in `status`, waited for up to 10 s.
+    private func waitForSensor(_ client: LineSocket, _ state: String) throws -> Bool {
+        try waitUntil(timeout: 10) { try client.status()?["sensor"] as? String == state }
+    }
+
+    @Test("monitor-sensor sees the accelerometer and the turn to left-up; socket clients get orientation events")
+    func monitorSensorSeesTheTurn() throws {
+        let bus = try PrivateBus()
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let daemon = try startDaemon(bus: bus, in: dir)
+        defer { daemon.stop() }
+        let (client, _) = try daemon.greetedClient()
+        let monitor = try monitorSensor(bus: bus)
+        let sawTurn = waitUntil(timeout: 15) {
+            monitor.stdout.contains("Accelerometer orientation changed: left-up")
+        }
+        #expect(sawTurn, "monitor-sensor printed: \(monitor.stdout)\(monitor.stderr); tiltd: \(daemon.log)")
+        #expect(monitor.stdout.contains("=== Has accelerometer (orientation: "))
+        #expect(monitor.stdout.contains("Accelerometer orientation changed: normal"))
+        #expect(!monitor.stdout.contains("Failed to claim"), "\(monitor.stderr)")
+        // The same changes on the socket, in order, and in status.
+        var seen: [String] = []
+        while let event = client.read(class: "orientation", timeout: 2) {
+            seen.append("\(event["orientation"] ?? "?")/\(event["tilt"] ?? "?")")
+        }
+        #expect(seen == ["normal/vertical", "left-up/vertical"])
+        let orientation = try #require(try client.status()?["orientation"] as? [String: Any])
+        #expect(orientation["orientation"] as? String == "left-up" && orientation["tilt"] as? String == "vertical")
+    }
+
+    @Test("a claim starts the sensor, its release stops it, and a caller that dies releases")
+    func claimsStartAndStopTheSensor() throws {
+        let bus = try PrivateBus()
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let daemon = try startDaemon(bus: bus, in: dir, extra: ["--loop"])
+        defer { daemon.stop() }
+        let (client, _) = try daemon.greetedClient()
+        #expect(try client.status()?["sensor"] as? String == "idle", "nobody claims yet")
+
+        // An explicit release, the caller still connected.
+        let releaseFile = dir.appendingPathComponent("release").path
+        let caller = try BackgroundProcess(Self.python, ["-c", Self.claimClient, bus.address, releaseFile])
+        #expect(waitUntil { caller.stdout.contains("claimed") }, "\(caller.stderr)")
+        #expect(try waitForSensor(client, "active"), "a claim starts the sensor: \(daemon.log)")
+        #expect(FileManager.default.createFile(atPath: releaseFile, contents: Data()))
+        #expect(waitUntil { caller.stdout.contains("released") }, "\(caller.stderr)")
+        #expect(try waitForSensor(client, "idle"), "the release stops it: \(daemon.log)")
+        #expect(caller.process.isRunning, "released by the call, not by leaving the bus")
+
+        // A caller that dies without releasing: monitor-sensor, killed.
+        let monitor = try monitorSensor(bus: bus)
+        #expect(try waitForSensor(client, "active"), "monitor-sensor's claim starts the sensor: \(monitor.stdout)")
+        #expect(monitor.kill(SIGKILL))
+        #expect(try waitForSensor(client, "idle"), "its claim goes with it: \(daemon.log)")
+        #expect(daemon.log.contains("0 caller(s) claim the accelerometer"))
+    }
+
+    @Test("a second tiltd --sensor-proxy exits 1 naming the program that owns the name")
+    func nameAlreadyTaken() throws {
+        let bus = try PrivateBus()
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try startDaemon(bus: bus, in: dir)
+        defer { first.stop() }
+        let second = try DaemonProcess.replaying(
+            ["--sensor-proxy", "--system-bus", bus.address, "--no-power"], log: Self.turnLog, in: dir,
+            socket: "second.sock")
+        let status = second.waitForExit(timeout: 10)
+        #expect(status == 1, "\(second.log)")
+        #expect(
+            second.log.contains(
+                """
+                error: net.hadess.SensorProxy is already owned on the bus \(bus.address) by PID \(first.pid) (tiltd); \
+                stop it (systemctl stop iio-sensor-proxy) or run tiltd without --sensor-proxy
+                """), "\(second.log)")
+        // The first one still serves.
+        let monitor = try monitorSensor(bus: bus)
+        #expect(waitUntil { monitor.stdout.contains("=== Has accelerometer") }, "\(monitor.stdout)")
+    }
+}
+
+/// What the `--sensor-proxy` tests need: Debian's dbus-daemon, monitor-sensor and python3-dbus.
+enum SensorProxyTools {
+    static let monitorSensor = "/usr/bin/monitor-sensor"
+
+    /// Why these tests cannot run here, or `nil`.
+    static var unavailableReason: String? {
+        let files = FileManager.default
+        if !files.isExecutableFile(atPath: "/usr/bin/dbus-daemon") {
+            return "dbus-daemon is not installed (Debian package dbus; scripts/bootstrap installs it)"
+        }
+        if !files.isExecutableFile(atPath: monitorSensor) {
+            return "monitor-sensor is not installed (Debian package iio-sensor-proxy; scripts/bootstrap installs it)"
+        }
+        if !files.fileExists(atPath: "/usr/lib/python3/dist-packages/dbus") {
+            return "Debian's python3-dbus is not installed (python3-dbusmock brings it; scripts/bootstrap installs it)"
+        }
+        return nil
+    }
+}
