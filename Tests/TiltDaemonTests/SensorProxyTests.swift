@@ -106,6 +106,33 @@ struct SensorProxyTests {
         #expect(daemon.log.contains("0 caller(s) claim the accelerometer"))
     }
 
+    @Test(
+        "on a system-like bus, dist/'s policy lets tiltd (as root) own the name and others call it; without it, a clear error",
+        .enabled(if: getuid() == 0, "the policy grants the name to root and the service user tilt"))
+    func systemBusPolicy() throws {
+        let policy = TestPaths.repositoryRoot.appendingPathComponent("dist/net.hadess.SensorProxy.tiltd.conf").path
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+
+        let bare = try SystemLikeBus(including: [])
+        let refused = try DaemonProcess.replaying(
+            ["--sensor-proxy", "--system-bus", bare.address, "--no-power"], log: Self.turnLog, in: dir,
+            socket: "refused.sock")
+        #expect(refused.waitForExit(timeout: 10) == 1, "\(refused.log)")
+        #expect(refused.log.contains("does not let this user own net.hadess.SensorProxy"), "\(refused.log)")
+
+        let bus = try SystemLikeBus(including: [policy])
+        let daemon = try DaemonProcess.replaying(
+            ["--sensor-proxy", "--system-bus", bus.address, "--no-power"], log: Self.turnLog, in: dir)
+        defer { daemon.stop() }
+        #expect(daemon.waitForLog("serving net.hadess.SensorProxy"), "\(daemon.log)")
+        let monitor = try BackgroundProcess(
+            "/usr/bin/env", ["DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)", Self.monitorSensor])
+        #expect(
+            waitUntil(timeout: 15) { monitor.stdout.contains("Accelerometer orientation changed: left-up") },
+            "\(monitor.stdout)\(monitor.stderr)")
+    }
+
     @Test("a second tiltd --sensor-proxy exits 1 naming the program that owns the name")
     func nameAlreadyTaken() throws {
         let bus = try PrivateBus()
