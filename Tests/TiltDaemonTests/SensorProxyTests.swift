@@ -133,6 +133,56 @@ struct SensorProxyTests {
             "\(monitor.stdout)\(monitor.stderr)")
     }
 
+    @Test(
+        "a fake buffered IMU in a namespace: monitor-sensor's claim enables the buffer, a turn is seen, its death disables it",
+        .enabled(
+            if: FakeIIOTree.namespacesWork, "unprivileged user+mount namespaces (unshare -rm) are not permitted here"))
+    func fakeIIODevice() throws {
+        let bus = try PrivateBus()
+        let tree = try FakeIIOTree()
+        let type = "le:s16/16>>0"
+        try tree.addDevice(
+            0, name: "bmi160", label: "accel-display", kinds: ["accel", "anglvel"],
+            scale: ["accel": "0.001", "anglvel": "0.001"], rates: "25 50 100 200",
+            scan: .init(kinds: ["accel", "anglvel"], type: type))
+        let socketPath = tree.root.appendingPathComponent("tiltd.sock").path
+        let daemon = try tree.start([
+            TestPaths.executable("tiltd"), "--socket", socketPath, "--sensor-proxy", "--system-bus", bus.address,
+            "--no-power",
+        ])
+        defer {
+            if daemon.process.isRunning { kill(daemon.process.processIdentifier, SIGKILL) }
+        }
+        #expect(waitUntil { FileManager.default.fileExists(atPath: socketPath) }, "tiltd creates its socket")
+        #expect(tree.read(device: 0, "buffer/enable") == "0", "nothing runs before anyone claims")
+
+        let monitor = try monitorSensor(bus: bus)
+        #expect(waitUntil { tree.read(device: 0, "buffer/enable") == "1" }, "the claim enables the buffer")
+        // Upright 2 s, turned 90° clockwise about the screen's normal in 1 s, held 2 s; 50 Hz, counts of 0.001.
+        var scans: [[UInt8]] = []
+        var angle = 0.0
+        for i in 0..<250 {
+            let turning = (100..<150).contains(i)
+            let accel = [-9807 * sin(angle), 9807 * cos(angle), 0].map { Int64($0.rounded()) }
+            let gyroZ: Int64 = turning ? -1571 : 0
+            scans.append(
+                FakeIIOTree.pack(
+                    accel + [0, 0, gyroZ], type: type, timestampNs: 1_000_000_000 + Int64(i) * 20_000_000))
+            if turning { angle = min(.pi / 2, angle + .pi / 2 / 50) }
+        }
+        try tree.feed(0, scans: scans, interval: 0.004)
+        #expect(
+            waitUntil { monitor.stdout.contains("Accelerometer orientation changed: left-up") },
+            "monitor-sensor printed: \(monitor.stdout)")
+        #expect(monitor.stdout.contains("Accelerometer orientation changed: normal"))
+
+        #expect(monitor.kill(SIGKILL))
+        #expect(waitUntil { tree.read(device: 0, "buffer/enable") == "0" }, "the dead caller's claim is released")
+        kill(daemon.process.processIdentifier, SIGTERM)
+        let result = try daemon.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
     @Test("a second tiltd --sensor-proxy exits 1 naming the program that owns the name")
     func nameAlreadyTaken() throws {
         let bus = try PrivateBus()
