@@ -11,19 +11,23 @@ import TiltWire
 ///
 /// The object is registered with `sd_bus_add_object`, whose one callback answers every call to the path (the
 /// interface's methods, `org.freedesktop.DBus.Properties` and `Introspectable`); sd-bus's vtable macros have no Swift
-/// form. Claims are counted per caller's unique name; `NameOwnerChanged` tells when a caller is gone, and its claims
-/// go with it. An sd-bus connection belongs to one thread: create, use and drop this object on the same thread.
+/// form. Claims are kept per caller's unique name, one each as iio-sensor-proxy keeps them (a second claim from the
+/// same caller changes nothing, one release ends it); `NameOwnerChanged` tells when a caller is gone, and its claim
+/// goes with it. An sd-bus connection belongs to one thread: create, use and drop this object on the same thread.
 final class SensorProxyBus {
     static let name = "net.hadess.SensorProxy"
     static let path = "/net/hadess/SensorProxy"
     static let interface = "net.hadess.SensorProxy"
+    /// The compass object, which iio-sensor-proxy keeps for GeoClue: served with `HasCompass` false.
+    static let compassPath = "/net/hadess/SensorProxy/Compass"
+    static let compassInterface = "net.hadess.SensorProxy.Compass"
 
     private let bus: OpaquePointer
     private var slots: [OpaquePointer] = []
     /// Which bus, for messages: `the system bus` or the address given.
     let description: String
-    /// Claims of the accelerometer by unique bus name.
-    private(set) var claims: [String: Int] = [:]
+    /// The unique bus names that claim the accelerometer.
+    private(set) var claims: Set<String> = []
     /// What `AccelerometerOrientation` and `AccelerometerTilt` say.
     private(set) var orientation: WireOrientation
     /// Called when the number of callers holding a claim changes.
@@ -61,12 +65,16 @@ final class SensorProxyBus {
             guard let message, let userdata else { return 0 }
             return Unmanaged<SensorProxyBus>.fromOpaque(userdata).takeUnretainedValue().handleCall(message)
         }
-        var r = sd_bus_add_object(bus, &slot, Self.path, objectHandler, me)
-        guard r >= 0, let objectSlot = slot else {
-            sd_bus_flush_close_unref(bus)
-            throw Self.failure(target, r)
+        var r: Int32 = 0
+        for path in [Self.path, Self.compassPath] {
+            slot = nil
+            r = sd_bus_add_object(bus, &slot, path, objectHandler, me)
+            guard r >= 0, let objectSlot = slot else {
+                close()
+                throw Self.failure(target, r)
+            }
+            slots.append(objectSlot)
         }
-        slots.append(objectSlot)
 
         let ownerHandler: sd_bus_message_handler_t = { message, userdata, _ in
             guard let message, let userdata else { return 0 }
@@ -197,29 +205,36 @@ final class SensorProxyBus {
         let member = String(cString: memberText)
         let interface = sd_bus_message_get_interface(m).map { String(cString: $0) }
         let sender = sd_bus_message_get_sender(m).map { String(cString: $0) } ?? ""
+        let onCompass = sd_bus_message_get_path(m).map { String(cString: $0) } == Self.compassPath
+        let (served, values) =
+            onCompass
+            ? (Self.compassInterface, [("HasCompass", Value.bool(false)), ("CompassHeading", .double(-1))])
+            : (Self.interface, properties)
         switch (interface, member) {
         case ("org.freedesktop.DBus.Introspectable", "Introspect"):
-            return reply(to: m) { Self.append(string: Self.introspection, to: $0) }
+            let xml = onCompass ? Self.compassIntrospection : Self.introspection
+            return reply(to: m) { Self.append(string: xml, to: $0) }
         case ("org.freedesktop.DBus.Properties", "GetAll"):
             guard let asked = Self.readString(m) else { return 0 }
-            let values = asked == Self.interface ? properties : []
-            return reply(to: m) { Self.append(dictionary: values, to: $0) }
+            return reply(to: m) { Self.append(dictionary: asked == served ? values : [], to: $0) }
         case ("org.freedesktop.DBus.Properties", "Get"):
-            guard Self.readString(m) == Self.interface, let property = Self.readString(m),
-                let value = properties.first(where: { $0.0 == property })?.1
+            guard Self.readString(m) == served, let property = Self.readString(m),
+                let value = values.first(where: { $0.0 == property })?.1
             else {
-                return error(m, "org.freedesktop.DBus.Error.UnknownProperty", "no such property on \(Self.interface)")
+                return error(m, "org.freedesktop.DBus.Error.UnknownProperty", "no such property on \(served)")
             }
             return reply(to: m) { Self.append(variant: value, to: $0) }
         case ("org.freedesktop.DBus.Properties", "Set"):
             return error(m, "org.freedesktop.DBus.Error.PropertyReadOnly", "the properties are read-only")
+        case (Self.compassInterface, "ClaimCompass"), (Self.compassInterface, "ReleaseCompass"):
+            return onCompass ? reply(to: m) { _ in true } : 0
+        case _ where onCompass:
+            return 0
         case (Self.interface, "ClaimAccelerometer"), (nil, "ClaimAccelerometer"):
-            let before = claims.count
-            claims[sender, default: 0] += 1
-            if claims.count != before { onClaimsChanged(claims.count) }
+            if claims.insert(sender).inserted { onClaimsChanged(claims.count) }
             return reply(to: m) { _ in true }
         case (Self.interface, "ReleaseAccelerometer"), (nil, "ReleaseAccelerometer"):
-            release(sender, all: false)
+            release(sender)
             return reply(to: m) { _ in true }
         case (Self.interface, "ClaimLight"), (Self.interface, "ReleaseLight"), (Self.interface, "ClaimProximity"),
             (Self.interface, "ReleaseProximity"):
@@ -231,18 +246,16 @@ final class SensorProxyBus {
         }
     }
 
-    /// Drops one claim of `caller` (or all, when it left the bus).
-    private func release(_ caller: String, all: Bool) {
-        guard let count = claims[caller] else { return }
-        claims[caller] = all || count <= 1 ? nil : count - 1
-        if claims[caller] == nil { onClaimsChanged(claims.count) }
+    /// Drops the claim of `caller`, if it has one.
+    private func release(_ caller: String) {
+        if claims.remove(caller) != nil { onClaimsChanged(claims.count) }
     }
 
     private func handleOwnerChange(_ m: OpaquePointer) {
         guard let name = Self.readString(m), let _ = Self.readString(m), let newOwner = Self.readString(m),
             newOwner.isEmpty
         else { return }
-        release(name, all: true)
+        release(name)
     }
 
     /// Sends a method return whose arguments `fill` appends; 1 (handled), or a negative error.
@@ -369,6 +382,21 @@ final class SensorProxyBus {
           </interface>
           <interface name="org.freedesktop.DBus.Introspectable">
             <method name="Introspect"><arg type="s" direction="out"/></method>
+          </interface>
+          <node name="Compass"/>
+        </node>
+        """
+
+    /// What `Introspect` answers on the compass object.
+    static let compassIntrospection = """
+        <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+        "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+        <node>
+          <interface name="net.hadess.SensorProxy.Compass">
+            <property name="HasCompass" type="b" access="read"/>
+            <property name="CompassHeading" type="d" access="read"/>
+            <method name="ClaimCompass"/>
+            <method name="ReleaseCompass"/>
           </interface>
         </node>
         """

@@ -18,13 +18,14 @@ struct SensorProxyTests {
     /// A device turned 90° clockwise about the screen's normal: normal for 2 s, left-up from 3 s.
     static var turnLog: String { TestPaths.fixture("turn-left-up.csv") }
 
-    /// A D-Bus client in its own process (dbus-python): claims the accelerometer, prints `claimed`, releases it
-    /// when the file `argv[2]` appears and prints `released`, then stays connected until killed.
+    /// A D-Bus client in its own process (dbus-python): claims the accelerometer twice, prints `claimed`, releases
+    /// it once when the file `argv[2]` appears and prints `released`, then stays connected until killed.
     static let claimClient = """
         import dbus, os, sys, time
         bus = dbus.bus.BusConnection(sys.argv[1])
         proxy = dbus.Interface(bus.get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy"), \
         "net.hadess.SensorProxy")
+        proxy.ClaimAccelerometer()
         proxy.ClaimAccelerometer()
         print("claimed", flush=True)
         while not os.path.exists(sys.argv[2]):
@@ -76,9 +77,23 @@ struct SensorProxyTests {
         #expect(seen == ["normal/vertical", "left-up/vertical"])
         let orientation = try #require(try client.status()?["orientation"] as? [String: Any])
         #expect(orientation["orientation"] as? String == "left-up" && orientation["tilt"] as? String == "vertical")
+        // The properties a client reads, and the compass object GeoClue asks (no compass here).
+        let get = { (path: String, interface: String, property: String) throws -> String in
+            try ChildProcess.run(
+                "/usr/bin/gdbus",
+                [
+                    "call", "--address", bus.address, "--dest", "net.hadess.SensorProxy", "--object-path", path,
+                    "--method", "org.freedesktop.DBus.Properties.Get", interface, property,
+                ]
+            ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try get("/net/hadess/SensorProxy", "net.hadess.SensorProxy", "AccelerometerTilt") == "(<'vertical'>,)")
+        #expect(try get("/net/hadess/SensorProxy", "net.hadess.SensorProxy", "HasAmbientLight") == "(<false>,)")
+        let compass = "/net/hadess/SensorProxy/Compass"
+        #expect(try get(compass, "net.hadess.SensorProxy.Compass", "HasCompass") == "(<false>,)")
     }
 
-    @Test("a claim starts the sensor, its release stops it, and a caller that dies releases")
+    @Test("a claim starts the sensor, one release stops it (a caller holds one claim), a caller that dies releases")
     func claimsStartAndStopTheSensor() throws {
         let bus = try PrivateBus()
         let dir = TestPaths.temporaryDirectory()
