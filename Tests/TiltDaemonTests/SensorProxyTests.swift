@@ -77,6 +77,9 @@ struct SensorProxyTests {
         #expect(seen == ["normal/vertical", "left-up/vertical"])
         let orientation = try #require(try client.status()?["orientation"] as? [String: Any])
         #expect(orientation["orientation"] as? String == "left-up" && orientation["tilt"] as? String == "vertical")
+        let human = try ChildProcess.run(
+            TestPaths.executable("tilt"), ["status", "--socket", try #require(daemon.socketPath)])
+        #expect(human.stdout.contains("orientation  left-up, tilt vertical"), "\(human.stdout)\(human.stderr)")
         // The properties a client reads, and the compass object GeoClue asks (no compass here).
         let get = { (path: String, interface: String, property: String) throws -> String in
             try ChildProcess.run(
