@@ -351,53 +351,58 @@ final class SensorProxyBus {
         String(cString: strerror(-r))
     }
 
-    /// What `Introspect` answers.
-    static let introspection = """
+    /// The introspection documents' first lines.
+    private static let doctype = """
         <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
         "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
-        <node>
-          <interface name="net.hadess.SensorProxy">
-            <property name="HasAccelerometer" type="b" access="read"/>
-            <property name="AccelerometerOrientation" type="s" access="read"/>
-            <property name="AccelerometerTilt" type="s" access="read"/>
-            <property name="HasAmbientLight" type="b" access="read"/>
-            <property name="LightLevelUnit" type="s" access="read"/>
-            <property name="LightLevel" type="d" access="read"/>
-            <property name="HasProximity" type="b" access="read"/>
-            <property name="ProximityNear" type="b" access="read"/>
-            <method name="ClaimAccelerometer"/>
-            <method name="ReleaseAccelerometer"/>
-            <method name="ClaimLight"/>
-            <method name="ReleaseLight"/>
-            <method name="ClaimProximity"/>
-            <method name="ReleaseProximity"/>
-          </interface>
-          <interface name="org.freedesktop.DBus.Properties">
-            <method name="Get"><arg type="s" direction="in"/><arg type="s" direction="in"/>\
-        <arg type="v" direction="out"/></method>
-            <method name="GetAll"><arg type="s" direction="in"/><arg type="a{sv}" direction="out"/></method>
-            <method name="Set"><arg type="s" direction="in"/><arg type="s" direction="in"/>\
-        <arg type="v" direction="in"/></method>
-            <signal name="PropertiesChanged"><arg type="s"/><arg type="a{sv}"/><arg type="as"/></signal>
-          </interface>
-          <interface name="org.freedesktop.DBus.Introspectable">
-            <method name="Introspect"><arg type="s" direction="out"/></method>
-          </interface>
-          <node name="Compass"/>
-        </node>
+
         """
 
+    /// What `Introspect` answers.
+    static let introspection =
+        doctype + """
+            <node>
+              <interface name="net.hadess.SensorProxy">
+                <property name="HasAccelerometer" type="b" access="read"/>
+                <property name="AccelerometerOrientation" type="s" access="read"/>
+                <property name="AccelerometerTilt" type="s" access="read"/>
+                <property name="HasAmbientLight" type="b" access="read"/>
+                <property name="LightLevelUnit" type="s" access="read"/>
+                <property name="LightLevel" type="d" access="read"/>
+                <property name="HasProximity" type="b" access="read"/>
+                <property name="ProximityNear" type="b" access="read"/>
+                <method name="ClaimAccelerometer"/>
+                <method name="ReleaseAccelerometer"/>
+                <method name="ClaimLight"/>
+                <method name="ReleaseLight"/>
+                <method name="ClaimProximity"/>
+                <method name="ReleaseProximity"/>
+              </interface>
+              <interface name="org.freedesktop.DBus.Properties">
+                <method name="Get"><arg type="s" direction="in"/><arg type="s" direction="in"/>\
+            <arg type="v" direction="out"/></method>
+                <method name="GetAll"><arg type="s" direction="in"/><arg type="a{sv}" direction="out"/></method>
+                <method name="Set"><arg type="s" direction="in"/><arg type="s" direction="in"/>\
+            <arg type="v" direction="in"/></method>
+                <signal name="PropertiesChanged"><arg type="s"/><arg type="a{sv}"/><arg type="as"/></signal>
+              </interface>
+              <interface name="org.freedesktop.DBus.Introspectable">
+                <method name="Introspect"><arg type="s" direction="out"/></method>
+              </interface>
+              <node name="Compass"/>
+            </node>
+            """
+
     /// What `Introspect` answers on the compass object.
-    static let compassIntrospection = """
-        <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
-        "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
-        <node>
-          <interface name="net.hadess.SensorProxy.Compass">
-            <property name="HasCompass" type="b" access="read"/>
-            <property name="CompassHeading" type="d" access="read"/>
-            <method name="ClaimCompass"/>
-            <method name="ReleaseCompass"/>
-          </interface>
-        </node>
-        """
+    static let compassIntrospection =
+        doctype + """
+            <node>
+              <interface name="net.hadess.SensorProxy.Compass">
+                <property name="HasCompass" type="b" access="read"/>
+                <property name="CompassHeading" type="d" access="read"/>
+                <method name="ClaimCompass"/>
+                <method name="ReleaseCompass"/>
+              </interface>
+            </node>
+            """
 }
