@@ -65,6 +65,8 @@ public final class TiltSubscriber: Sendable {
         case sample(MotionSample)
         case power(PowerState)
         case sensor(ServerMessage.SensorEvent)
+        /// The device's orientation or tilt changed.
+        case orientation(WireOrientation)
         case status(StatusReport)
         case tare(reference: Quaternion)
         /// The daemon complained about a line we sent.
@@ -232,6 +234,7 @@ public final class TiltSubscriber: Sendable {
         case .sample(let s): return .sample(s)
         case .power(let p): return .power(p)
         case .sensor(let e): return .sensor(e)
+        case .orientation(let o): return .orientation(o)
         case .status(let s): return .status(s)
         case .tare(let q): return .tare(reference: q)
         case .error(let m): return .error(message: m)

@@ -116,7 +116,13 @@ extension DaemonOptions {
         Setting(
             "system_bus", \.systemBus, flag: .value("system-bus", valueName: "ADDRESS"), section: .power,
             accepts: .name("a D-Bus address"), default: "$DBUS_SYSTEM_BUS_ADDRESS, else the system bus",
-            sample: "unix:path=/run/dbus/system_bus_socket", help: "D-Bus address for power-profiles-daemon."),
+            sample: "unix:path=/run/dbus/system_bus_socket",
+            help: "D-Bus address for power-profiles-daemon, and for sensor_proxy."),
+        Setting(
+            "sensor_proxy", \.sensorProxy, flag: .presence("sensor-proxy"), section: .power, accepts: .boolean(),
+            default: "false",
+            help: "Serve net.hadess.SensorProxy (iio-sensor-proxy's D-Bus service: orientation for desktop "
+                + "auto-rotation) on the system bus, or the one system_bus names."),
     ]
 
     /// The log level when none is given.

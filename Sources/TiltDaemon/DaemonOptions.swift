@@ -31,6 +31,7 @@ public struct DaemonOptions: Sendable, Equatable {
     public var powerSupplyRoot: String?
     public var platformProfile: String?
     public var systemBus: String?
+    public var sensorProxy: Bool?
 
     public init() {}
 
@@ -139,6 +140,8 @@ public struct DaemonOptions: Sendable, Equatable {
             socketPath: socket, source: source, pipeline: pipeline, calibration: choice)
         if let dmiRoot { configuration.dmiRoot = dmiRoot }
         configuration.power = power == false ? nil : powerConfiguration
+        configuration.sensorProxy = sensorProxy == true
+        configuration.sensorProxyBus = systemBus
         var policy = ServicePolicy()
         if let maxClients { policy.maxClients = maxClients }
         if let maxLineLength { policy.maxLineLength = maxLineLength }

@@ -8,4 +8,6 @@ struct Demand: Sendable, Equatable {
     var game = false
 
     static let idle = Demand(active: false, rate: nil)
+    /// The rate a claim asks for, Hz: enough for orientation, little work.
+    static let claimRate = 20.0
 }

@@ -21,6 +21,10 @@ final class Hub: Sendable {
         var rejected: UInt64 = 0
         var lastRejection: String?
         var demand: Demand = .idle
+        var orientation = WireOrientation(.undefined, .undefined)
+        /// Claims on the sensor from outside the socket (``SensorProxyService``'s D-Bus callers): the sensor runs
+        /// while there is one, as it does for a watcher.
+        var claims = 0
         /// Which calibration applies and why; replaced when `SIGHUP` re-resolves it.
         var calibration: String
         var calibrated: Bool
@@ -38,6 +42,7 @@ final class Hub: Sendable {
     /// Changes of demand, newest wins: the motion service follows it.
     let demands: AsyncStream<Demand>
     private let tareActions = Mutex(TareActions())
+    private let orientationObservers = Mutex<[@Sendable (WireOrientation) -> Void]>([])
 
     init(
         sourceName: String, sensors: [SensorDescription], calibration: String, calibrated: Bool,
@@ -152,7 +157,16 @@ final class Hub: Sendable {
             if let r = client.rate { rate = max(rate ?? 0, r) }
             game = game || client.reference(main: mainReference) != mainReference
         }
+        if s.claims > 0 {
+            active = true
+            rate = max(rate ?? 0, Demand.claimRate)
+        }
         return Demand(active: active, rate: rate, game: game)
+    }
+
+    /// Sets how many claims outside the socket keep the sensor running (the D-Bus service's callers).
+    func setClaims(_ count: Int) {
+        updateDemand { $0.claims = count }
     }
 
     // MARK: Publishing
@@ -239,6 +253,26 @@ final class Hub: Sendable {
         if changed { broadcast(.power(power)) }
     }
 
+    /// Records the device's orientation and tilt and tells every client, if they changed.
+    func setOrientation(_ orientation: WireOrientation) {
+        let changed = state.withLock { s -> Bool in
+            guard s.orientation != orientation else { return false }
+            s.orientation = orientation
+            return true
+        }
+        guard changed else { return }
+        broadcast(.orientation(orientation))
+        for observer in orientationObservers.withLock({ $0 }) { observer(orientation) }
+    }
+
+    /// Calls `observer` with every change of orientation or tilt (the D-Bus service follows them).
+    func observeOrientation(_ observer: @escaping @Sendable (WireOrientation) -> Void) {
+        orientationObservers.withLock { $0.append(observer) }
+    }
+
+    /// The device's orientation and tilt as last detected.
+    var orientation: WireOrientation { state.withLock { $0.orientation } }
+
     private func broadcast(_ message: ServerMessage) {
         let sinks = state.withLock { s in s.clients.values.map(\.sink) }
         let line = WireLine(message)
@@ -304,7 +338,7 @@ final class Hub: Sendable {
                 watchers: s.clients.values.count(where: \.watching), requestedRate: s.demand.rate,
                 samples: s.samples, rejected: s.rejected, lastRejection: s.lastRejection, seq: s.latest?.seq,
                 gyroBias: s.gyroBias.array, calibration: s.calibration, calibrated: s.calibrated,
-                power: WirePower(s.power), client: client, filters: s.filters)
+                power: WirePower(s.power), client: client, filters: s.filters, orientation: s.orientation)
         }
     }
 

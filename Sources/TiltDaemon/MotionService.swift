@@ -4,6 +4,7 @@ import Synchronization
 import TiltCore
 import TiltFusion
 import TiltSensors
+import TiltWire
 
 /// Runs the motion source while someone watches, fuses its samples, and publishes frames to the hub.
 ///
@@ -17,6 +18,8 @@ final class MotionService: Service {
     /// Whether a watcher wants the 6D attitude, as the hub's demand last said.
     private let wantGame = Atomic<Bool>(false)
     private let rejectedLogged = Atomic<Int>(0)
+    /// Kept across restarts of the source: a device that lies flat keeps the orientation it had.
+    private let orientation = Mutex(OrientationDetector())
 
     init(hub: Hub, source: any MotionSource, pipeline: MotionPipeline.Configuration, logger: Logger) {
         self.hub = hub
@@ -76,6 +79,13 @@ final class MotionService: Service {
                     for var frame in fused.frames {
                         frame.mono = arrived
                         hub.publish(frame, gyroBias: bias)
+                    }
+                    if let main = fused.frames.first {
+                        let turned = self.orientation.withLock { d in
+                            d.update(gravity: main.gravity, time: main.time)
+                                ? WireOrientation(d.orientation, d.tilt) : nil
+                        }
+                        if let turned { hub.setOrientation(turned) }
                     }
                 case .sensor(let state, let reason):
                     logger.info("sensor \(state): \(reason)")

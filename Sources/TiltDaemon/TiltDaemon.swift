@@ -41,6 +41,10 @@ public struct TiltDaemon: Sendable {
         public var policy = ServicePolicy()
         /// The log level (reloadable; applied through the daemon's ``LogLevelControl``).
         public var logLevel: Logger.Level = .info
+        /// Serve `net.hadess.SensorProxy` (``SensorProxyService``).
+        public var sensorProxy = false
+        /// The bus for it; `nil`: the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
+        public var sensorProxyBus: String?
 
         public init(
             socketPath: String? = nil, source: Source, pipeline: MotionPipeline.Configuration = .init(),
@@ -115,6 +119,9 @@ public struct TiltDaemon: Sendable {
             calibrated: resolution.calibration != nil, power: power,
             mainReference: configuration.pipeline.filter.useMagnetometer
                 && source.sensors.contains { $0.kinds.contains("magn") } ? .magnetic : .game)
+        let sensorProxy =
+            configuration.sensorProxy
+            ? try SensorProxyService(address: configuration.sensorProxyBus, hub: hub, logger: logger) : nil
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let settings = DaemonSettings(policy: configuration.policy, daemonUID: Int(getuid()))
         let server = SocketServer(
@@ -136,7 +143,8 @@ public struct TiltDaemon: Sendable {
                     .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup),
                     .init(service: motion),
                     .init(service: reloader),
-                ] + (powerService.map { [.init(service: $0)] } ?? []),
+                ] + (powerService.map { [.init(service: $0)] } ?? [])
+                    + (sensorProxy.map { [.init(service: $0)] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         do {

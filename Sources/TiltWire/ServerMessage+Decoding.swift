@@ -79,6 +79,8 @@ extension ServerMessage {
                 return .power(try decoder.decode(WirePower.self, from: data).state)
             case "sensor":
                 return .sensor(try decoder.decode(SensorEvent.self, from: data))
+            case "orientation":
+                return .orientation(try decoder.decode(WireOrientation.self, from: data))
             case "status":
                 return .status(try decoder.decode(StatusReport.self, from: data))
             case "tare":

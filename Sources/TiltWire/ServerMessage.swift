@@ -17,6 +17,8 @@ public enum ServerMessage: Sendable, Equatable {
     case power(PowerState)
     /// The sensor changed state.
     case sensor(SensorEvent)
+    /// The device's orientation or tilt changed (issue 16), sent to every client.
+    case orientation(WireOrientation)
     /// The answer to `status`.
     case status(StatusReport)
     /// The answer to `tare`: the new reference pose.
@@ -77,6 +79,10 @@ public enum ServerMessage: Sendable, Equatable {
             w.field("class", "sensor")
             w.field("state", e.state)
             w.field("reason", e.reason)
+            return w.finish()
+        case .orientation(let o):
+            w.field("class", "orientation")
+            o.write(into: &w)
             return w.finish()
         case .status(let s):
             return s.jsonLine

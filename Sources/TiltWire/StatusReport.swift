@@ -40,6 +40,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
     /// The attitude filters running now: `magnetic` (9D) and/or `game` (6D), each only while a watcher needs it;
     /// empty while the sensor is idle. Absent from daemons before issue 16.
     public var filters: [AttitudeReference]?
+    /// The device's orientation and tilt (issue 16); absent from daemons before it.
+    public var orientation: WireOrientation?
 
     /// Counters of the connection that asked.
     public struct Client: Sendable, Equatable, Codable {
@@ -83,7 +85,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         daemon: String, protocol: Int, uptime: Double, source: String, sensor: SensorState, clients: Int,
         watchers: Int, requestedRate: Double?, samples: UInt64, rejected: UInt64, lastRejection: String?,
         seq: UInt64?, gyroBias: [Double], calibration: String, calibrated: Bool, power: WirePower, client: Client,
-        filters: [AttitudeReference]? = nil
+        filters: [AttitudeReference]? = nil, orientation: WireOrientation? = nil
     ) {
         self.filters = filters
         self.daemon = daemon
@@ -103,11 +105,12 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.calibrated = calibrated
         self.power = power
         self.client = client
+        self.orientation = orientation
     }
 
     private enum CodingKeys: String, CodingKey {
         case daemon, `protocol`, uptime, source, sensor, clients, watchers, requestedRate, samples, rejected,
-            lastRejection, seq, gyroBias, calibration, calibrated, power, client, filters
+            lastRejection, seq, gyroBias, calibration, calibrated, power, client, filters, orientation
     }
 
     /// Decodes leniently where the wire allows: `null` for a non-finite number, no `calibrated` from older daemons.
@@ -131,6 +134,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         power = try c.decode(WirePower.self, forKey: .power)
         client = try c.decode(Client.self, forKey: .client)
         filters = try c.decodeIfPresent([AttitudeReference].self, forKey: .filters)
+        orientation = try c.decodeIfPresent(WireOrientation.self, forKey: .orientation)
     }
 
     /// The `status` line: `"class":"status"` first, then the fields in key order, an absent optional left out.
@@ -145,6 +149,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         if let filters { w.field("filters", strings: filters.map { $0.rawValue }) }
         w.field("gyroBias", gyroBias)
         if let lastRejection { w.field("lastRejection", lastRejection) }
+        if let orientation { w.object("orientation") { orientation.write(into: &$0) } }
         w.object("power") { power.writeSorted(into: &$0) }
         w.field("protocol", `protocol`)
         w.field("rejected", rejected)

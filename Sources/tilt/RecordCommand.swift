@@ -254,7 +254,7 @@ struct Record: AsyncParsableCommand {
                     FileHandle.standardError.write("\ndisconnected: \(reason); retrying (the log will have a gap)\n")
                 case .error(let message):
                     FileHandle.standardError.write("\nerror: tiltd answered: \(message)\n")
-                case .frame, .power, .status, .tare:
+                case .frame, .power, .orientation, .status, .tare:
                     break
                 }
             }

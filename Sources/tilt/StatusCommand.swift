@@ -34,6 +34,7 @@ struct Status: AsyncParsableCommand {
             calibration  \(s.calibration)
             power        \(s.power.onBattery ? "battery" : "mains")\(s.power.capacity.map { " \($0)%" } ?? "")\(s.power.profile.map { ", profile \($0)" } ?? "")\(s.power.lowPower ? ", low power" : "")
             """)
+        if let o = s.orientation { print("orientation  \(o.orientation), tilt \(o.tilt)") }
     }
 }
 

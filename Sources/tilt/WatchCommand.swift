@@ -88,6 +88,8 @@ struct Watch: AsyncParsableCommand {
                 FileHandle.standardError.write(
                     "\(interactive ? "\n" : "")power: \(p.onBattery ? "battery" : "mains")\(p.lowPower ? ", low power" : "")\n"
                 )
+            case .orientation(let o):
+                FileHandle.standardError.write("\(interactive ? "\n" : "")orientation: \(o.orientation), \(o.tilt)\n")
             case .error(let message):
                 FileHandle.standardError.write("error: tiltd answered: \(message)\n")
             case .disconnected(let reason):

@@ -68,6 +68,7 @@ struct Tiltd: AsyncParsableCommand {
     @Option(help: .setting("power_supply_root")) var powerSupplyRoot: String?
     @Option(help: .setting("platform_profile")) var platformProfile: String?
     @Option(help: .setting("system_bus")) var systemBus: String?
+    @Flag(help: .setting("sensor_proxy")) var sensorProxy = false
 
     func validate() throws {
         if presets != nil {
@@ -131,7 +132,12 @@ struct Tiltd: AsyncParsableCommand {
         do {
             try await daemon.run()
         } catch let error as DaemonError {
-            logger.critical("\(error.message)")
+            // On a terminal the conventions' `error: ` line; under systemd a critical journal entry.
+            if format.resolved() == .plain {
+                FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            } else {
+                logger.critical("\(error.message)")
+            }
             throw ExitCode(1)
         }
     }

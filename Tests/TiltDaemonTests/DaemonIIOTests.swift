@@ -24,11 +24,8 @@ struct DaemonIIOTests {
     @Test("the IMU's buffer is enabled by the first watcher at the rate it needs, fused, and disabled when it stops")
     func liveIIOOnDemand() throws {
         let tree = try FakeIIOTree()
-        let type = "le:s16/16>>0"
-        try tree.addDevice(
-            0, name: "bmi160", label: "accel-display", kinds: ["accel", "anglvel"],
-            scale: ["accel": "0.001", "anglvel": "0.001"], rates: "25 50 100 200",
-            scan: .init(kinds: ["accel", "anglvel"], type: type))
+        let type = FakeIIOTree.imuScanType
+        try tree.addDisplayIMU()
         let socketPath = tree.root.appendingPathComponent("tiltd.sock").path
         let daemon = try tree.start([TestPaths.executable("tiltd"), "--socket", socketPath, "--log-level", "debug"])
         defer {

@@ -43,6 +43,7 @@ struct DaemonOptionsTests {
         Sample(key: "power_supply_root", good: "/p", bad: "") { $0.powerSupplyRoot },
         Sample(key: "platform_profile", good: "/pp", bad: "") { $0.platformProfile },
         Sample(key: "system_bus", good: "unix:path=/x", bad: "") { $0.systemBus },
+        Sample(key: "sensor_proxy", good: "true", bad: "x") { $0.sensorProxy.map { "\($0)" } },
     ]
 
     @Test("every setting has a sample here, one key and one flag of its own, help and a default")

@@ -109,6 +109,38 @@ private final class RecordingSink: Subscriber {
         #expect(await demands.next() == .idle)
     }
 
+    @Test func claimsRunTheSensorLikeAWatcherAtLeastAtTheClaimRate() async throws {
+        let hub = makeHub()
+        var demands = hub.demands.makeAsyncIterator()
+        hub.setClaims(1)
+        #expect(await demands.next() == Demand(active: true, rate: Demand.claimRate))
+        let a = try #require(hub.register(RecordingSink()))
+        hub.setWatch(id: a, enable: true, rate: 60, raw: false)
+        #expect(await demands.next() == Demand(active: true, rate: 60))
+        hub.setWatch(id: a, enable: false, rate: nil, raw: false)
+        #expect(await demands.next() == Demand(active: true, rate: Demand.claimRate))
+        hub.setClaims(0)
+        #expect(await demands.next() == .idle)
+    }
+
+    @Test func anOrientationChangeGoesToEveryClientOnceAndIntoStatus() throws {
+        let hub = makeHub()
+        let (sink, other) = (RecordingSink(), RecordingSink())
+        let a = try #require(hub.register(sink))
+        _ = try #require(hub.register(other))
+        let observed = Mutex<[WireOrientation]>([])
+        hub.observeOrientation { o in observed.withLock { $0.append(o) } }
+        let leftUp = WireOrientation(.leftUp, .vertical)
+        hub.setOrientation(leftUp)
+        hub.setOrientation(leftUp)
+        for s in [sink, other] {
+            let events = try s.messages().filter { if case .orientation = $0.0 { true } else { false } }
+            #expect(events.map(\.0) == [.orientation(leftUp)] && events.allSatisfy { $0.1 == .event })
+        }
+        #expect(observed.withLock { $0 } == [leftUp])
+        #expect(hub.status(id: a, errors: 0, peer: nil).orientation == leftUp)
+    }
+
     @Test func aPollIsAnsweredNowOrWithTheNextFrame() throws {
         let hub = makeHub()
         let sink = RecordingSink()

@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+import TiltWire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `tiltd --sensor-proxy`: serves `net.hadess.SensorProxy` (``SensorProxyBus``) on its own thread, so desktop
+/// auto-rotation that talks to iio-sensor-proxy talks to tiltd instead.
+///
+/// A claim keeps the sensor running as a socket watcher does (``Hub/setClaims(_:)``); the hub's orientation changes
+/// become `PropertiesChanged` signals. The thread polls the bus connection and a pipe the hub's observer rings.
+final class SensorProxyService: Service, Sendable {
+    /// A pipe the hub's observer writes a byte to, to wake the bus thread: read end, write end.
+    private let wakeup: Int32
+    private let wakeupWriter: Int32
+    private let shared = Mutex(Shared())
+    private let finished = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    private let done = Atomic<Bool>(false)
+
+    private struct Shared {
+        var orientation: WireOrientation?
+        var stopping = false
+        /// The pipe is closed: nothing rings it any more.
+        var closed = false
+    }
+
+    /// Connects, takes the name and starts serving; returns once the name is owned.
+    ///
+    /// - Parameter address: The bus (`nil`: the system bus, which honours `DBUS_SYSTEM_BUS_ADDRESS`).
+    /// - Throws: ``DaemonError`` when the bus cannot be reached or the name is taken (saying by whom).
+    init(address: String?, hub: Hub, logger: Logger) throws(DaemonError) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw DaemonError("cannot create a pipe for --sensor-proxy: errno \(errno)") }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        wakeup = ends[0]
+        wakeupWriter = ends[1]
+        let started = Mutex<Result<String, DaemonError>?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        let initial = hub.orientation
+        let thread = Thread { [self] in
+            let bus: SensorProxyBus
+            do {
+                bus = try SensorProxyBus(address: address, orientation: initial)
+            } catch {
+                started.withLock { $0 = .failure(error as? DaemonError ?? DaemonError("\(error)")) }
+                ready.signal()
+                self.finish()
+                return
+            }
+            bus.onClaimsChanged = { callers in
+                logger.info("net.hadess.SensorProxy: \(callers) caller(s) claim the accelerometer")
+                hub.setClaims(callers)
+            }
+            started.withLock { $0 = .success(bus.description) }
+            ready.signal()
+            self.serve(bus, logger: logger)
+            hub.setClaims(0)
+            bus.close()
+            self.finish()
+        }
+        thread.name = "tiltd sensor-proxy"
+        thread.start()
+        ready.wait()
+        switch started.withLock({ $0 }) {
+        case .success(let bus):
+            logger.info("serving \(SensorProxyBus.name) on \(bus)")
+        case .failure(let error):
+            closeWakeup()
+            throw error
+        case nil:
+            closeWakeup()
+            throw DaemonError("--sensor-proxy did not start")
+        }
+        hub.observeOrientation { [self] orientation in
+            self.shared.withLock { $0.orientation = orientation }
+            self.ring()
+        }
+    }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        shared.withLock { $0.stopping = true }
+        ring()
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let already = finished.withLock { slot -> Bool in
+                if done.load(ordering: .acquiring) { return true }
+                slot = c
+                return false
+            }
+            if already { c.resume() }
+        }
+        closeWakeup()
+    }
+
+    private func closeWakeup() {
+        shared.withLock { s in
+            guard !s.closed else { return }
+            s.closed = true
+            close(wakeup)
+            close(wakeupWriter)
+        }
+    }
+
+    private func ring() {
+        shared.withLock { s in
+            guard !s.closed else { return }
+            var one: UInt8 = 1
+            _ = write(wakeupWriter, &one, 1)
+        }
+    }
+
+    private func finish() {
+        let waiting = finished.withLock { slot -> CheckedContinuation<Void, Never>? in
+            done.store(true, ordering: .releasing)
+            defer { slot = nil }
+            return slot
+        }
+        waiting?.resume()
+    }
+
+    /// The bus thread's loop: until the service stops or the connection breaks.
+    private func serve(_ bus: SensorProxyBus, logger: Logger) {
+        while true {
+            var fds = [
+                pollfd(fd: bus.fileDescriptor, events: bus.pollEvents, revents: 0),
+                pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0),
+            ]
+            let n = poll(&fds, 2, -1)
+            if n < 0, errno != EINTR {
+                logger.error("net.hadess.SensorProxy: poll failed: errno \(errno)")
+                return
+            }
+            if fds[1].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(wakeup, &drain, drain.count) > 0 {}
+            }
+            let (orientation, stopping) = shared.withLock { s in
+                defer { s.orientation = nil }
+                return (s.orientation, s.stopping)
+            }
+            if stopping { return }
+            if let orientation { bus.setOrientation(orientation) }
+            do {
+                try bus.process()
+            } catch {
+                logger.error("net.hadess.SensorProxy: \(error)")
+                return
+            }
+            bus.flush()
+        }
+    }
+}
