@@ -146,5 +146,6 @@ let package = Package(
         .testTarget(
             name: "TiltPlaybackTests", dependencies: ["TiltPlayback", "TiltCore", "TiltSensors", "TiltTestKit"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "TiltWebTests", dependencies: ["TiltTestKit"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,47 @@
+import Foundation
+import TiltTestKit
+
+/// The real programs behind the pages: `tiltd --replay` of the bundled BROAD excerpt (looping, so the motion never
+/// ends) and `tiltfx serve` on a free loopback port, serving this checkout's `Web/` and `Presets/`.
+final class ServedPages {
+    let directory = TestPaths.temporaryDirectory("tilt-web")
+    let daemon: DaemonProcess
+    let server: BackgroundProcess
+    /// The URL `tiltfx serve` printed first: `http://127.0.0.1:PORT/?token=…`.
+    let url: URL
+    /// The token from that URL.
+    let token: String
+
+    init() throws {
+        daemon = try DaemonProcess.replaying(["--loop"], in: directory)
+        let root = TestPaths.repositoryRoot
+        server = try BackgroundProcess(
+            TestPaths.executable("tiltfx"),
+            [
+                "serve", "--listen", "127.0.0.1:0", "--socket", DaemonProcess.temporarySocket(in: directory),
+                "--presets", root.appendingPathComponent("Presets").path,
+                "--web", root.appendingPathComponent("Web").path,
+            ])
+        let server = self.server
+        guard waitUntil(timeout: 30, { !server.stdoutLines.isEmpty || !server.process.isRunning }),
+            let first = server.stdoutLines.first, let url = URL(string: first),
+            let token = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+                .first(where: { $0.name == "token" })?.value
+        else {
+            throw TestError("tiltfx serve printed no URL first; its output:\n\(server.stdout)\n\(server.stderr)")
+        }
+        self.url = url
+        self.token = token
+    }
+
+    deinit {
+        server.kill(SIGTERM)
+        daemon.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The address of the page `name` (`index.html`, `example.html`) with the token and `query` (`test=1&…`).
+    func page(_ name: String, _ query: String) -> String {
+        "http://\(url.host ?? "127.0.0.1"):\(url.port ?? 0)/\(name)?token=\(token)&\(query)"
+    }
+}
