@@ -83,6 +83,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(
+            name: "TiltServe",
+            dependencies: [
+                "TiltCore", "TiltWire", "TiltClient", "TiltEffects", "TiltRender",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ] + nio,
+            swiftSettings: swiftSettings),
+        .target(
             name: "TiltPlayback", dependencies: ["TiltCore", "TiltSensors", "TiltFusion"], swiftSettings: swiftSettings),
 
         // MARK: Executables (thin: parse arguments, call a library)
@@ -104,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "tiltfx",
             dependencies: [
-                "TiltRender", "TiltEffects", "TiltPlayback",
+                "TiltRender", "TiltEffects", "TiltPlayback", "TiltServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -143,6 +152,16 @@ let package = Package(
             name: "TiltRenderTests",
             dependencies: ["TiltRender", "TiltEffects", "TiltCore", "TiltTestKit", "CPNG", "CTurboJPEG"],
             exclude: ["Golden"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltServeTests",
+            dependencies: [
+                "TiltServe", "TiltTestKit", "TiltCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltPlaybackTests", dependencies: ["TiltPlayback", "TiltCore", "TiltSensors", "TiltTestKit"],
             swiftSettings: swiftSettings),

@@ -13,6 +13,8 @@ public enum InstalledData {
     public enum Kind: String, Sendable, CaseIterable {
         case presets
         case calibration
+        /// The pages `tiltfx serve` serves (`Web/` in a clone).
+        case web
     }
 
     /// The environment variable listing data folders (XDG Base Directory specification).

@@ -35,6 +35,20 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         return []
     }
 
+    /// The file at fault (the preset file, or a shader or texture file it names); `nil` for an unknown preset.
+    public var path: String? {
+        switch kind {
+        case .unknownPreset: nil
+        case .unreadable(let path, _), .invalid(let path, _, _), .syntax(let path, _, _, _): path
+        }
+    }
+
+    /// For a preset file that is not valid JSON, the line and column (from 1) where it stops being JSON.
+    public var syntaxPosition: (line: Int, column: Int)? {
+        if case .syntax(_, let line, let column, _) = kind { return (line, column) }
+        return nil
+    }
+
     public var description: String {
         switch kind {
         case .unknownPreset(let name, let available, let searched):

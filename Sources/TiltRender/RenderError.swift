@@ -1,8 +1,10 @@
+import TiltEffects
+
 /// A rendering failure, with a message that says what went wrong and what to do.
 public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Kind: Sendable, Hashable {
         case noGL(String)
-        case compile(stage: String, log: String)
+        case compile(stage: String, log: String, diagnostics: [ShaderSourceMap.Diagnostic])
         case write(path: String, reason: String)
         case read(path: String, reason: String)
         case window(String)
@@ -16,7 +18,12 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func noGL(_ detail: String) -> RenderError { RenderError(kind: .noGL(detail)) }
     /// A shader failed to compile or link; `log` already names files and lines.
     public static func compile(stage: String, log: String) -> RenderError {
-        RenderError(kind: .compile(stage: stage, log: log))
+        RenderError(kind: .compile(stage: stage, log: log, diagnostics: []))
+    }
+    /// A shader failed to compile or link: its messages, located in the preset's files.
+    static func compile(stage: String, diagnostics: [ShaderSourceMap.Diagnostic]) -> RenderError {
+        let log = diagnostics.map(\.description).joined(separator: "\n")
+        return RenderError(kind: .compile(stage: stage, log: log, diagnostics: diagnostics))
     }
     /// An output file could not be written.
     public static func write(_ path: String, reason: String) -> RenderError {
@@ -41,12 +48,19 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+    /// A compile or link error's messages, each with its file and line (empty for other errors, and for the
+    /// renderer's own shaders).
+    public var diagnostics: [ShaderSourceMap.Diagnostic] {
+        if case .compile(_, _, let diagnostics) = kind { return diagnostics }
+        return []
+    }
+
     public var description: String {
         switch kind {
         case .noGL(let d):
             return "cannot create an OpenGL ES 3 context: \(d). Install Mesa (scripts/bootstrap: libegl-mesa0 "
                 + "libgl1-mesa-dri) and, without a GPU, set LIBGL_ALWAYS_SOFTWARE=1."
-        case .compile(let stage, let log): return "shader \(stage) failed:\n\(log)"
+        case .compile(let stage, let log, _): return "shader \(stage) failed:\n\(log)"
         case .write(let path, let reason): return "cannot write \(path): \(reason)"
         case .read(let path, let reason): return "cannot read \(path): \(reason)"
         case .window(let d): return "cannot open a window: \(d). Without a display, use `tiltfx render` (headless)."

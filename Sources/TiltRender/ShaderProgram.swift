@@ -40,7 +40,8 @@ final class ShaderProgram {
             program, status: GLenum(GL_LINK_STATUS), query: glGetProgramiv, getLog: glGetProgramInfoLog,
             delete: glDeleteProgram)
         {
-            throw .compile(stage: "link", log: rewritesLinkLog ? fragmentMap.rewrite(log: log) : log)
+            guard rewritesLinkLog else { throw .compile(stage: "link", log: log) }
+            throw .compile(stage: "link", diagnostics: fragmentMap.diagnostics(fromLog: log))
         }
         return program
     }
@@ -64,7 +65,7 @@ final class ShaderProgram {
             shader, status: GLenum(GL_COMPILE_STATUS), query: glGetShaderiv, getLog: glGetShaderInfoLog,
             delete: glDeleteShader)
         {
-            throw .compile(stage: "compile", log: map.rewrite(log: log))
+            throw .compile(stage: "compile", diagnostics: map.diagnostics(fromLog: log))
         }
         return shader
     }

@@ -15,7 +15,10 @@ struct TiltFX: ParsableCommand {
             Headless rendering needs no display (EGL surfaceless); without a GPU set LIBGL_ALWAYS_SOFTWARE=1.
             """,
         version: WireProtocol.daemonVersion,
-        subcommands: [RenderCommand.self, RunCommand.self, PresetsCommand.self, CheckCommand.self, BenchCommand.self])
+        subcommands: [
+            RenderCommand.self, RunCommand.self, PresetsCommand.self, CheckCommand.self, BenchCommand.self,
+            ServeCommand.self,
+        ])
 
     /// Every error line starts `error: ` (lowercase, as compilers and git write it), ArgumentParser's own too.
     /// README.md, "Conventions".

@@ -1,0 +1,133 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import TiltWire
+
+/// `/motion`: one tiltd connection per page, relaying lines both ways, one line per text message.
+///
+/// When tiltd is not there (or goes away) the page gets an `error` saying so and the relay tries again with backoff
+/// (0.25 s doubling to 4 s); after a reconnect the page's last `watch` is sent again, so its stream resumes.
+///
+/// `@unchecked Sendable`: every property is read and written only on the page connection's event loop, which the
+/// tiltd connection shares (its bootstrap runs on that loop and each completion hops to it).
+final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
+    private let socketPath: String
+    private let logger: Logger
+    private weak var session: WebSocketSession?
+    private var daemon: (any Channel)?
+    private var lastWatch: String?
+    private var backoff = 0.25
+    private var retry: Scheduled<Void>?
+    private var finished = false
+    private var toldMissing = false
+
+    init(socketPath: String, logger: Logger) {
+        self.socketPath = socketPath
+        self.logger = logger
+    }
+
+    func opened(_ session: WebSocketSession) {
+        self.session = session
+        connect()
+    }
+
+    func received(_ text: String, from session: WebSocketSession) {
+        if case .success(let object) = ServeJSON.object(text), object["cmd"] as? String == "watch" {
+            lastWatch = text
+        }
+        guard let daemon else {
+            session.sendError(notRunning)
+            return
+        }
+        // One line to tiltd: a newline inside the message would make it two commands.
+        let line = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        daemon.writeAndFlush(daemon.allocator.buffer(string: line + "\n"), promise: nil)
+    }
+
+    func closed() {
+        finished = true
+        retry?.cancel()
+        daemon?.close(promise: nil)
+        daemon = nil
+    }
+
+    private var notRunning: String {
+        "tiltd is not running at \(socketPath); start it with `tiltd` (or `systemctl start tiltd.socket`)"
+    }
+
+    private func connect() {
+        guard let loop = session?.eventLoop, !finished else { return }
+        ClientBootstrap(group: loop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers([
+                        ByteToMessageHandler(LineFrameDecoder(maxLength: 1 << 20)),
+                        DaemonLineHandler(relay: self),
+                    ])
+                }
+            }
+            .connect(unixDomainSocketPath: socketPath)
+            .hop(to: loop)
+            .whenComplete { [self] result in
+                switch result {
+                case .success(let channel):
+                    guard !finished else {
+                        channel.close(promise: nil)
+                        return
+                    }
+                    daemon = channel
+                    backoff = 0.25
+                    toldMissing = false
+                    if let lastWatch, let session = self.session { received(lastWatch, from: session) }
+                case .failure(let error):
+                    logger.debug("tiltd at \(socketPath): \(error)")
+                    if !toldMissing { self.session?.sendError(notRunning) }
+                    toldMissing = true
+                    scheduleRetry(on: loop)
+                }
+            }
+    }
+
+    private func scheduleRetry(on loop: any EventLoop) {
+        guard !finished else { return }
+        let delay = backoff
+        backoff = min(backoff * 2, 4)
+        retry = loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [self] in connect() }
+    }
+
+    /// A line from tiltd: to the page as it is (frames are dropped while the page does not read, as tiltd does).
+    fileprivate func daemonLine(_ line: String) {
+        guard let session, session.isWritable || !line.hasPrefix(#"{"class":"attitude""#) else { return }
+        session.send(text: line)
+    }
+
+    /// tiltd closed the connection: tell the page and try again.
+    fileprivate func daemonClosed() {
+        daemon = nil
+        guard !finished, let session, let loop = session.eventLoop else { return }
+        session.sendError(notRunning)
+        toldMissing = true
+        scheduleRetry(on: loop)
+    }
+}
+
+/// Hands tiltd's lines to the relay, on the relay's event loop (the same one).
+private final class DaemonLineHandler: ChannelInboundHandler {
+    typealias InboundIn = LineEvent
+    private let relay: MotionRelay
+
+    init(relay: MotionRelay) { self.relay = relay }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .line(var buffer) = unwrapInboundIn(data),
+            let line = buffer.readString(length: buffer.readableBytes)
+        else { return }
+        relay.daemonLine(line)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        relay.daemonClosed()
+        context.fireChannelInactive()
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import TiltEffects
+
+/// The presets `/edit` may read and write: folders found by the preset search, each one's editable files
+/// (`preset.json` and the `.glsl` files directly in it), and the rules a file name must pass before anything is
+/// written.
+struct PresetWorkspace: Sendable {
+    let library: PresetLibrary
+
+    /// A preset that can be edited: its name, folder and description.
+    struct Entry: Sendable {
+        let name: String
+        let directory: String
+        let description: String
+    }
+
+    /// Every preset that is a folder (Shadertoy JSON exports are files, not editable here).
+    func list() -> [Entry] {
+        library.presetDirectories().compactMap { found in
+            guard Self.isFolder(found.directory) else { return nil }
+            let description = (try? Preset.load(directory: found.directory))?.description ?? ""
+            return Entry(name: found.name, directory: found.directory, description: description)
+        }
+    }
+
+    /// The folder of the preset called `name`.
+    /// - Throws: `ServeMessageError` when there is none, or it is not a folder.
+    func directory(of name: String) throws(ServeMessageError) -> String {
+        guard Self.isPlainName(name) else { throw ServeMessageError("'\(name)' is not a preset name") }
+        let directory: String
+        do { directory = try library.directory(of: name) } catch { throw ServeMessageError("\(error)") }
+        guard Self.isFolder(directory) else {
+            throw ServeMessageError(
+                "preset '\(name)' is a Shadertoy JSON export, not a folder: it cannot be edited here")
+        }
+        return URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// The editable files of the preset in `directory`: file name → text.
+    func files(in directory: String) throws(ServeMessageError) -> [String: String] {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+            throw ServeMessageError("cannot list \(directory): \(error.localizedDescription)")
+        }
+        var files: [String: String] = [:]
+        for name in names where Self.isEditableName(name) {
+            let path = directory + "/" + name
+            guard Self.isRegularFile(path), let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                continue
+            }
+            files[name] = text
+        }
+        return files
+    }
+
+    /// Checks that `name` may be written in the preset's folder `directory`.
+    /// - Throws: `ServeMessageError` saying why not: an absolute path, `..`, a subfolder, another extension, or a
+    ///   symbolic link (which could point out of the folder).
+    func checkWritable(_ name: String, in directory: String) throws(ServeMessageError) {
+        guard !name.hasPrefix("/") else {
+            throw ServeMessageError("\(name): an absolute path; name a file of the preset's folder (e.g. card.glsl)")
+        }
+        guard !name.contains("/"), !name.contains("\\"), name != "..", name != "." else {
+            throw ServeMessageError(
+                "\(name): leaves the preset's folder or names a subfolder; only files directly in it may be saved")
+        }
+        guard Self.isEditableName(name) else {
+            throw ServeMessageError("\(name): only preset.json and .glsl files may be saved")
+        }
+        let path = directory + "/" + name
+        if let kind = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
+            kind != .typeRegular
+        {
+            throw ServeMessageError(
+                "\(name): not a plain file in the preset's folder (a link or a folder); not written")
+        }
+    }
+
+    /// Writes each file atomically: a temporary file in the same folder, renamed over the old one, so a reader (or
+    /// `tiltfx run`'s watcher) sees the old file or the new one, never half of it.
+    func write(_ files: [String: String], in directory: String) throws(ServeMessageError) {
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            let path = directory + "/" + name
+            let temporary = directory + "/.\(name).tiltfx-serve-\(UInt32.random(in: 0...UInt32.max))"
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+                if let mode = try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] {
+                    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary)
+                }
+                guard rename(temporary, path) == 0 else {
+                    throw ServeMessageError(String(cString: strerror(errno)))
+                }
+            } catch {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw ServeMessageError("cannot write \(path): \(error)")
+            }
+        }
+    }
+
+    /// `preset.json` or `NAME.glsl`, with no path and no leading dot.
+    static func isEditableName(_ name: String) -> Bool {
+        name == Preset.fileName || (name.hasSuffix(".glsl") && name.count > 5 && isPlainName(name))
+    }
+
+    /// A name of one path component: not empty, no `/`, no leading `.`.
+    static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\0")
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+    }
+}

@@ -1,0 +1,91 @@
+import TiltEffects
+
+/// What a WebGL2 preview needs to draw a preset as tiltfx does (docs/serve.md, "PROGRAM").
+struct ProgramDescription: Codable, Sendable {
+    /// One render pass, in drawing order.
+    struct Pass: Codable, Sendable {
+        var vertex: String
+        var fragment: String
+        var input: String
+        var stateful: Bool
+        var `static`: Bool
+        var padding: [Double]
+    }
+
+    /// A named texture of the preset.
+    struct Texture: Codable, Sendable {
+        var name: String
+        var uniform: String
+        var unit: Int
+        var url: String?
+        var filter: String
+        var wrap: String
+    }
+
+    /// An effect argument and the GLSL expression the generated code passes for it.
+    struct Argument: Codable, Sendable {
+        var effect: String
+        var name: String
+        var type: String
+        var expression: String
+    }
+
+    var passes: [Pass]
+    var uniforms: [String: String]
+    var textures: [Texture]
+    var arguments: [Argument]
+    var shadertoyBuffers: Bool
+
+    /// The texture unit of the first named texture (tiltfx's `TextureUnit.firstNamedTexture`).
+    static let firstNamedTextureUnit = 7
+
+    /// The uniforms tiltfx's renderer sets on every pass, with their GLSL types.
+    static let uniforms: [String: String] = [
+        "iTime": "float", "iTimeDelta": "float", "iResolution": "vec3", "iMouse": "vec4", "iFrame": "int",
+        "iTilt": "vec2", "iGravity": "vec3", "iAttitude": "vec4", "iEuler": "vec3", "iRotationRate": "vec3",
+        "tilt_pointer": "vec2", "tilt_targetSize": "vec2", "tilt_targetPadding": "vec2",
+        "tilt_layerTexture": "sampler2D", "tilt_layerPadding": "vec2", "tilt_layerTextureSize": "vec2",
+        "tilt_previousTexture": "sampler2D", "tilt_pictureRect": "vec4",
+    ]
+
+    /// The program of `preset` as planned (`passes`) and generated (`shaders`, one per pass), its texture files
+    /// served under `/presets/NAME/`.
+    init(preset: Preset, name: String, passes: [RenderPass], shaders: [GeneratedShader]) {
+        self.passes = zip(passes, shaders).map { pass, shader in
+            Pass(
+                vertex: shader.vertexSource, fragment: shader.fragmentSource, input: Self.name(of: pass.input),
+                stateful: pass.stateful, static: pass.isStatic,
+                padding: [pass.outputPadding.x, pass.outputPadding.y])
+        }
+        uniforms = Self.uniforms
+        textures = preset.textures.enumerated().map { index, texture in
+            Texture(
+                name: texture.name, uniform: texture.uniformName, unit: Self.firstNamedTextureUnit + index,
+                url: texture.file.map { "/presets/\(name)/" + $0.lastComponent },
+                filter: texture.filter.rawValue, wrap: texture.wrap.rawValue)
+        }
+        arguments = preset.effects.flatMap { effect in
+            effect.arguments.map {
+                Argument(
+                    effect: effect.function, name: $0.name, type: $0.type.glslName, expression: $0.glslExpression)
+            }
+        }
+        shadertoyBuffers = preset.shadertoyProgram != nil
+    }
+
+    private static func name(of input: RenderPass.Input) -> String {
+        switch input {
+        case .transparent: "transparent"
+        case .picture: "picture"
+        case .shadertoy: "shadertoy"
+        case .layer: "layer"
+        case .copy: "copy"
+        case .baked: "baked"
+        }
+    }
+}
+
+extension String {
+    /// The last component of a path.
+    fileprivate var lastComponent: String { split(separator: "/").last.map(String.init) ?? self }
+}
