@@ -200,7 +200,9 @@ export function connect(options = {}) {
 /**
  * Makes `tilt`'s attitude frames into standard `deviceorientation` events on `window`, so pages written for phones
  * tilt unchanged: `alpha`, `beta`, `gamma` in degrees (see {@link orientationAngles}); `absolute` is true when the
- * daemon has a magnetometer (a heading fixed to north) and false when the heading is free.
+ * daemon has a magnetometer (a heading fixed to north) and false when the heading is free; with a magnetometer a
+ * `deviceorientationabsolute` event follows each one. (A browser without sensors may itself fire one event with
+ * null angles when a listener is added; pages that run on phones already ignore it.)
  * @param {TiltConnection} [tilt] a connection; one is opened with {@link connect} when none is given.
  * @param {{target?: EventTarget}} [options] where to dispatch (default `window`).
  * @returns {() => void} a function that stops the events.
@@ -213,5 +215,7 @@ export function installDeviceOrientationShim(tilt = connect(), options = {}) {
     const sensors = tilt.latest.hello?.sensors || [];
     const absolute = sensors.some((s) => (s.kinds || []).includes("magn"));
     target.dispatchEvent(new DeviceOrientationEvent("deviceorientation", { ...angles, absolute }));
+    // Chromium's pages also listen for the absolute variant when they want a compass heading.
+    if (absolute) target.dispatchEvent(new DeviceOrientationEvent("deviceorientationabsolute", { ...angles, absolute }));
   });
 }

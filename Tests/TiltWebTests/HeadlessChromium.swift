@@ -37,9 +37,10 @@ final class HeadlessChromium {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // fd 3 reads our commands (the shell's stdin), fd 4 writes the answers (its stdout); the browser's own
         // stdout and stderr are not wanted.
-        process.arguments = [
-            "-c", "exec \"$0\" \"$@\" 3<&0 4>&1 0</dev/null 1>/dev/null 2>/dev/null", path,
-        ] + flags
+        process.arguments =
+            [
+                "-c", "exec \"$0\" \"$@\" 3<&0 4>&1 0</dev/null 1>/dev/null 2>/dev/null", path,
+            ] + flags
         process.standardInput = toBrowser
         process.standardOutput = fromBrowser
         let queue = received
@@ -114,7 +115,8 @@ final class HeadlessChromium {
             if !ready { usleep(100_000) }
         }
         guard ready else { throw TestError("the page published no window.tiltTest within \(timeout) s") }
-        let text = try evaluate("window.tiltTest.then((r) => JSON.stringify(r))", timeout: deadline.timeIntervalSinceNow)
+        let text = try evaluate(
+            "window.tiltTest.then((r) => JSON.stringify(r))", timeout: deadline.timeIntervalSinceNow)
         guard let text = text as? String, let data = text.data(using: .utf8),
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { throw TestError("window.tiltTest gave no object") }

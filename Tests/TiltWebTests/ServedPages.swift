@@ -1,8 +1,13 @@
 import Foundation
 import TiltTestKit
 
-/// The real programs behind the pages: `tiltd --replay` of the bundled BROAD excerpt (looping, so the motion never
-/// ends) and `tiltfx serve` on a free loopback port, serving this checkout's `Web/` and `Presets/`.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The real programs behind the pages: `tiltd --replay` of the bundled BROAD excerpt (looping at 4× speed, so the
+/// motion never ends and the pose changes within seconds) and `tiltfx serve` on a free loopback port, serving this
+/// checkout's `Web/` and `Presets/`.
 final class ServedPages {
     let directory = TestPaths.temporaryDirectory("tilt-web")
     let daemon: DaemonProcess
@@ -13,8 +18,9 @@ final class ServedPages {
     let token: String
 
     init() throws {
-        daemon = try DaemonProcess.replaying(["--loop"], in: directory)
+        daemon = try DaemonProcess.replaying(["--loop", "--speed", "4"], in: directory)
         let root = TestPaths.repositoryRoot
+        setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1)  // the server compiles on Mesa's llvmpipe, headless
         server = try BackgroundProcess(
             TestPaths.executable("tiltfx"),
             [
