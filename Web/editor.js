@@ -333,7 +333,8 @@ setInterval(() => {
   }
 }, 500);
 
-let drawing = !params.has("test");
+// Test mode draws only its own captures; ?draw=0 (bench-web) measures the motion path without the preview.
+let drawing = !params.has("test") && params.get("draw") !== "0";
 function animate() {
   if (drawing && preview) preview.draw(state.frame || {});
   requestAnimationFrame(animate);
