@@ -165,6 +165,6 @@ let package = Package(
         .testTarget(
             name: "TiltPlaybackTests", dependencies: ["TiltPlayback", "TiltCore", "TiltSensors", "TiltTestKit"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "TiltWebTests", dependencies: ["TiltTestKit"], swiftSettings: swiftSettings),
+        .testTarget(name: "TiltWebTests", dependencies: ["TiltTestKit", "TiltRender"], swiftSettings: swiftSettings),
     ]
 )

@@ -6,7 +6,7 @@
 // tests read it over the DevTools protocol); ?bench=SECONDS measures the motion latency and the compile round trip.
 
 import { connect } from "./tilt.js";
-import { Preview } from "./preview.js";
+import { Preview, stillFrame } from "./preview.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token") || "";
@@ -336,7 +336,7 @@ setInterval(() => {
 // Test mode draws only its own captures; ?draw=0 (bench-web) measures the motion path without the preview.
 let drawing = !params.has("test") && params.get("draw") !== "0";
 function animate() {
-  if (drawing && preview) preview.draw(state.frame || {});
+  if (drawing && preview) preview.draw(state.frame || stillFrame([0, 0]));
   requestAnimationFrame(animate);
 }
 requestAnimationFrame(animate);
@@ -424,6 +424,18 @@ async function runTest() {
   result.differing = differingFraction(a, b);
   result.repeatDiffering = differingFraction(a, again);
   result.canvas = [preview.canvas.width, preview.canvas.height];
+
+  // ?reference=X,Y,TIME: the frame tiltfx render --tilt X,Y --time TIME draws, as RGBA bytes (rows bottom-up) in
+  // base64, for the test to compare with tiltfx's own PNG.
+  const reference = params.get("reference");
+  if (reference) {
+    const [x, y, time] = reference.split(",").map(Number);
+    preview.draw(stillFrame([x, y]), { time });
+    const pixels = preview.readPixels();
+    let binary = "";
+    for (let i = 0; i < pixels.length; i += 0x8000) binary += String.fromCharCode(...pixels.subarray(i, i + 0x8000));
+    result.reference = btoa(binary);
+  }
 
   // A broken line pushed to the server: its error comes back and is marked at that line.
   const broken = params.get("break");

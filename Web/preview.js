@@ -17,6 +17,28 @@ export function shaderErrors(log) {
 
 const TEXTURE_UNITS = { layer: 0, previous: 1 };
 
+/**
+ * The motion of a still frame at `tilt` (radians), as `tiltfx render --tilt X,Y` makes it: the attitude is the turn by
+ * the rotation vector (x, y, 0) from lying flat, gravity follows it, no rotation rate.
+ * @returns {{tilt: number[], quaternion: number[], gravity: number[], euler: object, rotationRate: number[]}}
+ */
+export function stillFrame(tilt) {
+  const [tx, ty] = tilt;
+  const angle = Math.hypot(tx, ty);
+  const s = angle > 0 ? Math.sin(angle / 2) / angle : 0.5;
+  const w = Math.cos(angle / 2), x = tx * s, y = ty * s, z = 0;
+  const g = 9.80665;
+  // Earth's down (0, 0, -g) in the device frame: the transpose of the attitude's matrix, i.e. minus g times its
+  // last row.
+  const gravity = [-g * 2 * (x * z - w * y), -g * 2 * (y * z + w * x), -g * (1 - 2 * (x * x + y * y))];
+  const euler = {
+    roll: Math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y)),
+    pitch: Math.asin(Math.max(-1, Math.min(1, 2 * (w * y - z * x)))),
+    yaw: Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)),
+  };
+  return { tilt: [tx, ty], quaternion: [w, x, y, z], gravity, euler, rotationRate: [0, 0, 0] };
+}
+
 /** A WebGL2 preview of one PROGRAM. */
 export class Preview {
   /**
@@ -178,10 +200,11 @@ export class Preview {
   /**
    * Draws one frame.
    * @param {{tilt?: number[], gravity?: number[], quaternion?: number[], euler?: object, rotationRate?: number[]}}
-   *   [frame] the latest attitude frame (tiltd's message); rest when none.
-   * @param {{time?: number, pointer?: number[]}} [options] `time` (s) overrides the clock (tests).
+   *   [frame] the latest attitude frame (tiltd's message); lying flat when none.
+   * @param {{time?: number, pointer?: number[]}} [options] `time` (s) overrides the clock (tests); `pointer` (pixels,
+   *   origin top-left) defaults to the centre, as in tiltfx without a pointer.
    */
-  draw(frame = {}, options = {}) {
+  draw(frame = stillFrame([0, 0]), options = {}) {
     if (!this.passes.length) return;
     const gl = this.gl;
     const width = this.canvas.width, height = this.canvas.height;
@@ -194,7 +217,7 @@ export class Preview {
     const [qw, qx, qy, qz] = frame.quaternion || [1, 0, 0, 0];
     const euler = frame.euler || {};
     const rate = frame.rotationRate || [0, 0, 0];
-    const pointer = options.pointer || [0, 0];
+    const pointer = options.pointer || [width / 2, height / 2]; // tiltfx's pointer without a mouse: the centre
     const now = new Date();
     const midnight = now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() + now.getMilliseconds() / 1000;
 
