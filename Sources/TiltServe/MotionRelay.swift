@@ -21,6 +21,10 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
     private var retry: Scheduled<Void>?
     private var finished = false
     private var toldMissing = false
+    /// Whether a connection attempt is under way; commands sent meanwhile wait in ``pending``.
+    private var connecting = false
+    /// Commands a page sent while the first connection was being made (a page sends `watch` as soon as it opens).
+    private var pending: [String] = []
 
     init(socketPath: String, logger: Logger) {
         self.socketPath = socketPath
@@ -37,7 +41,11 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
             lastWatch = text
         }
         guard let daemon else {
-            session.sendError(notRunning)
+            if connecting && !toldMissing && pending.count < 16 {
+                pending.append(text)
+            } else {
+                session.sendError(notRunning)
+            }
             return
         }
         // One line to tiltd: a newline inside the message would make it two commands.
@@ -58,6 +66,7 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
 
     private func connect() {
         guard let loop = session?.eventLoop, !finished else { return }
+        connecting = true
         ClientBootstrap(group: loop)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -70,6 +79,9 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
             .connect(unixDomainSocketPath: socketPath)
             .hop(to: loop)
             .whenComplete { [self] result in
+                connecting = false
+                let waiting = pending
+                pending = []
                 switch result {
                 case .success(let channel):
                     guard !finished else {
@@ -79,7 +91,9 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
                     daemon = channel
                     backoff = 0.25
                     toldMissing = false
-                    if let lastWatch, let session = self.session { received(lastWatch, from: session) }
+                    guard let session = self.session else { return }
+                    if waiting.isEmpty, let lastWatch { received(lastWatch, from: session) }
+                    for text in waiting { received(text, from: session) }
                 case .failure(let error):
                     logger.debug("tiltd at \(socketPath): \(error)")
                     if !toldMissing { self.session?.sendError(notRunning) }

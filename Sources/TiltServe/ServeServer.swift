@@ -170,7 +170,8 @@ public final class ServeServer: Sendable {
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 256,
                             maxAccumulatedFrameSize: maxMessage),
-                        WebSocketSession(endpoint: endpoint, maxMessage: maxMessage, limits: shared.limits),
+                        WebSocketSession(
+                            endpoint: endpoint, maxMessage: maxMessage, limits: shared.limits, logger: shared.logger),
                     ])
                 }
             })

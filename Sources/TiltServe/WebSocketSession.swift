@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOWebSocket
 import TiltCore
@@ -20,15 +21,19 @@ final class WebSocketSession: ChannelInboundHandler {
     typealias OutboundOut = WebSocketFrame
 
     private let endpoint: any WebSocketEndpoint
+    private let logger: Logger
     private let maxMessage: Int
     private var limit: MessageRateLimit
+    private let limits: ServeConfiguration.Limits
     private var context: ChannelHandlerContext?
     private var closing = false
 
-    init(endpoint: any WebSocketEndpoint, maxMessage: Int, limits: ServeConfiguration.Limits) {
+    init(endpoint: any WebSocketEndpoint, maxMessage: Int, limits: ServeConfiguration.Limits, logger: Logger) {
         self.endpoint = endpoint
+        self.logger = logger
         self.maxMessage = maxMessage
         self.limit = MessageRateLimit(limits)
+        self.limits = limits
     }
 
     /// The event loop the connection runs on.
@@ -70,7 +75,9 @@ final class WebSocketSession: ChannelInboundHandler {
             case .accept:
                 endpoint.received(data.readString(length: data.readableBytes) ?? "", from: self)
             case .refuse:
-                sendError("too many messages: at most 20 a second; slow down")
+                sendError(
+                    "too many messages: at most \(Int(limits.messagesPerSecond)) a second, bursts of "
+                        + "\(Int(limits.messageBurst)); slow down")
             case .close:
                 close(code: .policyViolation, reason: "too many messages (flooding)")
             }
@@ -82,7 +89,14 @@ final class WebSocketSession: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let error = error as? NIOWebSocketError, error == .invalidFrameLength {
+        let tooLarge: Bool
+        switch error {
+        case let error as NIOWebSocketError: tooLarge = error == .invalidFrameLength
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge: tooLarge = true
+        default: tooLarge = false
+        }
+        logger.notice("closing a WebSocket: \(error)")
+        if tooLarge {
             close(code: .messageTooLarge, reason: "message over \(maxMessage) bytes")
         } else {
             close(code: .protocolError, reason: "\(error)")
