@@ -241,7 +241,7 @@ function showCompiled(answer, roundTrip) {
   if (answer.ok) {
     state.errors = [];
     const result = preview ? preview.load(answer.program) : { ok: true };
-    state.program = answer.program;
+    if (result.ok) state.program = answer.program;
     if (!result.ok) {
       // The server's GL accepted it, the browser's did not: show WebGL's own message.
       const where = result.errors.map((e) => `source ${e.source}, line ${e.line}: ${e.message}`).join("\n");
@@ -435,6 +435,19 @@ async function runTest() {
     let binary = "";
     for (let i = 0; i < pixels.length; i += 0x8000) binary += String.fromCharCode(...pixels.subarray(i, i + 0x8000));
     result.reference = btoa(binary);
+  }
+
+  // ?webglBreak=1: a program the browser's own compiler refuses (a call to an undefined function in the last pass)
+  // is shown under the preview, and the preview keeps drawing the last good one.
+  if (params.has("webglBreak")) {
+    const good = state.program;
+    const last = good.passes.length - 1;
+    const passes = good.passes.map((p, i) =>
+      i === last ? { ...p, fragment: p.fragment.replace("void main() {", "void main() {\n    tiltUndefined();") } : p);
+    showCompiled({ ok: true, program: { ...good, passes }, ms: 0 });
+    result.previewError = $("preview-error").hidden ? null : $("preview-error").textContent;
+    preview.draw(first, { time: 1 });
+    result.afterWebGLError = differingFraction(a, preview.readPixels());
   }
 
   // A broken line pushed to the server: its error comes back and is marked at that line.

@@ -10,11 +10,12 @@ struct EditorPageTests {
     /// holo-card's card.glsl: line 16 is a blank line between two functions, where the test inserts a bad line.
     static let brokenLine = 16
 
-    @Test("the WebGL2 preview draws holo-card, follows the tilt, and a broken line is marked at its line")
+    @Test("the WebGL2 preview draws holo-card and follows the tilt; WebGL's and the server's errors are shown")
     func previewAndErrors() throws {
         let pages = try ServedPages()
         let browser = try HeadlessChromium()
-        try browser.open(pages.page("index.html", "test=1&preset=holo-card&break=card.glsl:\(Self.brokenLine)"))
+        try browser.open(
+            pages.page("index.html", "test=1&preset=holo-card&webglBreak=1&break=card.glsl:\(Self.brokenLine)"))
         let result = try browser.testResult()
 
         // The page opened the preset through /edit and compiled every pass in WebGL2.
@@ -30,6 +31,12 @@ struct EditorPageTests {
         #expect(a.count == 2 && b.count == 2 && hypot(a[0] - b[0], a[1] - b[1]) > 0.05, "\(result)")
         #expect((result["differing"] as? Double ?? 0) > 0.01, "\(result)")
         #expect(result["repeatDiffering"] as? Double == 0, "\(result)")
+
+        // A program WebGL itself refuses is reported under the preview, which keeps drawing the last good one.
+        let previewError = result["previewError"] as? String
+        #expect(previewError?.contains("WebGL fragment error") == true, "\(previewError ?? "nil")")
+        #expect(previewError?.contains("tiltUndefined") == true, "\(previewError ?? "nil")")
+        #expect(result["afterWebGLError"] as? Double == 0)
 
         // The broken line came back from the server's compiler at its file and line, and is marked there.
         let errors = result["brokenErrors"] as? [[String: Any]] ?? []
