@@ -281,8 +281,9 @@ async function save() {
     state.saved = { ...state.files };
     setStatus(`saved ${answer.files.join(", ")}: every tiltfx run of ${state.preset} reloads`, "good");
   } else {
+    // Broken code is never written: show where it is broken, and keep saying that nothing was saved.
+    if (/compile/.test(answer.message || "")) await compile();
     setStatus(`not saved: ${answer.message}`, "bad");
-    if (/compile/.test(answer.message || "")) compile();
   }
   renderTabs();
   return answer;

@@ -93,6 +93,7 @@ final class HeadlessChromium {
 
     /// Evaluates `expression` in the page, awaiting a Promise, and returns its value (JSON-compatible).
     /// - Throws: ``TestError`` with the page's exception.
+    @discardableResult
     func evaluate(_ expression: String, timeout: Double = 60) throws -> Any? {
         let result = try call(
             "Runtime.evaluate",
