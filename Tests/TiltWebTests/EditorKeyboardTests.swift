@@ -20,7 +20,9 @@ struct EditorKeyboardTests {
         }
     }
 
-    @Test("Tab reaches the code; Ctrl+Enter compiles and marks the error, Ctrl+S is refused, Alt+2 switches the file")
+    @Test(
+        "Tab reaches the code; Ctrl+Enter compiles and marks the error, Ctrl+S refused, then saved, Alt+2 switches file"
+    )
     func keyboardOnly() throws {
         let pages = try ServedPages()
         let browser = try HeadlessChromium()
@@ -59,6 +61,22 @@ struct EditorKeyboardTests {
         let onDisk = try String(
             contentsOf: pages.presets.appendingPathComponent("holo-card/card.glsl"), encoding: .utf8)
         #expect(!onDisk.hasPrefix("oops"))
+
+        // Undo the bad line (Ctrl+Z), add a comment at the end, and save: now it is written.
+        try Self.press(browser, "z", code: "KeyZ", keyCode: 90, modifiers: 2)
+        try browser.evaluate(
+            "(() => { const c = document.getElementById('code'); c.setSelectionRange(c.value.length, c.value.length); })()"
+        )
+        try browser.call("Input.insertText", ["text": "// edited from the keyboard\n"])
+        try Self.press(browser, "s", code: "KeyS", keyCode: 83, modifiers: 2)
+        let saved = waitUntil(timeout: 20) {
+            (try? browser.evaluate("document.getElementById('status-text').textContent", timeout: 5) as? String)?
+                .hasPrefix("saved") == true
+        }
+        #expect(saved, "Ctrl+S did not save the repaired file")
+        let written = try String(
+            contentsOf: pages.presets.appendingPathComponent("holo-card/card.glsl"), encoding: .utf8)
+        #expect(written.hasSuffix("// edited from the keyboard\n") && !written.hasPrefix("oops"))
 
         // Alt+2 opens the second file's tab and leaves the focus in the code.
         try Self.press(browser, "2", code: "Digit2", keyCode: 50, modifiers: 1)
