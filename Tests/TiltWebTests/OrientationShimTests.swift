@@ -90,6 +90,12 @@ struct OrientationShimTests {
             let error = zip(want.joined(), got.joined()).map { abs($0 - $1) }.max() ?? .infinity
             #expect(error < 1e-6, "event \(alpha), \(beta), \(gamma) for quaternion \(q)")
         }
+        // tilt.status() answers with tiltd's status for this page's own connection, watching at the page's rate.
+        let status = result["status"] as? [String: Any] ?? [:]
+        let client = status["client"] as? [String: Any] ?? [:]
+        #expect(status["class"] as? String == "status")
+        #expect(client["watching"] as? Bool == true && client["rate"] as? Double == 30, "\(status)")
+
         // The example page, which only listens to deviceorientation, moved its card.
         #expect((result["transform"] as? String)?.contains("rotateX") == true)
     }
