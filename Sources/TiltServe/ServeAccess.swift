@@ -15,7 +15,8 @@ public struct ServeAccess: Sendable {
         var origins = Set(allowedOrigins.map { Self.trimmed($0) })
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         origins.insert("http://\(bracketed):\(port)")
-        if ServeConfiguration.isLoopback(host) {
+        // A wildcard bind prints a loopback URL, so a page opened from it has a loopback origin.
+        if ServeConfiguration.isLoopback(host) || host == "0.0.0.0" || host == "::" {
             origins.insert("http://localhost:\(port)")
             origins.insert("http://127.0.0.1:\(port)")
         }

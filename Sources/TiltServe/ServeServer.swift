@@ -84,7 +84,8 @@ public final class ServeServer: Sendable {
 
     /// The page's URL with the token: the line `tiltfx serve` prints first.
     public var url: String {
-        let shown = host.contains(":") ? "[\(host)]" : (host == "0.0.0.0" ? "127.0.0.1" : host)
+        // A wildcard bind (every address) is shown as loopback: the page is meant for this machine.
+        let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host.contains(":") ? "[\(host)]" : host
         return "http://\(shown):\(port)/?token=\(shared.access.token)"
     }
 

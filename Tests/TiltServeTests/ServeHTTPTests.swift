@@ -96,9 +96,24 @@ struct ServeHTTPTests {
         #expect(serve.process.process.terminationReason == .exit)
     }
 
-    @Test func badListenIsAUsageMistake() throws {
+    @Test func badListenIsAUsageMistakeAndAMissingWebFolderAnError() throws {
         let result = try ChildProcess.run(TestPaths.executable("tiltfx"), ["serve", "--listen", "localhost"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("error: --listen localhost: give HOST:PORT"))
+        let noWeb = try ChildProcess.run(TestPaths.executable("tiltfx"), ["serve", "--web", "/nowhere"])
+        #expect(noWeb.status == 1)
+        #expect(noWeb.stderr.contains("error: --web /nowhere: no index.html there"))
+    }
+
+    @Test func aNonLoopbackListenWarns() throws {
+        let directory = TestPaths.temporaryDirectory("srv")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let serve = try ServeProcess(
+            socket: directory.appendingPathComponent("none.sock").path, in: directory, listen: "0.0.0.0:0")
+        #expect(waitUntil(timeout: 5) { serve.process.stderr.contains("warning: listening on 0.0.0.0, not loopback") })
+        #expect(try WebSocketTestClient.get(port: serve.port, path: "/").status == 200)
+        // The printed URL is a loopback one, and a page opened from it may connect.
+        #expect(serve.url.hasPrefix("http://127.0.0.1:\(serve.port)/?token="))
+        #expect(try serve.socket("/motion", origin: "http://127.0.0.1:\(serve.port)").status == 101)
     }
 }

@@ -5,13 +5,18 @@ import TiltTestKit
 /// `/motion` against a real `tiltd --replay` and a real `tiltfx serve`.
 @Suite(.serialized)
 struct ServeMotionTests {
+    /// tiltd replaying the bundled log in a loop, and `tiltfx serve` relaying it.
+    private static func start(_ directory: URL) throws -> (DaemonProcess, ServeProcess) {
+        let daemon = try DaemonProcess.replaying(["--loop"], in: directory)
+        _ = try daemon.greetedClient()
+        return (daemon, try ServeProcess(socket: daemon.socketPath!, in: directory))
+    }
+
     @Test func relaysHelloAttitudeAtTheAskedRateAndStatus() throws {
         let directory = TestPaths.temporaryDirectory("srv")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let daemon = try DaemonProcess.replaying(["--loop"], in: directory)
+        let (daemon, serve) = try Self.start(directory)
         defer { _ = daemon.stop() }
-        _ = try daemon.greetedClient()
-        let serve = try ServeProcess(socket: daemon.socketPath!, in: directory)
         let page = try serve.socket("/motion", origin: "http://127.0.0.1:\(serve.port)")
         try #require(page.status == 101)
         let hello = ServeProcess.object(try page.receiveText())
@@ -20,7 +25,7 @@ struct ServeMotionTests {
 
         try page.send(text: #"{"cmd":"watch","rate":20}"#)
         // Skip to the first frame, then count for 2 s.
-        _ = try page.receive(until: { if case .text(let t) = $0 { t.contains(#""attitude""#) } else { false } })
+        _ = try page.receive(class: "attitude")
         let start = Date()
         var frames = 0
         var last: [String: Any]?
@@ -35,30 +40,33 @@ struct ServeMotionTests {
         #expect((last?["quaternion"] as? [Double])?.count == 4)
 
         try page.send(text: #"{"cmd":"status"}"#)
-        let status = try page.receive(until: {
-            if case .text(let t) = $0 { t.contains(#""class":"status""#) } else { false }
-        })
+        let status = try page.receive(class: "status")
         #expect(status != nil)
+
+        // A page that sends `watch` the moment it opens, before tiltd's hello, gets frames and no error.
+        let eager = try serve.socket("/motion")
+        try eager.send(text: #"{"cmd":"watch","rate":30}"#)
+        var seen: [String] = []
+        while seen.last != "attitude", let text = try eager.receiveText(timeout: 5) {
+            seen.append(ServeProcess.object(text)?["class"] as? String ?? "?")
+        }
+        #expect(seen.first == "hello")
+        #expect(seen.last == "attitude")
+        #expect(!seen.contains("error"))
     }
 
     @Test func badJSONGetsAnErrorAndTheConnectionGoesOn() throws {
         let directory = TestPaths.temporaryDirectory("srv")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let daemon = try DaemonProcess.replaying(["--loop"], in: directory)
+        let (daemon, serve) = try Self.start(directory)
         defer { _ = daemon.stop() }
-        _ = try daemon.greetedClient()
-        let serve = try ServeProcess(socket: daemon.socketPath!, in: directory)
         let page = try serve.socket("/motion")
         _ = try page.receiveText()  // hello
         try page.send(text: "{not json")
-        let error = try page.receive(until: {
-            if case .text(let t) = $0 { t.contains(#""class":"error""#) } else { false }
-        })
+        let error = try page.receive(class: "error")
         #expect(error != nil)
         try page.send(text: #"{"cmd":"poll"}"#)
-        let frame = try page.receive(until: {
-            if case .text(let t) = $0 { t.contains(#""class":"attitude""#) } else { false }
-        })
+        let frame = try page.receive(class: "attitude")
         #expect(frame != nil)
     }
 
@@ -76,9 +84,9 @@ struct ServeMotionTests {
         #expect(code == 1009)
 
         // The same in fragments: the joined message is what counts.
-        let edit = try serve.socket("/motion")
-        try edit.send(text: String(repeating: "y", count: 6000), fragments: 4)
-        let closeFragments = try edit.receive(until: { if case .close = $0 { true } else { false } })
+        let fragmented = try serve.socket("/motion")
+        try fragmented.send(text: String(repeating: "y", count: 6000), fragments: 4)
+        let closeFragments = try fragmented.receive(until: { if case .close = $0 { true } else { false } })
         guard case .close(let codeFragments, _) = closeFragments else {
             Issue.record("no close frame after a fragmented 6 KB message")
             return
@@ -91,18 +99,21 @@ struct ServeMotionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let serve = try ServeProcess(socket: directory.appendingPathComponent("none.sock").path, in: directory)
         let page = try serve.socket("/edit")
-        for _ in 0..<400 { try? page.send(text: #"{"cmd":"nothing"}"#) }
         var refusedForRate = false
         var closeCode: Int?
-        while let message = try page.receive(timeout: 5) {
-            switch message {
-            case .text(let text) where text.contains("too many messages"): refusedForRate = true
-            case .close(let code, let reason):
-                closeCode = code
-                #expect(reason.contains("too many messages"))
-            default: break
+        // Send as fast as the server takes them, reading what comes back between sends, until it closes (sending on
+        // after its close would make the kernel reset the connection and lose the close frame).
+        for _ in 0..<400 where closeCode == nil {
+            try page.send(text: #"{"cmd":"nothing"}"#)
+            while closeCode == nil, let message = try page.receive(timeout: 0.002) {
+                switch message {
+                case .text(let text) where text.contains("too many messages"): refusedForRate = true
+                case .close(let code, let reason):
+                    closeCode = code
+                    #expect(reason.contains("too many messages"))
+                default: break
+                }
             }
-            if closeCode != nil { break }
         }
         #expect(refusedForRate)
         #expect(closeCode == 1008)
@@ -121,13 +132,10 @@ struct ServeMotionTests {
 
         let daemon = try DaemonProcess.replaying(["--loop"], in: directory)
         defer { _ = daemon.stop() }
-        let hello = try page.receive(
-            until: { if case .text(let t) = $0 { t.contains(#""class":"hello""#) } else { false } }, timeout: 15)
+        let hello = try page.receive(class: "hello", timeout: 15)
         #expect(hello != nil)
         // The page's last watch was sent again for it.
-        let frame = try page.receive(until: {
-            if case .text(let t) = $0 { t.contains(#""class":"attitude""#) } else { false }
-        })
+        let frame = try page.receive(class: "attitude")
         #expect(frame != nil)
     }
 }

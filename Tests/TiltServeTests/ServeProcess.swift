@@ -16,8 +16,8 @@ final class ServeProcess {
     let token: String
     let url: String
 
-    /// Starts `tiltfx serve --listen 127.0.0.1:0` with `extra` arguments.
-    init(socket: String, in directory: URL, extra: [String] = []) throws {
+    /// Starts `tiltfx serve --listen listen` with `extra` arguments.
+    init(socket: String, in directory: URL, listen: String = "127.0.0.1:0", extra: [String] = []) throws {
         self.directory = directory
         presets = directory.appendingPathComponent("presets")
         web = directory.appendingPathComponent("web")
@@ -34,7 +34,7 @@ final class ServeProcess {
         setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1)
         process = try BackgroundProcess(
             TestPaths.executable("tiltfx"),
-            ["serve", "--listen", "127.0.0.1:0", "--socket", socket, "--presets", presets.path, "--web", web.path]
+            ["serve", "--listen", listen, "--socket", socket, "--presets", presets.path, "--web", web.path]
                 + extra)
         let process = self.process
         guard waitUntil(timeout: 20, { !process.stdoutLines.isEmpty || !process.process.isRunning }),
@@ -53,8 +53,5 @@ final class ServeProcess {
     }
 
     /// The JSON object of a message.
-    static func object(_ text: String?) -> [String: Any]? {
-        guard let text, let data = text.data(using: .utf8) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-    }
+    static func object(_ text: String?) -> [String: Any]? { WebSocketTestClient.object(text) }
 }

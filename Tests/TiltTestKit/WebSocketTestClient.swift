@@ -101,6 +101,24 @@ public final class WebSocketTestClient {
         return nil
     }
 
+    /// Receives messages until a JSON text message of class `name` (`{"class":name,…}`) arrives; `nil` when none
+    /// does within `timeout` seconds or the connection ends.
+    public func receive(class name: String, timeout: Double = 10) throws -> [String: Any]? {
+        let found = try receive(
+            until: { message in
+                guard case .text(let text) = message else { return false }
+                return Self.object(text)?["class"] as? String == name
+            }, timeout: timeout)
+        guard case .text(let text) = found else { return nil }
+        return Self.object(text)
+    }
+
+    /// The JSON object of a text message.
+    public static func object(_ text: String?) -> [String: Any]? {
+        guard let text, let data = text.data(using: .utf8) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
     private func readHead() throws {
         let deadline = Date().addingTimeInterval(10)
         while find([13, 10, 13, 10], in: buffer) == nil {
