@@ -168,5 +168,6 @@ let package = Package(
         .testTarget(
             name: "TiltPlaybackTests", dependencies: ["TiltPlayback", "TiltCore", "TiltSensors", "TiltTestKit"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "TiltWebTests", dependencies: ["TiltTestKit", "TiltRender"], swiftSettings: swiftSettings),
     ]
 )
