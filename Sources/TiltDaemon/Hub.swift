@@ -24,12 +24,14 @@ final class Hub: Sendable {
         /// Which calibration applies and why; replaced when `SIGHUP` re-resolves it.
         var calibration: String
         var calibrated: Bool
+        /// Set while another program holds the sensor's buffer (see ``Hub/setBusy(_:announce:)``).
+        var busy: SensorBusy?
     }
 
     let sourceName: String
     let sensors: [SensorDescription]
     let startTime: Double
-    private let state: Mutex<State>
+    let state: Mutex<State>
     private let demandContinuation: AsyncStream<Demand>.Continuation
     /// Changes of demand, newest wins: the motion service follows it.
     let demands: AsyncStream<Demand>
@@ -210,7 +212,7 @@ final class Hub: Sendable {
         if changed { broadcast(.power(power)) }
     }
 
-    private func broadcast(_ message: ServerMessage) {
+    func broadcast(_ message: ServerMessage) {
         let sinks = state.withLock { s in s.clients.values.map(\.sink) }
         let line = WireLine(message)
         for sink in sinks { _ = sink.deliver(line, kind: .event) }
@@ -250,11 +252,11 @@ final class Hub: Sendable {
 
     /// The greeting a new client gets.
     var hello: ServerMessage {
-        let power = state.withLock { $0.power }
+        let (power, busy) = state.withLock { ($0.power, $0.busy) }
         return .hello(
             .init(
                 protocol: WireProtocol.version, daemon: "tiltd \(WireProtocol.daemonVersion)",
-                sensors: sensors.map(WireSensor.init), power: WirePower(power)))
+                sensors: currentSensors(busy: busy).map(WireSensor.init), power: WirePower(power)))
     }
 
     /// The status report for client `id`, whose session adds what only it knows.
@@ -268,13 +270,16 @@ final class Hub: Sendable {
             let client = StatusReport.Client(
                 id: id, watching: me?.watching ?? false, rate: me?.rate, raw: me?.raw ?? false, sent: me?.sent ?? 0,
                 dropped: me?.dropped ?? 0, errors: errors, uid: peer?.uid, pid: peer?.pid)
-            return StatusReport(
+            var report = StatusReport(
                 daemon: "tiltd \(WireProtocol.daemonVersion)", protocol: WireProtocol.version, uptime: now - startTime,
                 source: sourceName, sensor: s.sensorState, clients: s.clients.count,
                 watchers: s.clients.values.count(where: \.watching), requestedRate: s.demand.rate,
                 samples: s.samples, rejected: s.rejected, lastRejection: s.lastRejection, seq: s.latest?.seq,
                 gyroBias: s.gyroBias.array, calibration: s.calibration, calibrated: s.calibrated,
                 power: WirePower(s.power), client: client)
+            report.sensorMode = currentSensors(busy: s.busy).first?.mode
+            report.busy = s.busy.map { WireBusy($0, now: now) }
+            return report
         }
     }
 

@@ -35,6 +35,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
     /// whose text then starts with `none` when nothing applies.
     public var calibrated: Bool
     public var power: WirePower
+    /// How the sensor is read now: `buffered`, `polled` or `replay` (`polled` while its buffer is busy).
+    public var sensorMode: String?
+    /// Set while another program holds the sensor's IIO buffer and the daemon polls it instead.
+    public var busy: WireBusy?
     /// This connection.
     public var client: Client
 
@@ -97,6 +101,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case daemon, `protocol`, uptime, source, sensor, clients, watchers, requestedRate, samples, rejected,
             lastRejection, seq, gyroBias, calibration, calibrated, power, client
+        case sensorMode, busy
     }
 
     /// Decodes leniently where the wire allows: `null` for a non-finite number, no `calibrated` from older daemons.
@@ -119,12 +124,15 @@ public struct StatusReport: Sendable, Equatable, Codable {
         calibrated = try c.decodeIfPresent(Bool.self, forKey: .calibrated) ?? !calibration.hasPrefix("none")
         power = try c.decode(WirePower.self, forKey: .power)
         client = try c.decode(Client.self, forKey: .client)
+        sensorMode = try c.decodeIfPresent(String.self, forKey: .sensorMode)
+        busy = try c.decodeIfPresent(WireBusy.self, forKey: .busy)
     }
 
     /// The `status` line: `"class":"status"` first, then the fields in key order, an absent optional left out.
     public var jsonLine: String {
         var w = JSONWriter()
         w.field("class", "status")
+        if let busy { w.object("busy") { busy.write(into: &$0) } }
         w.field("calibrated", calibrated)
         w.field("calibration", calibration)
         w.object("client") { client.write(into: &$0) }
@@ -139,6 +147,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         w.field("samples", samples)
         if let seq { w.field("seq", seq) }
         w.field("sensor", sensor)
+        if let sensorMode { w.field("sensorMode", sensorMode) }
         w.field("source", source)
         w.field("uptime", uptime)
         w.field("watchers", watchers)

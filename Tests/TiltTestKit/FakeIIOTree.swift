@@ -178,9 +178,18 @@ public final class FakeIIOTree: Sendable {
 
     /// Starts `arguments` (an executable path and its arguments) inside the namespace.
     public func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Child {
+        try start(arguments, environment: environment, beforeDev: "", afterDev: "")
+    }
+
+    /// Starts `arguments` inside the namespace with shell commands (`$0` is ``root``, each ending in `&&`) run
+    /// before the fake `/dev` is mounted (while `/dev/null` is still there) and after.
+    func start(_ arguments: [String], environment: [String: String], beforeDev: String, afterDev: String) throws
+        -> Child
+    {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        let script = "mount --bind \"$0/sys\" /sys/bus && mount --bind \"$0/dev\" /dev && exec \"$@\""
+        let script =
+            "mount --bind \"$0/sys\" /sys/bus && \(beforeDev) mount --bind \"$0/dev\" /dev && \(afterDev) exec \"$@\""
         p.arguments = ["-rm", "sh", "-c", script, root.path] + arguments
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
