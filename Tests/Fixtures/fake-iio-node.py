@@ -4,8 +4,8 @@
 Usage: fake-iio-node.py MOUNTPOINT FIFO PID
 MOUNTPOINT holds one file, `node`; the server ends (and the mount with it) when process PID is gone. Opening it while it is already open fails with EBUSY (the kernel sets
 IIO_BUSY_BIT_POS on open and clears it on release). Reads of the open node are served from FIFO, which the test
-writes scans into; the FIFO is opened on the first read, so a holder that never reads takes no data. With
-O_NONBLOCK a read with nothing waiting returns EAGAIN after at most 20 ms; without, it waits for data.
+writes scans into; the FIFO is opened on the first read, so a holder that never reads takes no data. A read with
+nothing waiting returns EAGAIN after at most 50 ms.
 """
 import errno
 import os
@@ -66,6 +66,7 @@ class Node(Operations):
             if self.source is None:
                 self.source = os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)
             source, blocking = self.source, self.blocking
+        waited = 0.0
         while True:
             try:
                 ready, _, _ = select.select([source], [], [], 0.02)
@@ -81,7 +82,10 @@ class Node(Operations):
                 return data
             if ready:
                 time.sleep(0.02)  # no writer: the FIFO reads as end of file
-            if not blocking or self.open_fh != fh:
+            # A blocking read waits at most 50 ms too: fusepy does not pass on a later fcntl(O_NONBLOCK), and a
+            # read that never returns would keep the node from being released.
+            waited += 0.02
+            if not blocking or waited >= 0.05:
                 raise FuseOSError(errno.EAGAIN)
 
     def write(self, path, data, offset, fh):
