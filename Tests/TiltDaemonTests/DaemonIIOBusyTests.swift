@@ -78,6 +78,10 @@ struct DaemonIIOBusyTests {
         let retryIn = try #require(busy["retryIn"] as? Double)
         #expect(retryIn >= 0 && retryIn <= 2, "the first retry comes within 2 s: \(retryIn)")
 
+        let human = try ChildProcess.run(TestPaths.executable("tilt"), ["status", "--socket", socketPath])
+        #expect(human.stdout.contains("active (polled)"), "\(human.stdout)")
+        #expect(human.stdout.contains("/dev/iio:device0 held by sleep (pid \(holder)): polled at 50.0 Hz"))
+
         // Polled samples reach the watcher at the polled rate, read from the `_raw` attributes.
         let polled = sampleTimes(watcher.readLines(until: Date().addingTimeInterval(1.0)))
         let span = (polled.last ?? 0) - (polled.first ?? 0)
