@@ -30,7 +30,7 @@ struct DaemonIIOBusyTests {
         }
     }
 
-    @Test("a busy buffer is polled at the rate asked (capped at 100 Hz), status names the holder, the buffer returns")
+    @Test("a busy buffer is polled at the rate asked, status and hello say so and name the holder, the buffer returns")
     func busyBufferFallsBackToPolling() throws {
         let tree = try FakeIIOTree()
         let type = "le:s16/16>>0"
@@ -112,5 +112,34 @@ struct DaemonIIOBusyTests {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(text.contains("warning tiltd: sensor busy: the IIO buffer of iio:device0 is busy"), "\(text)")
         #expect(text.contains("sensor buffer free again"), "\(text)")
+    }
+
+    @Test("a busy buffer is polled at 100 Hz at most, whatever the device's buffer runs at")
+    func polledRateIsCapped() throws {
+        let tree = try FakeIIOTree()
+        try tree.addDevice(
+            0, name: "bmi160", kinds: ["accel"], scale: ["accel": "0.001"], raw: ["accel": [0, 0, 9807]],
+            rates: "25 50 100 200 400", scan: .init(kinds: ["accel"], type: "le:s16/16>>0"))
+        let socketPath = tree.root.appendingPathComponent("tiltd.sock").path
+        let log = tree.root.appendingPathComponent("tiltd.log").path
+        let daemon = try tree.start(
+            ["/bin/sh", "-c", #"exec "$@" 2>"$0""#, log, TestPaths.executable("tiltd"), "--socket", socketPath],
+            exclusiveNode: 0, holder: true)
+        let holder = try #require(tree.holderPID(), "the holder starts")
+        defer {
+            kill(holder, SIGKILL)
+            kill(daemon.process.processIdentifier, SIGKILL)
+        }
+        #expect(waitFor { FileManager.default.fileExists(atPath: socketPath) }, "tiltd creates its socket")
+        let watcher = try LineSocket(path: socketPath)
+        try watcher.send(#"{"cmd":"watch","rate":150,"raw":true}"#)
+        #expect(waitFor { tree.read(device: 0, "sampling_frequency") == "200" }, "150 Hz asks for the device's 200")
+        _ = watcher.readLines(until: Date().addingTimeInterval(0.3))
+        let polled = sampleTimes(watcher.readLines(until: Date().addingTimeInterval(1.0)))
+        let rate = Double(polled.count - 1) / max((polled.last ?? 0) - (polled.first ?? 0), 1e-9)
+        #expect(polled.count >= 60 && abs(rate - 100) < 15, "\(polled.count) polled samples at \(rate) Hz")
+        let status = try #require(try watcher.status())
+        let busy = try #require(status["busy"] as? [String: Any], "\(status)")
+        #expect(busy["rate"] as? Double == 100)
     }
 }
