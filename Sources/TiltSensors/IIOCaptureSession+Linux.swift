@@ -130,8 +130,9 @@ final class IIOCaptureSession {
         do throws(IIOError) {
             try startBuffer()
             return true
-        } catch where error.isBusy {
-            return false
+        } catch {
+            if error.isBusy { return false }
+            throw error
         }
     }
 

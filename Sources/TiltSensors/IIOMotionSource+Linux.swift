@@ -114,7 +114,11 @@ public struct IIOMotionSource: MotionSource {
             if case .samples(let samples, let rejected) = step {
                 rejected.forEach { events(.rejected(reason: $0)) }
                 for sample in samples {
-                    if let refused = order.admit(sample) { events(.rejected(reason: refused)) } else { events(.sample(sample)) }
+                    if let refused = order.admit(sample) {
+                        events(.rejected(reason: refused))
+                    } else {
+                        events(.sample(sample))
+                    }
                 }
             }
         }

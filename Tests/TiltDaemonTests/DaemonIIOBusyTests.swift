@@ -12,7 +12,8 @@ import TiltTestKit
 /// the holder a `sleep` started with the node open, as `iio-sensor-proxy` would hold it.
 @Suite(
     .serialized, .timeLimit(.minutes(2)),
-    .enabled(if: FakeIIOTree.busyNodesWork, "needs unshare -rm, a usable /dev/fuse and python3-fusepy (scripts/bootstrap)"))
+    .enabled(
+        if: FakeIIOTree.busyNodesWork, "needs unshare -rm, a usable /dev/fuse and python3-fusepy (scripts/bootstrap)"))
 struct DaemonIIOBusyTests {
     private func waitFor(_ what: () throws -> Bool, seconds: Double = 10) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
@@ -30,6 +31,26 @@ struct DaemonIIOBusyTests {
         }
     }
 
+    /// Starts tiltd on `tree` with `/dev/iio:device0` held by a `sleep`, and waits for its socket (`ROOT/tiltd.sock`).
+    /// Its log goes to `ROOT/tiltd.log`: the tests do not wait for the child to end, they check the socket is gone.
+    private func startDaemon(in tree: FakeIIOTree) throws -> (FakeIIOTree.Child, pid_t) {
+        let socketPath = tree.root.appendingPathComponent("tiltd.sock").path
+        let log = tree.root.appendingPathComponent("tiltd.log").path
+        let daemon = try tree.start(
+            ["/bin/sh", "-c", #"exec "$@" 2>"$0""#, log, TestPaths.executable("tiltd"), "--socket", socketPath],
+            exclusiveNode: 0, holder: true)
+        guard let holder = tree.holderPID() else {
+            kill(daemon.process.processIdentifier, SIGKILL)
+            throw TestError("the holder of /dev/iio:device0 did not start")
+        }
+        guard waitFor({ FileManager.default.fileExists(atPath: socketPath) }) else {
+            kill(holder, SIGKILL)
+            kill(daemon.process.processIdentifier, SIGKILL)
+            throw TestError("tiltd did not create its socket")
+        }
+        return (daemon, holder)
+    }
+
     @Test("a busy buffer is polled at the rate asked, status and hello say so and name the holder, the buffer returns")
     func busyBufferFallsBackToPolling() throws {
         let tree = try FakeIIOTree()
@@ -38,18 +59,13 @@ struct DaemonIIOBusyTests {
             0, name: "bmi160", label: "accel-display", kinds: ["accel", "anglvel"],
             scale: ["accel": "0.001", "anglvel": "0.001"], raw: ["accel": [0, 0, 9807]], rates: "25 50 100 200",
             scan: .init(kinds: ["accel", "anglvel"], type: type))
-        let socketPath = tree.root.appendingPathComponent("tiltd.sock").path
-        // The log goes to a file: the test does not wait for the child (see the end).
-        let log = tree.root.appendingPathComponent("tiltd.log").path
-        let daemon = try tree.start(
-            ["/bin/sh", "-c", #"exec "$@" 2>"$0""#, log, TestPaths.executable("tiltd"), "--socket", socketPath],
-            exclusiveNode: 0, holder: true)
-        let holder = try #require(tree.holderPID(), "the holder starts")
+        let (daemon, holder) = try startDaemon(in: tree)
         defer {
             kill(holder, SIGKILL)
-            if daemon.process.isRunning { kill(daemon.process.processIdentifier, SIGKILL) }
+            kill(daemon.process.processIdentifier, SIGKILL)
         }
-        #expect(waitFor { FileManager.default.fileExists(atPath: socketPath) }, "tiltd creates its socket")
+        let socketPath = tree.root.appendingPathComponent("tiltd.sock").path
+        let log = tree.root.appendingPathComponent("tiltd.log").path
         let watcher = try LineSocket(path: socketPath)
         _ = try #require(watcher.read(class: "hello"))
 
@@ -120,18 +136,12 @@ struct DaemonIIOBusyTests {
         try tree.addDevice(
             0, name: "bmi160", kinds: ["accel"], scale: ["accel": "0.001"], raw: ["accel": [0, 0, 9807]],
             rates: "25 50 100 200 400", scan: .init(kinds: ["accel"], type: "le:s16/16>>0"))
-        let socketPath = tree.root.appendingPathComponent("tiltd.sock").path
-        let log = tree.root.appendingPathComponent("tiltd.log").path
-        let daemon = try tree.start(
-            ["/bin/sh", "-c", #"exec "$@" 2>"$0""#, log, TestPaths.executable("tiltd"), "--socket", socketPath],
-            exclusiveNode: 0, holder: true)
-        let holder = try #require(tree.holderPID(), "the holder starts")
+        let (daemon, holder) = try startDaemon(in: tree)
         defer {
             kill(holder, SIGKILL)
             kill(daemon.process.processIdentifier, SIGKILL)
         }
-        #expect(waitFor { FileManager.default.fileExists(atPath: socketPath) }, "tiltd creates its socket")
-        let watcher = try LineSocket(path: socketPath)
+        let watcher = try LineSocket(path: tree.root.appendingPathComponent("tiltd.sock").path)
         try watcher.send(#"{"cmd":"watch","rate":150,"raw":true}"#)
         #expect(waitFor { tree.read(device: 0, "sampling_frequency") == "200" }, "150 Hz asks for the device's 200")
         _ = watcher.readLines(until: Date().addingTimeInterval(0.3))
