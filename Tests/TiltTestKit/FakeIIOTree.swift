@@ -7,7 +7,8 @@ import Foundation
 /// (`unshare -rm`) where `ROOT/sys` is bind-mounted over `/sys/bus` and `ROOT/dev` over `/dev`, so libiio sees the
 /// fake devices while the test still reads and writes the same files from outside (e.g. `buffer/enable`, the FIFO).
 /// Bind mounts rather than tmpfs so the test and the child share the tree. Attribute files end in a newline as
-/// sysfs files do; libiio writes values back with a trailing NUL, which ``read(_:)`` strips.
+/// sysfs files do; libiio writes values back with a trailing NUL, which ``read(_:)`` strips. A FIFO never refuses a
+/// reader: ``start(_:environment:exclusiveNode:holder:)`` puts a FUSE file in its place that does (`EBUSY`).
 public final class FakeIIOTree: Sendable {
     /// The temporary folder holding `sys/` and `dev/`.
     public let root: URL
