@@ -30,6 +30,8 @@ final class Hub: Sendable {
         var calibrated: Bool
         /// The attitude filters running (issue 16): reported by the motion service.
         var filters: [AttitudeReference] = []
+        /// Set while another program holds the sensor's buffer (see ``Hub/setBusy(_:announce:)``).
+        var busy: SensorBusy?
     }
 
     let sourceName: String
@@ -37,7 +39,7 @@ final class Hub: Sendable {
     let startTime: Double
     /// The attitude the main filter gives: `magnetic` when it fuses a magnetometer, else `game`.
     let mainReference: AttitudeReference
-    private let state: Mutex<State>
+    let state: Mutex<State>
     private let demandContinuation: AsyncStream<Demand>.Continuation
     /// Changes of demand, newest wins: the motion service follows it.
     let demands: AsyncStream<Demand>
@@ -273,7 +275,7 @@ final class Hub: Sendable {
     /// The device's orientation and tilt as last detected.
     var orientation: WireOrientation { state.withLock { $0.orientation } }
 
-    private func broadcast(_ message: ServerMessage) {
+    func broadcast(_ message: ServerMessage) {
         let sinks = state.withLock { s in s.clients.values.map(\.sink) }
         let line = WireLine(message)
         for sink in sinks { _ = sink.deliver(line, kind: .event) }
@@ -313,11 +315,11 @@ final class Hub: Sendable {
 
     /// The greeting a new client gets.
     var hello: ServerMessage {
-        let power = state.withLock { $0.power }
+        let (power, busy) = state.withLock { ($0.power, $0.busy) }
         return .hello(
             .init(
                 protocol: WireProtocol.version, daemon: "tiltd \(WireProtocol.daemonVersion)",
-                sensors: sensors.map(WireSensor.init), power: WirePower(power)))
+                sensors: currentSensors(busy: busy).map(WireSensor.init), power: WirePower(power)))
     }
 
     /// The status report for client `id`, whose session adds what only it knows.
@@ -332,13 +334,16 @@ final class Hub: Sendable {
                 id: id, watching: me?.watching ?? false, rate: me?.rate, raw: me?.raw ?? false, sent: me?.sent ?? 0,
                 dropped: me?.dropped ?? 0, errors: errors, uid: peer?.uid, pid: peer?.pid,
                 screenRotation: me?.screenRotation.degrees ?? 0, magnetometer: me?.magnetometer)
-            return StatusReport(
+            var report = StatusReport(
                 daemon: "tiltd \(WireProtocol.daemonVersion)", protocol: WireProtocol.version, uptime: now - startTime,
                 source: sourceName, sensor: s.sensorState, clients: s.clients.count,
                 watchers: s.clients.values.count(where: \.watching), requestedRate: s.demand.rate,
                 samples: s.samples, rejected: s.rejected, lastRejection: s.lastRejection, seq: s.latest?.seq,
                 gyroBias: s.gyroBias.array, calibration: s.calibration, calibrated: s.calibrated,
                 power: WirePower(s.power), client: client, filters: s.filters, orientation: s.orientation)
+            report.sensorMode = currentSensors(busy: s.busy).first?.mode
+            report.busy = s.busy.map { WireBusy($0, now: now) }
+            return report
         }
     }
 

@@ -90,6 +90,14 @@ final class MotionService: Service {
                 case .sensor(let state, let reason):
                     logger.info("sensor \(state): \(reason)")
                     hub.setSensorState(state, reason: reason)
+                case .busy(let busy):
+                    let news = hub.setBusy(busy)
+                    if let busy {
+                        let text = "sensor busy: \(busy.explanation())"
+                        if news { logger.warning("\(text)") } else { logger.debug("\(text)") }
+                    } else if news {
+                        logger.info("sensor buffer free again: reading the buffer")
+                    }
                 case .rejected(let reason):
                     hub.reject(reason: reason)
                     let n = self.rejectedLogged.add(1, ordering: .relaxed).newValue
@@ -104,6 +112,7 @@ final class MotionService: Service {
             logger.error("sensor failed: \(error)")
             hub.setSensorState(.lost, reason: "\(error)")
         }
+        hub.setBusy(nil, announce: false)
         if Task.isCancelled { hub.setSensorState(.idle, reason: "nobody watches") }
     }
 }

@@ -109,7 +109,31 @@ final class IIOCaptureSession {
         }
         rateHz = rate
         quietSince = monotonicSeconds()
-        if buffered { try startBuffer() }
+        if buffered { _ = try startBufferUnlessBusy() }
+    }
+
+    /// The most a busy buffered device is polled at: each sample costs three sysfs reads (a syscall and a driver
+    /// call each), which drivers serve at a few hundred per second at best.
+    static let maximumPolledRate = 100.0
+
+    /// The rate ``step(timeoutMs:)`` is paced at while the buffer is not read: ``rateHz`` capped at
+    /// ``maximumPolledRate`` for a device whose buffer is busy.
+    var polledRateHz: Double { buffered ? min(rateHz, Self.maximumPolledRate) : rateHz }
+
+    /// Whether the buffer is enabled and read (otherwise `_raw` attributes are polled).
+    var readsBuffer: Bool { buffer != nil }
+
+    /// Enables the buffer; `false` when another program holds it (`EBUSY`), and the session polls meanwhile.
+    ///
+    /// - Throws: ``IIOError`` for any other failure.
+    func startBufferUnlessBusy() throws(IIOError) -> Bool {
+        do throws(IIOError) {
+            try startBuffer()
+            return true
+        } catch {
+            if error.isBusy { return false }
+            throw error
+        }
     }
 
     deinit { stop() }
@@ -132,6 +156,7 @@ final class IIOCaptureSession {
         if let timestamp { iio_channel_enable(timestamp.pointer) }
         guard let buf = iio_device_create_buffer(dev.pointer, 1, false) else {
             let e = errno
+            if IIOErrno(e).meansBusy { throw IIOError.busy(device: dev.id) }
             if IIOErrno(e).meansGone { throw IIOError.deviceLost(device: dev.id, errno: e) }
             throw IIOError.io(device: dev.id, what: "enable the buffer", errno: e)
         }
@@ -143,6 +168,18 @@ final class IIOCaptureSession {
     func stop() {
         if let buffer { iio_buffer_destroy(buffer) }
         buffer = nil
+    }
+
+    /// The device's character device, `/dev/iio:deviceN`.
+    var node: String { "/dev/\(plan.accel.id)" }
+
+    /// What to report while the buffer is busy: the device, its node, who holds it (if it can be told), the polled
+    /// rate and when the buffer is tried again.
+    func busyNote(retryAt: Double) -> SensorBusy {
+        let holder = IIONodeHolder.find(node: node)
+        return SensorBusy(
+            device: plan.accel.id, node: node, holder: holder?.description, holderPID: holder?.pid,
+            rateHz: polledRateHz, retryAt: retryAt)
     }
 
     /// Waits at most `timeoutMs` for data and returns what arrived.

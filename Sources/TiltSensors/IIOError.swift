@@ -7,6 +7,7 @@ public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
         case badMountMatrix(String)
         case deviceLost(device: String, errno: Int32)
         case io(device: String, what: String, errno: Int32)
+        case busy(device: String)
     }
 
     private let kind: Kind
@@ -20,6 +21,15 @@ public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
     }
     static func io(device: String, what: String, errno: Int32) -> IIOError {
         IIOError(kind: .io(device: device, what: what, errno: errno))
+    }
+
+    /// The device's buffer is held by another reader (the kernel said `EBUSY`).
+    static func busy(device: String) -> IIOError { IIOError(kind: .busy(device: device)) }
+
+    /// Whether another program holds the device's buffer, so polling its attributes is the way to read it now.
+    public var isBusy: Bool {
+        if case .busy = kind { return true }
+        return false
     }
 
     /// Whether the device went away (or the context could not be made) and trying again later may work.
@@ -44,6 +54,8 @@ public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cannot read the mount matrix '\(t)'; expected nine numbers as 'a, b, c; d, e, f; g, h, i'"
         case .deviceLost(let d, let e):
             return "the IIO device \(d) went away (\(errnoText(e))); it is searched for again with backoff"
+        case .busy(let d):
+            return "the IIO buffer of \(d) is busy: another program (often iio-sensor-proxy) reads /dev/\(d)"
         case .io(let d, let what, let e):
             return "cannot \(what) on the IIO device \(d) (\(errnoText(e))); check permissions on "
                 + "/sys/bus/iio/devices/\(d) and /dev/\(d) (a udev rule or the iio group)"

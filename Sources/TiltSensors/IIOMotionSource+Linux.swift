@@ -19,15 +19,23 @@ public struct IIOMotionSource: MotionSource {
         public var maximumBackoff: Duration
         /// How long one wait for buffered data may block before cancellation is checked, in milliseconds.
         public var pollSliceMilliseconds: Int32
+        /// The first wait before trying a busy buffer again (another program reads it); it doubles up to
+        /// ``maximumBusyRetry``. Trying costs one `open()`, so a few seconds is cheap.
+        public var initialBusyRetry: Duration
+        /// The longest wait between tries of a busy buffer.
+        public var maximumBusyRetry: Duration
 
         public init(
             uri: String = "local:", initialBackoff: Duration = .milliseconds(100),
-            maximumBackoff: Duration = .seconds(2), pollSliceMilliseconds: Int32 = 50
+            maximumBackoff: Duration = .seconds(2), pollSliceMilliseconds: Int32 = 50,
+            initialBusyRetry: Duration = .seconds(2), maximumBusyRetry: Duration = .seconds(30)
         ) {
             self.uri = uri
             self.initialBackoff = initialBackoff
             self.maximumBackoff = maximumBackoff
             self.pollSliceMilliseconds = pollSliceMilliseconds
+            self.initialBusyRetry = initialBusyRetry
+            self.maximumBusyRetry = maximumBusyRetry
         }
     }
 
@@ -76,8 +84,9 @@ public struct IIOMotionSource: MotionSource {
             }
             backoff = configuration.initialBackoff
             lostReason = nil
-            let mode = session.buffered ? "buffered" : "polled"
-            events(.sensor(.active, reason: "\(session.plan.accel.name) \(mode) at \(session.rateHz) Hz"))
+            let mode = session.readsBuffer ? "buffered" : "polled"
+            let rate = session.readsBuffer ? session.rateHz : session.polledRateHz
+            events(.sensor(.active, reason: "\(session.plan.accel.name) \(mode) at \(rate) Hz"))
             do {
                 try await capture(session, events: events)
                 session.stop()
@@ -98,39 +107,65 @@ public struct IIOMotionSource: MotionSource {
     }
 
     /// Reads until cancelled: buffered sessions on their own thread (``IIOCaptureThread``), polled ones paced here.
+    /// A buffered device whose buffer another program holds is polled, and its buffer tried again with backoff.
     private func capture(_ session: IIOCaptureSession, events: @Sendable (MotionSourceEvent) -> Void) async throws {
+        var order = SampleOrder()
         func deliver(_ step: IIOCaptureSession.Step) {
             if case .samples(let samples, let rejected) = step {
                 rejected.forEach { events(.rejected(reason: $0)) }
-                samples.forEach { events(.sample($0)) }
-            }
-        }
-        if session.buffered {
-            let thread = IIOCaptureThread(session: session, sliceMilliseconds: configuration.pollSliceMilliseconds)
-            var failure: IIOError?
-            await withTaskCancellationHandler {
-                for await report in thread.reports {
-                    switch report {
-                    case .success(let step): deliver(step)
-                    case .failure(let error): failure = error
+                for sample in samples {
+                    if let refused = order.admit(sample) {
+                        events(.rejected(reason: refused))
+                    } else {
+                        events(.sample(sample))
                     }
                 }
-            } onCancel: {
-                thread.requestStop()
             }
-            await thread.stopAndWait()
-            if let failure { throw failure }
-            throw CancellationError()
         }
-        let period = Duration.seconds(1 / max(session.rateHz, 0.1))
-        let clock = ContinuousClock()
-        var next = clock.now
-        while !Task.isCancelled {
-            deliver(try session.step(timeoutMs: 0))
-            next = next.advanced(by: period)
-            if next < clock.now { next = clock.now }
-            try await Task.sleep(until: next, clock: clock)
+        var retry = BusyRetry(initial: configuration.initialBusyRetry, maximum: configuration.maximumBusyRetry)
+        if session.buffered, !session.readsBuffer { events(.busy(session.busyNote(retryAt: retry.retryAt))) }
+        while true {
+            if session.readsBuffer { try await captureBuffer(session, deliver: deliver) }
+            let period = Duration.seconds(1 / max(session.polledRateHz, 0.1))
+            let clock = ContinuousClock()
+            var next = clock.now
+            while !session.readsBuffer {
+                try Task.checkCancellation()
+                deliver(try session.step(timeoutMs: 0))
+                if session.buffered, retry.isDue {
+                    if try session.startBufferUnlessBusy() {
+                        retry.reset()
+                        events(.busy(nil))
+                    } else {
+                        retry.back()
+                        events(.busy(session.busyNote(retryAt: retry.retryAt)))
+                    }
+                }
+                next = next.advanced(by: period)
+                if next < clock.now { next = clock.now }
+                try await Task.sleep(until: next, clock: clock)
+            }
         }
+    }
+
+    /// Reads the session's buffer on a thread of its own until cancelled (throws `CancellationError`) or it fails.
+    private func captureBuffer(
+        _ session: IIOCaptureSession, deliver: (IIOCaptureSession.Step) -> Void
+    ) async throws {
+        let thread = IIOCaptureThread(session: session, sliceMilliseconds: configuration.pollSliceMilliseconds)
+        var failure: IIOError?
+        await withTaskCancellationHandler {
+            for await report in thread.reports {
+                switch report {
+                case .success(let step): deliver(step)
+                case .failure(let error): failure = error
+                }
+            }
+        } onCancel: {
+            thread.requestStop()
+        }
+        await thread.stopAndWait()
+        if let failure { throw failure }
         throw CancellationError()
     }
 }

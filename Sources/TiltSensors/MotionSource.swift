@@ -30,6 +30,8 @@ public enum MotionSourceEvent: Sendable, Equatable {
     case sensor(SensorState, reason: String)
     /// A sample was rejected (a corrupt log row, a non-finite or saturated reading), with a reason.
     case rejected(reason: String)
+    /// The sensor's buffer is held by another program and it is polled instead (`nil`: the buffer is back).
+    case busy(SensorBusy?)
 }
 
 /// A failure of a motion source that stops it.

@@ -35,6 +35,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
     /// whose text then starts with `none` when nothing applies.
     public var calibrated: Bool
     public var power: WirePower
+    /// How the sensor is read now: `buffered`, `polled` or `replay` (`polled` while its buffer is busy).
+    public var sensorMode: String?
+    /// Set while another program holds the sensor's IIO buffer and the daemon polls it instead.
+    public var busy: WireBusy?
     /// This connection.
     public var client: Client
     /// The attitude filters running now: `magnetic` (9D) and/or `game` (6D), each only while a watcher needs it;
@@ -111,6 +115,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case daemon, `protocol`, uptime, source, sensor, clients, watchers, requestedRate, samples, rejected,
             lastRejection, seq, gyroBias, calibration, calibrated, power, client, filters, orientation
+        case sensorMode, busy
     }
 
     /// Decodes leniently where the wire allows: `null` for a non-finite number, no `calibrated` from older daemons.
@@ -135,12 +140,15 @@ public struct StatusReport: Sendable, Equatable, Codable {
         client = try c.decode(Client.self, forKey: .client)
         filters = try c.decodeIfPresent([AttitudeReference].self, forKey: .filters)
         orientation = try c.decodeIfPresent(WireOrientation.self, forKey: .orientation)
+        sensorMode = try c.decodeIfPresent(String.self, forKey: .sensorMode)
+        busy = try c.decodeIfPresent(WireBusy.self, forKey: .busy)
     }
 
     /// The `status` line: `"class":"status"` first, then the fields in key order, an absent optional left out.
     public var jsonLine: String {
         var w = JSONWriter()
         w.field("class", "status")
+        if let busy { w.object("busy") { busy.write(into: &$0) } }
         w.field("calibrated", calibrated)
         w.field("calibration", calibration)
         w.object("client") { client.write(into: &$0) }
@@ -157,6 +165,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         w.field("samples", samples)
         if let seq { w.field("seq", seq) }
         w.field("sensor", sensor)
+        if let sensorMode { w.field("sensorMode", sensorMode) }
         w.field("source", source)
         w.field("uptime", uptime)
         w.field("watchers", watchers)

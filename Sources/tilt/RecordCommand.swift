@@ -204,6 +204,8 @@ struct Record: AsyncParsableCommand {
                     shared.state.withLock { $0.rejected += 1 }
                 case .sensor(let st, let reason):
                     FileHandle.standardError.write("\nsensor \(st.rawValue): \(reason)\n")
+                case .busy(let busy):
+                    FileHandle.standardError.write("\nsensor: \(busy?.explanation() ?? "buffer back")\n")
                 }
             }
         }

@@ -73,6 +73,8 @@ struct Replay: AsyncParsableCommand {
                 }
             case .sensor(let sensorState, let reason):
                 if sensorState != .active { FileHandle.standardError.write("\(sensorState): \(reason)\n") }
+            case .busy:
+                break
             }
         }
         let (fused, rejected) = state.withLock { ($0.pipeline.nextSeq, $0.rejected.count) }

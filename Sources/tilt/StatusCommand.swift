@@ -23,11 +23,12 @@ struct Status: AsyncParsableCommand {
             return
         }
         let deg = 180 / Double.pi
+        let mode = s.sensorMode.map { " (\($0))" } ?? ""
         print(
             """
             daemon       \(s.daemon) (protocol \(s.protocol)), up \(String(format: "%.1f", s.uptime)) s
             source       \(s.source)
-            sensor       \(s.sensor)\(s.requestedRate.map { String(format: " at %.0f Hz requested", $0) } ?? "")
+            sensor       \(s.sensor)\(mode)\(s.requestedRate.map { String(format: " at %.0f Hz requested", $0) } ?? "")
             clients      \(s.clients) connected, \(s.watchers) watching
             samples      \(s.samples) fused, \(s.rejected) rejected\(s.lastRejection.map { " (last: \($0))" } ?? "")
             gyro bias    \(s.gyroBias.map { String(format: "%.2f", $0 * deg) }.joined(separator: ", ")) °/s
@@ -35,6 +36,11 @@ struct Status: AsyncParsableCommand {
             power        \(s.power.onBattery ? "battery" : "mains")\(s.power.capacity.map { " \($0)%" } ?? "")\(s.power.profile.map { ", profile \($0)" } ?? "")\(s.power.lowPower ? ", low power" : "")
             """)
         if let o = s.orientation { print("orientation  \(o.orientation), tilt \(o.tilt)") }
+        if let b = s.busy {
+            print(
+                "busy         \(b.node) held by \(b.holder ?? "another program"): polled at \(b.rate) Hz, "
+                    + "buffer tried again in \(b.retryIn) s")
+        }
     }
 }
 

@@ -7,7 +7,8 @@ import Foundation
 /// (`unshare -rm`) where `ROOT/sys` is bind-mounted over `/sys/bus` and `ROOT/dev` over `/dev`, so libiio sees the
 /// fake devices while the test still reads and writes the same files from outside (e.g. `buffer/enable`, the FIFO).
 /// Bind mounts rather than tmpfs so the test and the child share the tree. Attribute files end in a newline as
-/// sysfs files do; libiio writes values back with a trailing NUL, which ``read(_:)`` strips.
+/// sysfs files do; libiio writes values back with a trailing NUL, which ``read(_:)`` strips. A FIFO never refuses a
+/// reader: ``start(_:environment:exclusiveNode:holder:)`` puts a FUSE file in its place that does (`EBUSY`).
 public final class FakeIIOTree: Sendable {
     /// The temporary folder holding `sys/` and `dev/`.
     public let root: URL
@@ -178,9 +179,18 @@ public final class FakeIIOTree: Sendable {
 
     /// Starts `arguments` (an executable path and its arguments) inside the namespace.
     public func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Child {
+        try start(arguments, environment: environment, beforeDev: "", afterDev: "")
+    }
+
+    /// Starts `arguments` inside the namespace with shell commands (`$0` is ``root``, each ending in `&&`) run
+    /// before the fake `/dev` is mounted (while `/dev/null` is still there) and after.
+    func start(_ arguments: [String], environment: [String: String], beforeDev: String, afterDev: String) throws
+        -> Child
+    {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        let script = "mount --bind \"$0/sys\" /sys/bus && mount --bind \"$0/dev\" /dev && exec \"$@\""
+        let script =
+            "mount --bind \"$0/sys\" /sys/bus && \(beforeDev) mount --bind \"$0/dev\" /dev && \(afterDev) exec \"$@\""
         p.arguments = ["-rm", "sh", "-c", script, root.path] + arguments
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
