@@ -344,7 +344,10 @@ final class SensorProxyBus {
     }
 
     private static func failure(_ target: String, _ r: Int32) -> DaemonError {
-        DaemonError("cannot connect to \(target) for --sensor-proxy: \(describe(r))")
+        DaemonError(
+            "cannot connect to \(target) for --sensor-proxy: \(describe(r)); start the D-Bus daemon "
+                + "(systemctl start dbus), name a running bus with --system-bus ADDRESS, or run tiltd without "
+                + "--sensor-proxy")
     }
 
     private static func describe(_ r: Int32) -> String {
