@@ -50,38 +50,33 @@ extension MotionService {
             let seq = nextSeq
             nextSeq &+= 1
             var fused: [AttitudeReference: (pipeline: MotionPipeline, frame: AttitudeFrame)] = [:]
-            // Those that ran last time (or resume after idle) go first, so that one starting has one to join.
+            // Those that ran last time (or resume after idle) go first, so that one starting has one to join; one
+            // that joined another and still initializes goes after it and follows its tare reference.
             let resuming = now.filter { running.contains($0) || (running.isEmpty && pipelines[$0] != nil) }
-            for reference in resuming { fused[reference] = fuse(sample, source, in: pipelines[reference], reference) }
-            var started: AttitudeReference?
+            let leader = joining.flatMap { j in resuming.contains(j) ? resuming.first { $0 != j } : nil }
+            for reference in resuming where leader == nil || reference != joining {
+                fused[reference] = fuse(sample, source, in: pipelines[reference], reference, following: nil)
+            }
+            var follower: AttitudeReference?
+            if let young = joining, let leader, let other = fused[leader]?.pipeline {
+                fused[young] = fuse(sample, source, in: pipelines[young], young, following: other)
+                if fused[young]?.frame.flags.initializing == true { follower = young }
+            }
             for reference in now where fused[reference] == nil {
                 // The one to join: one running, else one kept from before the sensor stopped (fused once for it).
                 var other = resuming.first.flatMap { fused[$0]?.pipeline }
                 if other == nil, running.isEmpty, let (kept, p) = pipelines.first(where: { $0.key != reference }) {
-                    other = fuse(sample, source, in: p, kept).pipeline
+                    other = fuse(sample, source, in: p, kept, following: nil).pipeline
                 }
                 let configuration = configurations[reference] ?? configurations[main]!
-                var pipeline =
+                let pipeline =
                     other.map { MotionPipeline(configuration: configuration, beside: $0) }
                     ?? MotionPipeline(configuration: configuration)
-                let frame = pipeline.process(sample, source: source)
-                if let other {
-                    pipeline.adoptReference(of: other)
-                    started = reference
-                }
-                fused[reference] = (pipeline, frame)
+                fused[reference] = fuse(sample, source, in: pipeline, reference, following: other)
+                if other != nil { follower = reference }
                 since[reference] = seq
             }
-            // While the one that joined initializes, its tilt follows the other's reference.
-            if let young = started ?? joining, let elder = now.first(where: { $0 != young }),
-                let other = fused[elder]?.pipeline, var entry = fused[young], entry.frame.flags.initializing
-            {
-                entry.pipeline.adoptReference(of: other)
-                fused[young] = entry
-                joining = young
-            } else {
-                joining = nil
-            }
+            joining = follower
             let frames = now.compactMap { reference -> AttitudeFrame? in
                 guard var frame = fused[reference]?.frame else { return nil }
                 frame.seq = seq
@@ -96,10 +91,11 @@ extension MotionService {
         }
 
         private func fuse(
-            _ sample: MotionSample, _ source: String, in pipeline: MotionPipeline?, _ reference: AttitudeReference
+            _ sample: MotionSample, _ source: String, in pipeline: MotionPipeline?, _ reference: AttitudeReference,
+            following other: MotionPipeline?
         ) -> (pipeline: MotionPipeline, frame: AttitudeFrame) {
             var p = pipeline ?? MotionPipeline(configuration: configurations[reference] ?? configurations[main]!)
-            let frame = p.process(sample, source: source)
+            let frame = p.process(sample, source: source, following: other)
             return (p, frame)
         }
 
