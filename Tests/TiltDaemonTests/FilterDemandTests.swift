@@ -21,13 +21,7 @@ import TiltWire
         return f
     }
 
-    /// Flat for half a second, then tipped about x and y (0.3 and 0.15 rad), then still; with a magnetometer.
-    private func tipping() -> [MotionSample] {
-        var motion = SyntheticMotion()
-        motion.rate = 200
-        motion.angularVelocity = { t in t >= 0.5 && t < 1 ? Vector3(0.6, 0.3, 0) : .zero }
-        return motion.generate(duration: 8).samples
-    }
+    private func tipping() -> [MotionSample] { TippingLog.samples(duration: 8) }
 
     @Test("the demand names the attitudes wanted: 9D for default watchers and polls, 6D for magnetometer:false")
     func demandNamesTheAttitudes() async throws {

@@ -90,16 +90,6 @@ struct FilterSwitchTests {
         #expect(try awaitFilters(["game"], on: poller) == ["game"], "the 9D filter stops once the poll is answered")
     }
 
-    /// Flat for half a second, then tipped about x and y (0.3 and 0.15 rad) and still; with a magnetometer.
-    private func tippingLog(in dir: URL) throws -> String {
-        var motion = SyntheticMotion()
-        motion.rate = 200
-        motion.angularVelocity = { t in t >= 0.5 && t < 1 ? Vector3(0.6, 0.3, 0) : .zero }
-        let path = dir.appendingPathComponent("tipping.csv").path
-        try CalibrationFixtures.writeLog(motion.generate(duration: 20).samples, to: path)
-        return path
-    }
-
     /// The tare is taken flat, the 9D watcher joins tipped: its tilt must be the 6D one's (the tip, 0.3 rad), where a
     /// reference lost in the start would show 0. 0.02 rad: the synthetic sensor's noise (0.02 m/s², about 0.002 rad
     /// of inclination) and the new filter's settling, far under the 0.3 rad a lost tare shows.
@@ -107,7 +97,7 @@ struct FilterSwitchTests {
     func tareHoldsAcrossAFilterStart() throws {
         let dir = TestPaths.temporaryDirectory("filters-tare")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let daemon = try DaemonProcess.replaying(["--no-power"], log: try tippingLog(in: dir), in: dir)
+        let daemon = try DaemonProcess.replaying(["--no-power"], log: try TippingLog.write(in: dir), in: dir)
         let (control, _) = try daemon.greetedClient()
         let (six, _) = try daemon.greetedClient()
         let (nine, _) = try daemon.greetedClient()
