@@ -1,11 +1,22 @@
+import TiltCore
+
 /// What the sensor must do for the clients there are: run or not, and at what rate.
 struct Demand: Sendable, Equatable {
     /// Someone watches frames or raw samples, or waits for a poll.
     var active: Bool
     /// The highest rate any watcher asked for, Hz.
     var rate: Double?
-    /// Someone wants the 6D (game rotation) attitude while the main filter is 9D: the second filter runs.
+    /// A watcher or a pending poll wants the 9D (`magnetic`) attitude: the 9D filter runs.
+    var magnetic = false
+    /// A watcher or a pending poll wants the 6D (`game`) attitude. The 6D filter also runs when the sensor runs for
+    /// what needs no heading (only claims: orientation needs gravity only), and alone on a daemon without a
+    /// magnetometer.
     var game = false
+
+    /// The attitudes clients want.
+    var attitudes: Set<AttitudeReference> {
+        Set([magnetic ? .magnetic : nil, game ? .game : nil].compactMap { $0 })
+    }
 
     static let idle = Demand(active: false, rate: nil)
     /// The rate a claim asks for, Hz: enough for orientation, little work.

@@ -32,6 +32,8 @@ final class Hub: Sendable {
         var filters: [AttitudeReference] = []
         /// Set while another program holds the sensor's buffer (see ``Hub/setBusy(_:announce:)``).
         var busy: SensorBusy?
+        /// The `seq` of the last fused sample, whichever filters ran for it.
+        var lastSeq: UInt64?
     }
 
     let sourceName: String
@@ -119,7 +121,9 @@ final class Hub: Sendable {
     func poll(id: UInt64) -> AttitudeFrame? {
         var immediate: AttitudeFrame?
         updateDemand { s in
-            if let latest = s.latest, s.sensorState != .idle {
+            // The latest main frame is current unless only the other filter runs now (it then starts for the poll).
+            let mainRuns = s.filters.isEmpty || s.filters.contains(mainReference)
+            if let latest = s.latest, s.sensorState != .idle, mainRuns {
                 immediate = s.clients[id].map { $0.screenRotation.picture(latest) } ?? latest
             } else {
                 s.clients[id]?.pollPending = true
@@ -153,17 +157,18 @@ final class Hub: Sendable {
     private func demand(of s: State) -> Demand {
         var active = false
         var rate: Double?
-        var game = false
+        var wanted = Set<AttitudeReference>()
         for client in s.clients.values where client.wantsFrames {
             active = true
             if let r = client.rate { rate = max(rate ?? 0, r) }
-            game = game || client.reference(main: mainReference) != mainReference
+            wanted.insert(client.reference(main: mainReference))
         }
         if s.claims > 0 {
             active = true
             rate = max(rate ?? 0, Demand.claimRate)
         }
-        return Demand(active: active, rate: rate, game: game)
+        return Demand(
+            active: active, rate: rate, magnetic: wanted.contains(.magnetic), game: wanted.contains(.game))
     }
 
     /// Sets how many claims outside the socket keep the sensor running (the D-Bus service's callers).
@@ -183,8 +188,10 @@ final class Hub: Sendable {
         var servedPoll = false
         let reference = frame.reference ?? mainReference
         state.withLock { s in
-            if reference == mainReference {
-                s.latest = frame
+            if reference == mainReference { s.latest = frame }
+            if s.lastSeq != frame.seq {
+                // The first frame of a fused sample (the main filter's when it runs; frames of one sample share seq).
+                s.lastSeq = frame.seq
                 s.gyroBias = gyroBias
                 s.samples &+= 1
             }
@@ -338,7 +345,8 @@ final class Hub: Sendable {
                 daemon: "tiltd \(WireProtocol.daemonVersion)", protocol: WireProtocol.version, uptime: now - startTime,
                 source: sourceName, sensor: s.sensorState, clients: s.clients.count,
                 watchers: s.clients.values.count(where: \.watching), requestedRate: s.demand.rate,
-                samples: s.samples, rejected: s.rejected, lastRejection: s.lastRejection, seq: s.latest?.seq,
+                samples: s.samples, rejected: s.rejected, lastRejection: s.lastRejection,
+                seq: s.lastSeq ?? s.latest?.seq,
                 gyroBias: s.gyroBias.array, calibration: s.calibration, calibrated: s.calibrated,
                 power: WirePower(s.power), client: client, filters: s.filters, orientation: s.orientation)
             report.sensorMode = currentSensors(busy: s.busy).first?.mode

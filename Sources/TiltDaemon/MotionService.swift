@@ -15,8 +15,8 @@ final class MotionService: Service {
     let source: any MotionSource
     let logger: Logger
     private let filters: Mutex<Filters>
-    /// Whether a watcher wants the 6D attitude, as the hub's demand last said.
-    private let wantGame = Atomic<Bool>(false)
+    /// The attitudes watchers and polls want, as the hub's demand last said (see ``Filters/toRun(_:)``).
+    private let wanted = Mutex<Set<AttitudeReference>>([])
     private let rejectedLogged = Atomic<Int>(0)
     /// Kept across restarts of the source: a device that lies flat keeps the orientation it had.
     private let orientation = Mutex(OrientationDetector())
@@ -25,7 +25,7 @@ final class MotionService: Service {
         self.hub = hub
         self.source = source
         self.logger = logger
-        filters = Mutex(Filters(configuration: pipeline))
+        filters = Mutex(Filters(configuration: pipeline, main: hub.mainReference))
     }
 
     func run() async throws {
@@ -34,7 +34,7 @@ final class MotionService: Service {
         var current: Task<Void, Never>?
         var currentRate: Double?
         for await demand in hub.demands.cancelOnGracefulShutdown() {
-            wantGame.store(demand.game, ordering: .relaxed)
+            wanted.withLock { $0 = demand.attitudes }
             if demand.active {
                 if current != nil, currentRate == demand.rate { continue }
                 if let task = current {
@@ -68,11 +68,10 @@ final class MotionService: Service {
                 case .sample(let sample):
                     // The frame's `mono`: when the sample entered the daemon, for clients to measure latency.
                     let arrived = monotonicSeconds()
-                    let wantGame = self.wantGame.load(ordering: .relaxed)
+                    let wanted = self.wanted.withLock { $0 }
                     let (fused, bias) = self.filters.withLock { f in
-                        let fused = f.process(
-                            sample, source: name, mainReference: hub.mainReference, wantGame: wantGame)
-                        return (fused, f.main.filter.gyroBias)
+                        let fused = f.process(sample, source: name, wanted: wanted)
+                        return (fused, f.gyroBias)
                     }
                     if let running = fused.running { hub.setFilters(running) }
                     hub.publishRaw(sample)
@@ -80,6 +79,7 @@ final class MotionService: Service {
                         frame.mono = arrived
                         hub.publish(frame, gyroBias: bias)
                     }
+                    // Gravity from whichever filter runs, the main one's first.
                     if let main = fused.frames.first {
                         let turned = self.orientation.withLock { d in
                             d.update(gravity: main.gravity, time: main.time)

@@ -40,7 +40,19 @@ public struct MotionPipeline: Sendable {
 
     /// Fuses `sample` and returns the frame for it.
     public mutating func process(_ sample: MotionSample, source: String) -> AttitudeFrame {
+        process(sample, source: source, following: nil)
+    }
+
+    /// Fuses `sample` in a pipeline that joins `other` (which fused the same sample just before): this frame's
+    /// tilt already comes from `other`'s tare reference, carried into this filter's earth frame (see
+    /// ``adoptReference(of:)``).
+    public mutating func process(_ sample: MotionSample, source: String, following other: MotionPipeline?)
+        -> AttitudeFrame
+    {
         let estimate = filter.update(sample)
+        if let other, other.nextSeq > 0, let reference = other.shaper.reference {
+            shaper.tare(to: estimate.quaternion * other.filter.quaternion.conjugate * reference)
+        }
         let tilt = shaper.shape(estimate.quaternion, at: sample.time)
         defer { nextSeq &+= 1 }
         return AttitudeFrame(

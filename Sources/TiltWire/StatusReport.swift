@@ -41,8 +41,9 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var busy: WireBusy?
     /// This connection.
     public var client: Client
-    /// The attitude filters running now: `magnetic` (9D) and/or `game` (6D), each only while a watcher needs it;
-    /// empty while the sensor is idle. Absent from daemons before issue 16.
+    /// The attitude filters running now: `magnetic` (9D) and/or `game` (6D), each only while a watcher or poll
+    /// needs it (`game` alone when the sensor runs for claims only); empty while the sensor is idle. Absent from
+    /// daemons before issue 16.
     public var filters: [AttitudeReference]?
     /// The device's orientation and tilt (issue 16); absent from daemons before it.
     public var orientation: WireOrientation?

@@ -75,7 +75,7 @@ private final class KeepingSink: Subscriber {
         hub.setWatch(id: n, enable: true, rate: 1000, raw: false)
         hub.setWatch(id: s, enable: true, rate: 1000, raw: false, magnetometer: false)
         var demands = hub.demands.makeAsyncIterator()
-        #expect(await demands.next() == Demand(active: true, rate: 1000, game: true))
+        #expect(await demands.next() == Demand(active: true, rate: 1000, magnetic: true, game: true))
         hub.publish(frame(1, reference: .magnetic), gyroBias: .zero, now: 1)
         hub.publish(frame(1, reference: .game), gyroBias: .zero, now: 1)
         #expect(try nine.frames().map(\.reference) == [.magnetic])
@@ -84,7 +84,9 @@ private final class KeepingSink: Subscriber {
         #expect(hub.status(id: n, errors: 0, peer: nil).samples == 1)
         #expect(hub.status(id: s, errors: 0, peer: nil).client.magnetometer == false)
         hub.setWatch(id: s, enable: false, rate: nil, raw: false)
-        #expect(await demands.next() == Demand(active: true, rate: 1000, game: false), "the 6D filter is not needed")
+        #expect(
+            await demands.next() == Demand(active: true, rate: 1000, magnetic: true, game: false),
+            "the 6D filter is not needed")
     }
 
     @Test("a poll is answered in the client's axes too")

@@ -6,7 +6,7 @@ import TiltWire
 @testable import TiltDaemon
 
 /// A client as the hub sees it, recording what it is handed; `full` makes it refuse lines as a stalled client does.
-private final class RecordingSink: Subscriber {
+final class RecordingSink: Subscriber {
     private let state = Mutex<(lines: [(WireLine, Delivery)], full: Bool, closed: Bool)>(([], false, false))
 
     var full: Bool {
@@ -100,11 +100,11 @@ private final class RecordingSink: Subscriber {
         var demands = hub.demands.makeAsyncIterator()
         let a = try #require(hub.register(RecordingSink()))
         hub.setWatch(id: a, enable: true, rate: 30, raw: false)
-        #expect(await demands.next() == Demand(active: true, rate: 30))
+        #expect(await demands.next() == Demand(active: true, rate: 30, magnetic: true))
         hub.setWatch(id: a, enable: false, rate: nil, raw: false)
         #expect(await demands.next() == .idle)
         #expect(hub.poll(id: a) == nil, "no frame yet: the poll waits for the next one")
-        #expect(await demands.next() == Demand(active: true, rate: nil))
+        #expect(await demands.next() == Demand(active: true, rate: nil, magnetic: true))
         hub.unregister(id: a)
         #expect(await demands.next() == .idle)
     }
@@ -116,7 +116,7 @@ private final class RecordingSink: Subscriber {
         #expect(await demands.next() == Demand(active: true, rate: Demand.claimRate))
         let a = try #require(hub.register(RecordingSink()))
         hub.setWatch(id: a, enable: true, rate: 60, raw: false)
-        #expect(await demands.next() == Demand(active: true, rate: 60))
+        #expect(await demands.next() == Demand(active: true, rate: 60, magnetic: true))
         hub.setWatch(id: a, enable: false, rate: nil, raw: false)
         #expect(await demands.next() == Demand(active: true, rate: Demand.claimRate))
         hub.setClaims(0)

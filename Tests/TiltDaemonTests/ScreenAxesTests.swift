@@ -25,14 +25,7 @@ struct ScreenAxesTests {
     }
 
     /// A log that lies flat for half a second, then tips about x and y at once (0.3 and 0.15 rad) and lies still.
-    private func tippingLog(in dir: URL) throws -> String {
-        var motion = SyntheticMotion()
-        motion.rate = 200
-        motion.angularVelocity = { t in t >= 0.5 && t < 1 ? Vector3(0.6, 0.3, 0) : .zero }
-        let path = dir.appendingPathComponent("tipping.csv").path
-        try CalibrationFixtures.writeLog(motion.generate(duration: 20).samples, to: path)
-        return path
-    }
+    private func tippingLog(in dir: URL) throws -> String { try TippingLog.write(in: dir) }
 
     private static func close(_ a: Vector3, _ b: Vector3) -> Bool { (a - b).norm < 1e-9 }
 
