@@ -119,7 +119,7 @@ public final class ServeServer: Sendable {
         } catch {
             compiler.stop()
             try? group.syncShutdownGracefully()
-            throw error
+            throw ServeStartError(error)
         }
         let port = channel.localAddress?.port ?? configuration.port
         let shared = Shared(configuration: configuration, port: port, compiler: compiler, logger: logger)
