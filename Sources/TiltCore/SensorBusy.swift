@@ -25,12 +25,16 @@ public struct SensorBusy: Hashable, Sendable {
         self.retryAt = retryAt
     }
 
+    /// Seconds until the buffer is tried again, to a tenth of a second, never negative.
+    public func retryIn(now: Double = monotonicSeconds()) -> Double {
+        (max(0, retryAt - now) * 10).rounded() / 10
+    }
+
     /// A sentence for logs and the `sensor` event's reason.
     public func explanation(now: Double = monotonicSeconds()) -> String {
         let who = holder.map { "held by \($0)" } ?? "held by another program"
-        let wait = max(0, retryAt - now)
         return "the IIO buffer of \(device) is busy (\(node) \(who)); polling its attributes at \(formatHz(rateHz)) Hz "
-            + "and trying the buffer again in \(formatHz((wait * 10).rounded() / 10)) s"
+            + "and trying the buffer again in \(formatHz(retryIn(now: now))) s"
     }
 
     private func formatHz(_ v: Double) -> String {

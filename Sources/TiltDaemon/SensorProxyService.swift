@@ -18,8 +18,8 @@ final class SensorProxyService: Service, Sendable {
     private let wakeup: Int32
     private let wakeupWriter: Int32
     private let shared = Mutex(Shared())
-    private let finished = Mutex<CheckedContinuation<Void, Never>?>(nil)
-    private let done = Atomic<Bool>(false)
+    /// Whether the bus thread has ended, and who waits for it.
+    private let finished = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
     private struct Shared {
         var orientation: WireOrientation?
@@ -34,7 +34,9 @@ final class SensorProxyService: Service, Sendable {
     /// - Throws: ``DaemonError`` when the bus cannot be reached or the name is taken (saying by whom).
     init(address: String?, hub: Hub, logger: Logger) throws(DaemonError) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw DaemonError("cannot create a pipe for --sensor-proxy: errno \(errno)") }
+        guard pipe(&ends) == 0 else {
+            throw DaemonError("cannot create a pipe for --sensor-proxy: \(String(cString: strerror(errno)))")
+        }
         for fd in ends {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -43,6 +45,11 @@ final class SensorProxyService: Service, Sendable {
         wakeupWriter = ends[1]
         let started = Mutex<Result<String, DaemonError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
+        // Observed before the first value is read, so no change falls between the two.
+        hub.observeOrientation { [self] orientation in
+            self.shared.withLock { $0.orientation = orientation }
+            self.ring()
+        }
         let initial = hub.orientation
         let thread = Thread { [self] in
             let bus: SensorProxyBus
@@ -78,10 +85,6 @@ final class SensorProxyService: Service, Sendable {
             closeWakeup()
             throw DaemonError("--sensor-proxy did not start")
         }
-        hub.observeOrientation { [self] orientation in
-            self.shared.withLock { $0.orientation = orientation }
-            self.ring()
-        }
     }
 
     func run() async throws {
@@ -89,9 +92,9 @@ final class SensorProxyService: Service, Sendable {
         shared.withLock { $0.stopping = true }
         ring()
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let already = finished.withLock { slot -> Bool in
-                if done.load(ordering: .acquiring) { return true }
-                slot = c
+            let already = finished.withLock { f -> Bool in
+                if f.done { return true }
+                f.waiter = c
                 return false
             }
             if already { c.resume() }
@@ -117,10 +120,10 @@ final class SensorProxyService: Service, Sendable {
     }
 
     private func finish() {
-        let waiting = finished.withLock { slot -> CheckedContinuation<Void, Never>? in
-            done.store(true, ordering: .releasing)
-            defer { slot = nil }
-            return slot
+        let waiting = finished.withLock { f -> CheckedContinuation<Void, Never>? in
+            f.done = true
+            defer { f.waiter = nil }
+            return f.waiter
         }
         waiting?.resume()
     }
@@ -134,7 +137,7 @@ final class SensorProxyService: Service, Sendable {
             ]
             let n = poll(&fds, 2, -1)
             if n < 0, errno != EINTR {
-                logger.error("net.hadess.SensorProxy: poll failed: errno \(errno)")
+                logger.error("net.hadess.SensorProxy: poll failed: \(String(cString: strerror(errno)))")
                 return
             }
             if fds[1].revents != 0 {

@@ -58,6 +58,6 @@ public struct BroadTrial: Sendable {
             }
         }
         let elapsed = clock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return elapsed.inSeconds
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 import TiltEffects
 
 /// Headless frames-per-second for presets at given sizes.

@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 
 /// Progress of long work (a frame sequence), shown on standard error so standard output stays clean.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TiltCore
 import TiltEffects
 
 /// `tiltfx render --out FILE.png`: one deterministic frame, optionally re-rendered whenever the preset changes.

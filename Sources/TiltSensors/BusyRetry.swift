@@ -8,8 +8,8 @@ struct BusyRetry {
     private(set) var retryAt: Double
 
     init(initial: Duration, maximum: Duration, now: Double = monotonicSeconds()) {
-        self.initial = initial.seconds
-        self.maximum = max(maximum.seconds, self.initial)
+        self.initial = initial.inSeconds
+        self.maximum = max(maximum.inSeconds, self.initial)
         delay = self.initial
         retryAt = now + delay
     }
@@ -22,19 +22,5 @@ struct BusyRetry {
     mutating func back(now: Double = monotonicSeconds()) {
         delay = min(delay * 2, maximum)
         retryAt = now + delay
-    }
-
-    /// The buffer came back: the next busy spell starts with ``initial`` again.
-    mutating func reset(now: Double = monotonicSeconds()) {
-        delay = initial
-        retryAt = now + delay
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let c = components
-        return Double(c.seconds) + Double(c.attoseconds) * 1e-18
     }
 }

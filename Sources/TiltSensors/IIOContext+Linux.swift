@@ -88,9 +88,9 @@ struct IIODeviceHandle {
 struct IIOErrno: Error {
     var code: Int32
     init(_ code: Int32) { self.code = code }
-    /// Whether it means the device is gone (unplugged, driver unbound, or its sysfs folder removed).
     /// Whether another reader holds the device (the kernel allows one reader of an IIO buffer).
     var meansBusy: Bool { code == EBUSY }
+    /// Whether it means the device is gone (unplugged, driver unbound, or its sysfs folder removed).
     var meansGone: Bool { code == ENODEV || code == EIO || code == ENOENT || code == ENXIO || code == EBADF }
 }
 

@@ -124,28 +124,26 @@ public struct IIOMotionSource: MotionSource {
         }
         var retry = BusyRetry(initial: configuration.initialBusyRetry, maximum: configuration.maximumBusyRetry)
         if session.buffered, !session.readsBuffer { events(.busy(session.busyNote(retryAt: retry.retryAt))) }
-        while true {
-            if session.readsBuffer { try await captureBuffer(session, deliver: deliver) }
-            let period = Duration.seconds(1 / max(session.polledRateHz, 0.1))
-            let clock = ContinuousClock()
-            var next = clock.now
-            while !session.readsBuffer {
-                try Task.checkCancellation()
-                deliver(try session.step(timeoutMs: 0))
-                if session.buffered, retry.isDue {
-                    if try session.startBufferUnlessBusy() {
-                        retry.reset()
-                        events(.busy(nil))
-                    } else {
-                        retry.back()
-                        events(.busy(session.busyNote(retryAt: retry.retryAt)))
-                    }
+        // Polled reads, paced here, until the buffer is ours (a polled device never gets one: until cancelled).
+        let period = Duration.seconds(1 / max(session.polledRateHz, 0.1))
+        let clock = ContinuousClock()
+        var next = clock.now
+        while !session.readsBuffer {
+            try Task.checkCancellation()
+            deliver(try session.step(timeoutMs: 0))
+            if session.buffered, retry.isDue {
+                if try session.startBufferUnlessBusy() {
+                    events(.busy(nil))
+                } else {
+                    retry.back()
+                    events(.busy(session.busyNote(retryAt: retry.retryAt)))
                 }
-                next = next.advanced(by: period)
-                if next < clock.now { next = clock.now }
-                try await Task.sleep(until: next, clock: clock)
             }
+            next = next.advanced(by: period)
+            if next < clock.now { next = clock.now }
+            try await Task.sleep(until: next, clock: clock)
         }
+        try await captureBuffer(session, deliver: deliver)
     }
 
     /// Reads the session's buffer on a thread of its own until cancelled (throws `CancellationError`) or it fails.

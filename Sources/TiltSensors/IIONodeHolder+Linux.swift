@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 
 #if canImport(Glibc)
     import Glibc
@@ -25,8 +26,7 @@ struct IIONodeHolder: Equatable {
             let fdFolder = "\(procRoot)/\(entry)/fd"
             guard let fds = try? FileManager.default.contentsOfDirectory(atPath: fdFolder) else { continue }
             for fd in fds where linkTarget("\(fdFolder)/\(fd)") == node {
-                let comm = (try? String(contentsOfFile: "\(procRoot)/\(entry)/comm", encoding: .utf8)) ?? "?"
-                return IIONodeHolder(name: comm.trimmingCharacters(in: .whitespacesAndNewlines), pid: pid)
+                return IIONodeHolder(name: processCommand(pid: pid, procRoot: procRoot) ?? "?", pid: pid)
             }
         }
         return nil

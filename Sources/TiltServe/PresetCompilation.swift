@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 import TiltEffects
 import TiltRender
 
@@ -33,7 +34,7 @@ enum PresetCompilation {
         let began = ContinuousClock.now
         func done(_ program: ProgramDescription?, _ errors: [CompileDiagnostic]) -> CompileOutcome {
             let elapsed = began.duration(to: .now)
-            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            let ms = elapsed.inSeconds * 1000
             return CompileOutcome(program: program, errors: errors, milliseconds: (ms * 100).rounded() / 100)
         }
         if case .failure(let error) = context {

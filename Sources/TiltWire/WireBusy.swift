@@ -21,7 +21,7 @@ public struct WireBusy: Sendable, Equatable, Codable {
         holder = busy.holder
         holderPid = busy.holderPID
         rate = busy.rateHz
-        retryIn = max(0, ((busy.retryAt - now) * 10).rounded() / 10)
+        retryIn = busy.retryIn(now: now)
     }
 
     func write(into w: inout JSONWriter) {
