@@ -1,5 +1,6 @@
 import CSystemd
 import Foundation
+import TiltSensors
 import TiltWire
 
 #if canImport(Glibc)
@@ -22,8 +23,9 @@ final class SensorProxyBus {
     static let compassPath = "/net/hadess/SensorProxy/Compass"
     static let compassInterface = "net.hadess.SensorProxy.Compass"
 
-    private let bus: OpaquePointer
-    private var slots: [OpaquePointer] = []
+    private let connection: SDBusConnection
+    /// The `sd_bus *`, for the messages built here.
+    private var bus: OpaquePointer { connection.handle }
     /// Which bus, for messages: `the system bus` or the address given.
     let description: String
     /// The unique bus names that claim the accelerometer.
@@ -39,60 +41,38 @@ final class SensorProxyBus {
     /// - Throws: ``DaemonError`` when the bus cannot be reached, or the name is owned already (naming its owner).
     init(address: String?, orientation: WireOrientation) throws(DaemonError) {
         self.orientation = orientation
-        var raw: OpaquePointer?
         let target = address.map { "the bus \($0)" } ?? "the system bus"
         description = target
-        if let address {
-            var r = sd_bus_new(&raw)
-            guard r >= 0, let made = raw else { throw Self.failure(target, r) }
-            r = sd_bus_set_address(made, address)
-            if r >= 0 { r = sd_bus_set_bus_client(made, 1) }
-            if r >= 0 { r = sd_bus_start(made) }
-            guard r >= 0 else {
-                sd_bus_unref(made)
-                throw Self.failure(target, r)
-            }
-        } else {
-            let r = sd_bus_open_system(&raw)
-            guard r >= 0, raw != nil else { throw Self.failure(target, r) }
+        do {
+            connection = try SDBusConnection(address: address)
+        } catch {
+            throw Self.failure(target, error)
         }
-        guard let bus = raw else { throw DaemonError("cannot connect to \(target)") }
-        self.bus = bus
         let me = Unmanaged.passUnretained(self).toOpaque()
 
-        var slot: OpaquePointer?
         let objectHandler: sd_bus_message_handler_t = { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             return Unmanaged<SensorProxyBus>.fromOpaque(userdata).takeUnretainedValue().handleCall(message)
         }
-        var r: Int32 = 0
-        for path in [Self.path, Self.compassPath] {
-            slot = nil
-            r = sd_bus_add_object(bus, &slot, path, objectHandler, me)
-            guard r >= 0, let objectSlot = slot else {
-                close()
-                throw Self.failure(target, r)
-            }
-            slots.append(objectSlot)
-        }
-
         let ownerHandler: sd_bus_message_handler_t = { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             Unmanaged<SensorProxyBus>.fromOpaque(userdata).takeUnretainedValue().handleOwnerChange(message)
             return 0
         }
-        slot = nil
-        r = sd_bus_add_match(
-            bus, &slot,
-            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'",
-            ownerHandler, me)
-        guard r >= 0, let matchSlot = slot else {
+        do {
+            for path in [Self.path, Self.compassPath] {
+                try connection.addObject(path: path, handler: objectHandler, userdata: me)
+            }
+            try connection.addMatch(
+                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                    + "member='NameOwnerChanged'",
+                handler: ownerHandler, userdata: me)
+        } catch {
             close()
-            throw Self.failure(target, r)
+            throw Self.failure(target, error)
         }
-        slots.append(matchSlot)
 
-        r = sd_bus_request_name(bus, Self.name, 0)
+        let r = sd_bus_request_name(bus, Self.name, 0)
         if r == -EEXIST {
             let owner = ownerDescription()
             close()
@@ -112,45 +92,36 @@ final class SensorProxyBus {
         }
         guard r >= 0 else {
             close()
-            throw DaemonError("cannot own \(Self.name) on \(target): \(Self.describe(r))")
+            throw DaemonError("cannot own \(Self.name) on \(target): \(SDBusConnection.describe(r))")
         }
     }
 
-    private var closed = false
-
     /// Gives the name up and closes the connection.
     func close() {
-        guard !closed else { return }
-        closed = true
-        for slot in slots { sd_bus_slot_unref(slot) }
-        slots = []
-        sd_bus_flush_close_unref(bus)
+        connection.close()
     }
 
     deinit { close() }
 
     /// The connection's file descriptor, to `poll` on.
-    var fileDescriptor: Int32 { sd_bus_get_fd(bus) }
+    var fileDescriptor: Int32 { connection.fileDescriptor }
 
     /// The `poll` events the connection waits for now.
-    var pollEvents: Int16 {
-        let e = sd_bus_get_events(bus)
-        return e > 0 ? Int16(truncatingIfNeeded: e) : Int16(POLLIN)
-    }
+    var pollEvents: Int16 { connection.pollEvents }
 
     /// Handles everything that arrived.
     /// - Throws: ``DaemonError`` when the connection broke.
     func process() throws(DaemonError) {
-        while true {
-            let r = sd_bus_process(bus, nil)
-            if r < 0 { throw DaemonError("lost \(description): \(Self.describe(r))") }
-            if r == 0 { return }
+        do {
+            try connection.processAll()
+        } catch {
+            throw DaemonError("lost \(description): \(error.reason)")
         }
     }
 
     /// Sends what is queued.
     func flush() {
-        _ = sd_bus_flush(bus)
+        connection.flush()
     }
 
     /// Publishes a new orientation: `PropertiesChanged` for what changed.
@@ -279,13 +250,9 @@ final class SensorProxyBus {
 
     // MARK: Messages
 
-    private static func code(_ c: Character) -> CChar { CChar(c.asciiValue!) }
+    private static func code(_ c: Character) -> CChar { SDBusConnection.code(c) }
 
-    private static func readString(_ m: OpaquePointer) -> String? {
-        var value: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(m, code("s"), &value) > 0, let value else { return nil }
-        return String(cString: value)
-    }
+    private static func readString(_ m: OpaquePointer) -> String? { SDBusConnection.readString(m) }
 
     private static func append(string: String, to m: OpaquePointer) -> Bool {
         sd_bus_message_append_basic(m, code("s"), string) >= 0
@@ -323,35 +290,24 @@ final class SensorProxyBus {
 
     /// `PID N (COMMAND)` of the name's owner, from the bus and /proc, or `another program` if the bus won't say.
     private func ownerDescription() -> String {
-        var call: OpaquePointer?
-        guard
-            sd_bus_message_new_method_call(
-                bus, &call, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                "GetConnectionUnixProcessID") >= 0, let call
-        else { return "another program" }
-        defer { sd_bus_message_unref(call) }
-        guard Self.append(string: Self.name, to: call) else { return "another program" }
-        var e = sd_bus_error()
-        defer { sd_bus_error_free(&e) }
-        var answer: OpaquePointer?
-        guard sd_bus_call(bus, call, 2_000_000, &e, &answer) >= 0, let answer else { return "another program" }
-        defer { sd_bus_message_unref(answer) }
-        var pid: UInt32 = 0
-        guard sd_bus_message_read_basic(answer, Self.code("u"), &pid) > 0 else { return "another program" }
+        let pid = connection.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetConnectionUnixProcessID", arguments: [Self.name]
+        ) { reply -> UInt32? in
+            var pid: UInt32 = 0
+            return sd_bus_message_read_basic(reply, Self.code("u"), &pid) > 0 ? pid : nil
+        }
+        guard let pid else { return "another program" }
         let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return "PID \(pid) (\(comm ?? "unknown command"))"
     }
 
-    private static func failure(_ target: String, _ r: Int32) -> DaemonError {
+    private static func failure(_ target: String, _ error: SDBusError) -> DaemonError {
         DaemonError(
-            "cannot connect to \(target) for --sensor-proxy: \(describe(r)); start the D-Bus daemon "
+            "cannot connect to \(target) for --sensor-proxy: \(error.reason); start the D-Bus daemon "
                 + "(systemctl start dbus), name a running bus with --system-bus ADDRESS, or run tiltd without "
                 + "--sensor-proxy")
-    }
-
-    private static func describe(_ r: Int32) -> String {
-        String(cString: strerror(-r))
     }
 
     /// The introspection documents' first lines.

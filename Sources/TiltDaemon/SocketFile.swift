@@ -1,3 +1,4 @@
+import Foundation
 import TiltWire
 
 #if canImport(Glibc)
