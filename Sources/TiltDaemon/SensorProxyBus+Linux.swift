@@ -1,5 +1,6 @@
 import CSystemd
 import Foundation
+import TiltCore
 import TiltSensors
 import TiltWire
 
@@ -298,9 +299,7 @@ final class SensorProxyBus {
             return sd_bus_message_read_basic(reply, Self.code("u"), &pid) > 0 ? pid : nil
         }
         guard let pid else { return "another program" }
-        let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        return "PID \(pid) (\(comm ?? "unknown command"))"
+        return "PID \(pid) (\(processCommand(pid: Int(pid)) ?? "unknown command"))"
     }
 
     private static func failure(_ target: String, _ error: SDBusError) -> DaemonError {
