@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "TiltServe",
             dependencies: [
-                "TiltCore", "TiltWire", "TiltClient", "TiltEffects", "TiltRender",
+                "TiltCore", "TiltWire", "TiltEffects", "TiltRender",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

@@ -1,3 +1,5 @@
+import TiltCore
+
 /// The command-rate part of a session: a token bucket (`commands_per_second`, burst twice that) and the flood rule.
 ///
 /// A command over the rate is refused with an `error`; a client that keeps sending past ``ServicePolicy/floodLimit``

@@ -21,8 +21,9 @@ public struct ShaderSourceMap: Sendable, Hashable {
         self.callSites = callSites
     }
 
-    /// One compiler message, located.
-    public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// One compiler message, located. Codable as `{"file","line","column","message"}` (`tiltfx serve`'s `/edit`
+    /// sends it so, docs/serve.md).
+    public struct Diagnostic: Codable, Sendable, Hashable, CustomStringConvertible {
         /// The file the message is about.
         public var file: String
         /// 1-based line in that file (0 when unknown).
@@ -31,6 +32,10 @@ public struct ShaderSourceMap: Sendable, Hashable {
         public var column: Int
         /// The compiler's text.
         public var message: String
+
+        public init(file: String, line: Int, column: Int, message: String) {
+            (self.file, self.line, self.column, self.message) = (file, line, column, message)
+        }
 
         public var description: String {
             let place = line > 0 ? (column > 0 ? "\(file):\(line):\(column)" : "\(file):\(line)") : file

@@ -5,13 +5,10 @@ import TiltEffects
 
 /// `/edit`: list, open, compile and save presets (docs/serve.md). Compiles run on the server's one GL thread; the
 /// answers come back in the order the page asked.
-///
-/// `@unchecked Sendable`: `session` is set and used only on the connection's event loop; the rest is immutable.
-final class EditEndpoint: WebSocketEndpoint, @unchecked Sendable {
+final class EditEndpoint: WebSocketEndpoint, Sendable {
     private let workspace: PresetWorkspace
     private let compiler: ShaderCompileThread
     private let logger: Logger
-    private weak var session: WebSocketSession?
 
     init(workspace: PresetWorkspace, compiler: ShaderCompileThread, logger: Logger) {
         self.workspace = workspace
@@ -19,7 +16,7 @@ final class EditEndpoint: WebSocketEndpoint, @unchecked Sendable {
         self.logger = logger
     }
 
-    func opened(_ session: WebSocketSession) { self.session = session }
+    func opened(_ session: WebSocketSession) {}
 
     func closed() {}
 
@@ -96,7 +93,8 @@ final class EditEndpoint: WebSocketEndpoint, @unchecked Sendable {
         }
     }
 
-    /// Compiles on the GL thread, then sends what `answer` makes of the outcome (run back on the event loop).
+    /// Compiles on the GL thread and sends what `answer` makes of the outcome. `answer` runs on the GL thread too,
+    /// right after the compile (a save's file writes included); only the sending goes back to the event loop.
     private func run(
         name: String, directory: String, overrides: [String: String], _ session: WebSocketSession,
         answer: @escaping @Sendable (CompileOutcome) -> [String: Any]

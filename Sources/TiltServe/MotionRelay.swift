@@ -112,12 +112,17 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
 
     /// A line from tiltd: to the page as it is. Frames (`attitude`, raw `sample`) are dropped while the page does not
     /// read (its connection's buffer is over NIO's high-water mark), as tiltd drops them for a slow client.
-    fileprivate func daemonLine(_ line: String) {
+    /// The bytes go through as they came, with no `String` in between.
+    fileprivate func daemonLine(_ line: ByteBuffer) {
         guard let session else { return }
-        let isFrame = line.hasPrefix(#"{"class":"attitude""#) || line.hasPrefix(#"{"class":"sample""#)
+        let bytes = line.readableBytesView
+        let isFrame = bytes.starts(with: Self.attitudePrefix) || bytes.starts(with: Self.samplePrefix)
         guard session.isWritable || !isFrame else { return }
-        session.send(text: line)
+        session.send(textBuffer: line)
     }
+
+    private static let attitudePrefix = Array(#"{"class":"attitude""#.utf8)
+    private static let samplePrefix = Array(#"{"class":"sample""#.utf8)
 
     /// tiltd closed the connection: tell the page and try again.
     fileprivate func daemonClosed() {
@@ -137,10 +142,8 @@ private final class DaemonLineHandler: ChannelInboundHandler {
     init(relay: MotionRelay) { self.relay = relay }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .line(var buffer) = unwrapInboundIn(data),
-            let line = buffer.readString(length: buffer.readableBytes)
-        else { return }
-        relay.daemonLine(line)
+        guard case .line(let buffer) = unwrapInboundIn(data) else { return }
+        relay.daemonLine(buffer)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -3,18 +3,11 @@ import TiltCore
 import TiltEffects
 import TiltRender
 
-/// A compile error located in a preset's file, as `/edit` sends it.
-struct CompileDiagnostic: Codable, Sendable, Hashable {
-    var file: String
-    var line: Int
-    var column: Int
-    var message: String
-}
-
 /// The result of compiling a preset with some files replaced: its program, or its errors.
 struct CompileOutcome: Sendable {
     var program: ProgramDescription?
-    var errors: [CompileDiagnostic]
+    /// Each located in a preset's file, as `/edit` sends it.
+    var errors: [ShaderSourceMap.Diagnostic]
     /// Milliseconds the load, plan, generation and GL compile took.
     var milliseconds: Double
 }
@@ -26,23 +19,25 @@ struct CompileOutcome: Sendable {
 /// in the current GL context: the very code `tiltfx run` and `tiltfx check` run, so the errors are the ones they
 /// would show. Paths in the messages are made relative to the preset's folder again.
 enum PresetCompilation {
+    typealias Diagnostic = ShaderSourceMap.Diagnostic
+
     /// Compiles the preset in `directory` called `name`, with `overrides` (file name → text) replacing its files.
     /// Call on the GL thread, with `context` its headless context.
     static func compile(
         name: String, directory: String, overrides: [String: String], context: Result<HeadlessContext, RenderError>
     ) -> CompileOutcome {
         let began = ContinuousClock.now
-        func done(_ program: ProgramDescription?, _ errors: [CompileDiagnostic]) -> CompileOutcome {
+        func done(_ program: ProgramDescription?, _ errors: [Diagnostic]) -> CompileOutcome {
             let elapsed = began.duration(to: .now)
             let ms = elapsed.inSeconds * 1000
             return CompileOutcome(program: program, errors: errors, milliseconds: (ms * 100).rounded() / 100)
         }
         if case .failure(let error) = context {
-            return done(nil, [CompileDiagnostic(file: Preset.fileName, line: 0, column: 0, message: "\(error)")])
+            return done(nil, [Diagnostic(file: Preset.fileName, line: 0, column: 0, message: "\(error)")])
         }
         let scratch: String
         do { scratch = try mirror(directory: directory, name: name, overrides: overrides) } catch {
-            return done(nil, [CompileDiagnostic(file: Preset.fileName, line: 0, column: 0, message: "\(error)")])
+            return done(nil, [Diagnostic(file: Preset.fileName, line: 0, column: 0, message: "\(error)")])
         }
         defer { try? FileManager.default.removeItem(atPath: (scratch as NSString).deletingLastPathComponent) }
         let relative = { (path: String) -> String in
@@ -62,20 +57,20 @@ enum PresetCompilation {
             return done(
                 nil,
                 [
-                    CompileDiagnostic(
+                    Diagnostic(
                         file: file, line: position?.line ?? 0, column: position?.column ?? 0, message: message)
                 ])
         } catch let error as RenderError where !error.diagnostics.isEmpty {
             return done(
                 nil,
                 error.diagnostics.map {
-                    CompileDiagnostic(
+                    Diagnostic(
                         file: relative($0.file), line: $0.line, column: $0.column,
                         message: $0.message.replacingOccurrences(of: scratch + "/", with: ""))
                 })
         } catch {
             let message = "\(error)".replacingOccurrences(of: scratch + "/", with: "")
-            return done(nil, [CompileDiagnostic(file: Preset.fileName, line: 0, column: 0, message: message)])
+            return done(nil, [Diagnostic(file: Preset.fileName, line: 0, column: 0, message: message)])
         }
     }
 

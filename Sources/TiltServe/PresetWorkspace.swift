@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 import TiltEffects
 
 /// The presets `/edit` may read and write: folders found by the preset search, each one's editable files
@@ -76,23 +77,18 @@ struct PresetWorkspace: Sendable {
         }
     }
 
-    /// Writes each file atomically: a temporary file in the same folder, renamed over the old one, so a reader (or
-    /// `tiltfx run`'s watcher) sees the old file or the new one, never half of it.
+    /// Writes each file atomically (``AtomicFileOutput``: a temporary file in the same folder, synced and renamed
+    /// over the old one, keeping its permissions), so a reader (or `tiltfx run`'s watcher) sees the old file or the
+    /// new one, never half of it.
     func write(_ files: [String: String], in directory: String) throws(ServeMessageError) {
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {
             let path = directory + "/" + name
-            let temporary = directory + "/.\(name).tiltfx-serve-\(UInt32.random(in: 0...UInt32.max))"
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-                if let mode = try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] {
-                    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary)
-                }
-                guard rename(temporary, path) == 0 else {
-                    throw ServeMessageError(String(cString: strerror(errno)))
-                }
+            do throws(OutputFileError) {
+                let output = try AtomicFileOutput(path: path, replacing: true)
+                try output.write(text)
+                try output.commit()
             } catch {
-                try? FileManager.default.removeItem(atPath: temporary)
-                throw ServeMessageError("cannot write \(path): \(error)")
+                throw ServeMessageError("cannot write \(path): \(error.code == 0 ? error.description : error.reason)")
             }
         }
     }

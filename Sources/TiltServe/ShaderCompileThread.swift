@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import TiltRender
 
@@ -7,13 +6,21 @@ import TiltRender
 ///
 /// A GL context is current on one thread, and compiling on the event loops would stall every connection; so jobs
 /// are queued here and their results come back through NIO promises.
-final class ShaderCompileThread: Sendable {
+///
+/// `@unchecked Sendable`: `jobs` and `stopped` are read and written only while holding `wakeup`.
+final class ShaderCompileThread: @unchecked Sendable {
     private struct Job {
         let work: @Sendable (Result<HeadlessContext, RenderError>) -> Void
     }
 
-    private let queue = NIOLockedValueBox<(jobs: [Job], stopped: Bool)>(([], false))
+    /// What the promise of a job submitted after ``stop()`` fails with.
+    struct Stopped: Error, CustomStringConvertible {
+        var description: String { "the server is stopping; the shader compiler takes no more work" }
+    }
+
     private let wakeup = NSCondition()
+    private var jobs: [Job] = []
+    private var stopped = false
 
     /// Starts the thread (the context is made on it, at once, so the first compile does not pay for it).
     init() {
@@ -22,21 +29,26 @@ final class ShaderCompileThread: Sendable {
         thread.start()
     }
 
-    /// Runs `work` on the GL thread with its context (or why there is none) and completes `promise` with its result.
+    /// Runs `work` on the GL thread with its context (or why there is none) and completes `promise` with its result;
+    /// after ``stop()``, fails `promise` with ``Stopped`` instead.
     func submit<T: Sendable>(
         on promise: EventLoopPromise<T>, _ work: @escaping @Sendable (Result<HeadlessContext, RenderError>) -> T
     ) {
         let job = Job { context in promise.succeed(work(context)) }
         wakeup.lock()
-        queue.withLockedValue { $0.jobs.append(job) }
-        wakeup.signal()
+        let accepted = !stopped
+        if accepted {
+            jobs.append(job)
+            wakeup.signal()
+        }
         wakeup.unlock()
+        if !accepted { promise.fail(Stopped()) }
     }
 
     /// Ends the thread after the jobs queued so far.
     func stop() {
         wakeup.lock()
-        queue.withLockedValue { $0.stopped = true }
+        stopped = true
         wakeup.signal()
         wakeup.unlock()
     }
@@ -47,11 +59,8 @@ final class ShaderCompileThread: Sendable {
             wakeup.lock()
             var next: Job?
             while true {
-                let (job, stopped) = queue.withLockedValue { state -> (Job?, Bool) in
-                    (state.jobs.isEmpty ? nil : state.jobs.removeFirst(), state.stopped)
-                }
-                if let job {
-                    next = job
+                if !jobs.isEmpty {
+                    next = jobs.removeFirst()
                     break
                 }
                 if stopped { break }

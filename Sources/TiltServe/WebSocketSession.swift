@@ -105,9 +105,14 @@ final class WebSocketSession: ChannelInboundHandler {
 
     /// Sends one text message.
     func send(text: String) {
-        guard let context, !closing else { return }
-        let buffer = context.channel.allocator.buffer(string: text)
-        send(WebSocketFrame(fin: true, opcode: .text, data: buffer))
+        guard let context else { return }
+        send(textBuffer: context.channel.allocator.buffer(string: text))
+    }
+
+    /// Sends one text message whose UTF-8 bytes are `textBuffer` (a line from tiltd, passed on without a copy).
+    func send(textBuffer: ByteBuffer) {
+        guard context != nil, !closing else { return }
+        send(WebSocketFrame(fin: true, opcode: .text, data: textBuffer))
     }
 
     /// Sends `{"class":"error","message":…}`.

@@ -1,5 +1,6 @@
 import Logging
 import Testing
+import TiltCore
 
 @testable import TiltDaemon
 
