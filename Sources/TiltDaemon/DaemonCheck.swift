@@ -109,10 +109,9 @@ public struct DaemonCheck: Sendable {
             return
         }
         // What `tiltd` would find there at start (SocketFile.prepare), looked at without removing anything.
-        var st = stat()
         var stale = ""
-        if lstat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+        if let node = FileNode(lstat: path) {
+            guard node.isSocket else {
                 add(
                     .fail, "socket",
                     "\(path) exists and is not a socket; tiltd would refuse it: remove it or choose "

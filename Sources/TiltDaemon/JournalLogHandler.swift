@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TiltCore
 
 #if canImport(Glibc)
     import Glibc
@@ -27,9 +28,8 @@ public struct JournalLogHandler: LogHandler {
             guard self == .auto else { return self }
             guard let stream = environment["JOURNAL_STREAM"], !stream.isEmpty else { return .plain }
             let parts = stream.split(separator: ":")
-            var st = stat()
-            guard parts.count == 2, fstat(STDERR_FILENO, &st) == 0 else { return .plain }
-            return UInt64(parts[0]) == UInt64(st.st_dev) && UInt64(parts[1]) == UInt64(st.st_ino) ? .journal : .plain
+            guard parts.count == 2, let node = FileNode(fstat: STDERR_FILENO) else { return .plain }
+            return UInt64(parts[0]) == node.device && UInt64(parts[1]) == node.inode ? .journal : .plain
         }
     }
 

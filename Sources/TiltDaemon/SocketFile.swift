@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import TiltCore
 import TiltWire
 
 #if canImport(Glibc)
@@ -20,8 +20,7 @@ enum SocketFile {
                 "the socket path is \(path.utf8.count) bytes long, over the \(SocketPath.maxLength)-byte limit of Unix sockets: \(path); choose a shorter --socket"
             )
         }
-        var st = stat()
-        guard lstat(path, &st) == 0 else {
+        guard let node = FileNode(lstat: path) else {
             // Nothing there. Make sure the folder exists.
             let dir = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             if !dir.isEmpty, access(dir, W_OK) != 0 {
@@ -31,7 +30,7 @@ enum SocketFile {
             }
             return
         }
-        guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+        guard node.isSocket else {
             throw DaemonError("\(path) exists and is not a socket; remove it or choose another --socket")
         }
         if isLive(path) {
@@ -65,9 +64,7 @@ enum SocketFile {
 
     /// The identity of the file at `path` (device, inode), to remove only our own socket at shutdown.
     static func identity(_ path: String) -> (UInt64, UInt64)? {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { return nil }
-        return (UInt64(st.st_dev), UInt64(st.st_ino))
+        FileNode(lstat: path).map { ($0.device, $0.inode) }
     }
 
     /// Gives the socket file at `path` to `group` (its mode stays 0660, so the group's members may connect).
