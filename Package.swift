@@ -54,6 +54,9 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(
+            name: "CGStreamer", path: "Sources/CGStreamer", pkgConfig: "gstreamer-video-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
 
         // MARK: Libraries
         .target(name: "TiltCore", swiftSettings: swiftSettings),
@@ -78,10 +81,12 @@ let package = Package(
             dependencies: ["TiltCore", "TiltWire"] + nio,
             swiftSettings: swiftSettings),
         .target(name: "TiltEffects", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
+        .target(name: "TiltMedia", dependencies: ["TiltCore", "CGStreamer"], swiftSettings: swiftSettings),
         .target(
             name: "TiltRender",
             dependencies: [
-                "TiltCore", "TiltEffects", "TiltClient", "TiltWire", "CSDL2", "CEGL", "CPNG", "CTurboJPEG", "CXRandR",
+                "TiltCore", "TiltEffects", "TiltClient", "TiltWire", "TiltMedia", "CSDL2", "CEGL", "CPNG", "CTurboJPEG",
+                "CXRandR",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
@@ -127,6 +132,7 @@ let package = Package(
             name: "TiltTestKit", dependencies: ["TiltCore", "TiltSensors"], path: "Tests/TiltTestKit",
             swiftSettings: swiftSettings),
         .testTarget(name: "TiltCoreTests", dependencies: ["TiltCore", "TiltTestKit"], swiftSettings: swiftSettings),
+        .testTarget(name: "TiltMediaTests", dependencies: ["TiltMedia"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltFusionTests", dependencies: ["TiltFusion", "TiltTestKit"], swiftSettings: swiftSettings),
         .testTarget(
