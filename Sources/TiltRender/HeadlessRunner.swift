@@ -78,7 +78,9 @@ public struct HeadlessRunner: Sendable {
             if let change = step.change {
                 daemon.watch(rate: change.motionRate)
                 logger.info("power: \(change.summary)")
-                if let line = try feed?.follow(change.mode) { logger.info("picture: \(line)") }
+                if let line = try feed?.follow(change.mode, showingOn: renderer.effects) {
+                    logger.info("picture: \(line)")
+                }
                 onModeChange(change, snapshot.power)
             }
             switch step.action {

@@ -10,13 +10,13 @@ import TiltMedia
 /// - Stepped (a video file in `tiltfx render`): ``show(at:_:)`` shows the frame of the video at that time, decoded
 ///   frame by frame, so the output is the same on any machine.
 ///
-/// Power (``follow(_:)``): in `still` and `hidden` a camera or pipeline is closed (its pipeline set to NULL, the
+/// Power (``follow(_:showingOn:)``): in `still` and `hidden` a camera or pipeline is closed (its pipeline set to NULL, the
 /// device released) and a file paused; both play again when the mode returns to `full` or `capped`.
 /// Lives on the render loop's thread, with the GL context.
 public final class PictureFeed {
     /// The source of the frames.
     public let source: VideoSource
-    /// Whether the power gate stopped it (``follow(_:)``).
+    /// Whether the power gate stopped it (``follow(_:showingOn:)``).
     public private(set) var isGated = false
     /// Frames uploaded so far.
     public private(set) var framesShown = 0
@@ -33,6 +33,8 @@ public final class PictureFeed {
 
     /// Whether the source's pipeline exists (a gated camera's does not).
     public var isOpen: Bool { source.isOpen }
+    /// Whether frames are coming: open and not paused.
+    public var isPlaying: Bool { source.isOpen && !source.isPaused }
 
     /// Opens the source and waits for its first frame.
     /// - Throws: `MediaError` (no camera, a busy one, a file that does not decode, a pipeline that cannot be built).
@@ -73,19 +75,21 @@ public final class PictureFeed {
         if let onShow { try effects.show(onShow) }
     }
 
-    /// Follows the power mode: `still` and `hidden` close a live source and pause a file; `full` and `capped` open
-    /// or play it again.
+    /// Follows the power mode: `still` and `hidden` close a live source and pause a file, once the newest frame is
+    /// shown on `effects` (the still frame shows it); `full` and `capped` open or play it again.
     /// - Returns: what changed, for the log; `nil` when nothing did.
-    /// - Throws: `MediaError` when a camera cannot be opened again (unplugged meanwhile).
-    public func follow(_ mode: PowerMode) throws(MediaError) -> String? {
+    /// - Throws: `MediaError` when a camera cannot be opened again (unplugged meanwhile) or stopped with an error.
+    public func follow(_ mode: PowerMode, showingOn effects: EffectRenderer) throws -> String? {
         let stop = mode == .still || mode == .hidden
         guard stop != isGated else { return nil }
-        isGated = stop
         let live = source.input.isLive
         if stop {
+            _ = try refresh(effects)
+            isGated = true
             if live { source.close() } else { source.setPaused(true) }
             return "\(source.input) \(live ? "closed" : "paused") while \(mode)"
         }
+        isGated = false
         if live { try source.open() } else { source.setPaused(false) }
         return "\(source.input) \(live ? "open" : "playing") again"
     }

@@ -85,7 +85,7 @@ public struct WindowRunner: Sendable {
             if let change = step.change {
                 daemon.watch(rate: change.motionRate)
                 logger.info("power: \(change.summary)")
-                if let line = try feed?.follow(change.mode) { logger.info("picture: \(line)") }
+                if let line = try feed?.follow(change.mode, showingOn: live.effects) { logger.info("picture: \(line)") }
             }
             switch step.action {
             case .stop: return
