@@ -15,8 +15,7 @@ struct PictureOptions: ParsableArguments {
     @Option(
         defaultAsFlag: PictureContent.defaultCamera, parsing: .next,
         help: ArgumentHelp(
-            "A V4L2 camera as the content (default /dev/video0); closed while the run draws a still frame or is "
-                + "hidden.",
+            "A V4L2 camera as the content; closed while the run draws a still frame or is hidden.",
             valueName: "device"))
     var camera: String? = nil
 

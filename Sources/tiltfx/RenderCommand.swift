@@ -22,7 +22,7 @@ struct RenderCommand: ParsableCommand {
             A video as the content (looped; frame i shows it at i/fps, the same on every machine), or a camera or \
             any GStreamer pipeline (their newest picture):
               tiltfx render --preset holo-card --image clip.webm --frames 60 --out frames/
-              tiltfx render --preset foil --source 'videotestsrc pattern=ball' --frames 30 --out frames/
+              tiltfx render --preset foil --source videotestsrc --frames 30 --out f/
             Edit the preset and see it (re-renders on every save):
               tiltfx render --preset holo-card --out card.png --watch
             Tilt is the x,y tip in radians about the screen's axes (docs/coordinates.md). Progress goes to stderr: a redrawn \
