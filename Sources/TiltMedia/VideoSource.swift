@@ -230,7 +230,9 @@ public final class VideoSource {
                 continue
             }
             if Date() > deadline {
-                throw .stream(input: input, reason: "no frame came in \(configuration.firstFrameTimeout) s")
+                throw .video(
+                    path: input.path, problem: .damaged,
+                    reason: "no picture came in \(Int(configuration.firstFrameTimeout)) s")
             }
         }
     }
@@ -257,10 +259,11 @@ public final class VideoSource {
                 }
             }
             if Date() > deadline {
-                throw .stream(
-                    input: input,
-                    reason: "no picture came in \(Int(configuration.firstFrameTimeout)) s; check that it plays with "
-                        + "gst-launch-1.0")
+                let waited = "no picture came in \(Int(configuration.firstFrameTimeout)) s"
+                // A demuxer's error while decodebin is still setting it up is dropped by decodebin (it would try
+                // another element), so a damaged file may say nothing at all: the wait is all there is to go on.
+                if case .file(let path) = input { throw .video(path: path, problem: .damaged, reason: waited) }
+                throw .stream(input: input, reason: "\(waited); check that it plays with gst-launch-1.0")
             }
         }
     }
