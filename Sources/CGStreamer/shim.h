@@ -27,6 +27,8 @@ static inline const char *tilt_gst_message_source_name(GstMessage *message) { re
 // A buffer's presentation time and duration (GST_BUFFER_PTS, GST_BUFFER_DURATION), GST_CLOCK_TIME_NONE when unknown.
 static inline GstClockTime tilt_gst_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
 static inline GstClockTime tilt_gst_buffer_duration(GstBuffer *buffer) { return GST_BUFFER_DURATION(buffer); }
+static inline GstBuffer *tilt_gst_buffer_ref(GstBuffer *buffer) { return gst_buffer_ref(buffer); }
+static inline void tilt_gst_buffer_unref(GstBuffer *buffer) { gst_buffer_unref(buffer); }
 static inline GstClockTime tilt_gst_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
 // A raw video sample's width, height and row stride in bytes (plane 0), from its caps; 0 when they are not video.
 static inline int tilt_gst_sample_video_info(GstSample *sample, int *width, int *height, int *stride) {

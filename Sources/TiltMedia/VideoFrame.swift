@@ -3,8 +3,8 @@ import CGStreamer
 /// One decoded picture from a ``VideoSource``: RGBA8, rows top-down, straight alpha, sRGB-encoded, as the decoder
 /// gave it (GStreamer's buffer, not copied).
 ///
-/// Holds a reference to GStreamer's sample until it is released, so keep it no longer than it takes to upload it.
-/// Immutable, so it may cross threads.
+/// Holds a reference to GStreamer's buffer (not to the app sink's sample, which the sink reuses), so holding a frame
+/// never blocks the pipeline for long; keep it no longer than it is on show. Immutable, so it may cross threads.
 public final class VideoFrame: @unchecked Sendable {
     /// Width in pixels.
     public let width: Int
@@ -17,21 +17,19 @@ public final class VideoFrame: @unchecked Sendable {
     public let time: Double
     /// How long it is shown, seconds, when the stream says.
     public let duration: Double?
-    private let sample: OpaquePointer
+    private let buffer: UnsafeMutablePointer<GstBuffer>
 
-    /// Takes over `sample` (one reference) when it holds RGBA video; else releases it and returns `nil`.
+    /// The frame of `sample` when it holds RGBA video, else `nil`; releases `sample` (one reference) either way.
     init?(taking sample: OpaquePointer, timeOffset: Double = 0) {
+        defer { tilt_gst_sample_unref(sample) }
         var width: Int32 = 0
         var height: Int32 = 0
         var stride: Int32 = 0
-        guard tilt_gst_sample_video_info(sample, &width, &height, &stride) != 0, gst_sample_get_buffer(sample) != nil,
+        guard tilt_gst_sample_video_info(sample, &width, &height, &stride) != 0,
+            let buffer = gst_sample_get_buffer(sample),
             width > 0, height > 0, stride >= width * 4
-        else {
-            tilt_gst_sample_unref(sample)
-            return nil
-        }
-        let buffer = gst_sample_get_buffer(sample)!
-        self.sample = sample
+        else { return nil }
+        self.buffer = tilt_gst_buffer_ref(buffer)
         self.width = Int(width)
         self.height = Int(height)
         self.stride = Int(stride)
@@ -43,13 +41,12 @@ public final class VideoFrame: @unchecked Sendable {
     }
 
     deinit {
-        tilt_gst_sample_unref(sample)
+        tilt_gst_buffer_unref(buffer)
     }
 
     /// Calls `body` with the pixels (`stride * height` bytes, or fewer for a last row cut to `width * 4`).
     /// - Returns: what `body` returns, or `nil` when the buffer cannot be read.
     public func withPixels<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
-        guard let buffer = gst_sample_get_buffer(sample) else { return nil }
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return nil }
         defer { gst_buffer_unmap(buffer, &map) }
