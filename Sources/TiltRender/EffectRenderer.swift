@@ -46,9 +46,11 @@ public final class EffectRenderer {
         self.preset = preset
         self.passes = passes ?? PassPlanner.plan(preset, picture: picture != nil)
         self.picture = try picture.map { (p: PictureContent) throws in
-            let texture = try ImageTexture(image: p.image, path: p.path)
+            // A moving picture's frames go up as plain bytes, fitted without colour conversion (EffectRenderer+Video).
+            let texture = try ImageTexture(image: p.image, path: p.path, options: p.isMoving ? .video : .init())
             let fit = try ShaderProgram.link(
-                vertex: ShaderGenerator.vertexSource, fragment: ShaderGenerator.pictureFitSource)
+                vertex: ShaderGenerator.vertexSource,
+                fragment: p.isMoving ? ShaderGenerator.videoFitSource : ShaderGenerator.pictureFitSource)
             return (p, texture, fit)
         }
         self.textures = try PresetTextureLoader.load(preset.textures)

@@ -1,10 +1,16 @@
 import CEGL
 import TiltMedia
 
+extension ImageTexture.Options {
+    /// A moving picture's texture: the bytes as the decoder gives them (sRGB-encoded, opaque, so premultiplied
+    /// already) in plain `GL_RGBA8`, not decoded on sampling: ``ShaderGenerator/videoFitSource`` copies them.
+    static let video = ImageTexture.Options(sRGB: false, premultiply: false)
+}
+
 extension ImageTexture {
     /// Replaces the texels with a video frame: `glTexSubImage2D` into the same texture while the size stays, a new
-    /// `glTexImage2D` when it changes. The bytes go up as the decoder gave them (sRGB-encoded, decoded on sampling),
-    /// not premultiplied: video is opaque. Needs the texture's GL context current.
+    /// `glTexImage2D` (`GL_RGBA8`, as ``Options/video``) when it changes. The bytes go up as the decoder gave them.
+    /// Needs the texture's GL context current.
     /// - Throws: `ImageError` when the frame is larger than the GL holds (``ImageError/Problem/overTextureLimit``).
     func upload(_ frame: VideoFrame, name: String, maxTextureSize: Int? = nil) throws(ImageError) {
         let limit = maxTextureSize ?? GLLimits.current.maxTextureSize
@@ -25,7 +31,7 @@ extension ImageTexture {
                     GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
             } else {
                 glTexImage2D(
-                    GLenum(GL_TEXTURE_2D), 0, GL_SRGB8_ALPHA8, GLsizei(frame.width), GLsizei(frame.height), 0,
+                    GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(frame.width), GLsizei(frame.height), 0,
                     GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
             }
         }
