@@ -59,6 +59,8 @@ public final class VideoSource {
     /// A stepped source's frame on show.
     private var current: VideoFrame?
     /// A stepped source: seconds of video played in earlier loops, and where the last frame taken ends.
+    /// Whether no frame came since the pipeline was built (an error then is said as one at opening).
+    private var awaitingFirstFrame = false
     private var loopOffset = 0.0
     private var loopEnd = 0.0
 
@@ -92,9 +94,12 @@ public final class VideoSource {
 
     /// Builds the pipeline, plays it and waits for its first frame (which ``latestFrame()`` then returns).
     /// Does nothing when already open.
+    /// - Parameter wait: whether to wait for the first frame (default). Without waiting (a camera reopened while a
+    ///   window is shown: the loop must not stall for the second a camera takes to start), only building the
+    ///   pipeline can fail here; what stops it later is thrown by ``latestFrame()``, said as at opening.
     /// - Throws: `MediaError`: no camera, a busy camera, a file that does not decode, a pipeline that cannot be
     ///   built, or no frame within ``Configuration/firstFrameTimeout`` seconds. The source is closed again.
-    public func open() throws(MediaError) {
+    public func open(waitingForFirstFrame wait: Bool = true) throws(MediaError) {
         guard pipeline == nil else { return }
         if case .file = input {
         } else {
@@ -130,6 +135,8 @@ public final class VideoSource {
         loopEnd = 0
         current = nil
         gst_element_set_state(built, GST_STATE_PLAYING)
+        awaitingFirstFrame = true
+        guard wait else { return }
         do throws(MediaError) {
             pending = try waitForFirstFrame()
         } catch {
@@ -176,6 +183,7 @@ public final class VideoSource {
             if let frame = VideoFrame(taking: sample) {
                 newest = frame
                 framesTaken += 1
+                awaitingFirstFrame = false
             }
         }
         return newest
@@ -217,6 +225,7 @@ public final class VideoSource {
                 let frame = VideoFrame(taking: sample, timeOffset: loopOffset)
             {
                 framesTaken += 1
+                awaitingFirstFrame = false
                 loopEnd = max(loopEnd, frame.time + (frame.duration ?? 0))
                 return frame
             }
@@ -247,6 +256,7 @@ public final class VideoSource {
                 let frame = VideoFrame(taking: sample)
             {
                 framesTaken += 1
+                awaitingFirstFrame = false
                 loopEnd = frame.time + (frame.duration ?? 0)
                 return frame
             }
@@ -277,8 +287,9 @@ public final class VideoSource {
             defer { tilt_gst_message_unref(message) }
             if tilt_gst_message_type(message) == GST_MESSAGE_ERROR {
                 let failure = Self.failure(of: message)
+                let opening = awaitingFirstFrame
                 close()
-                throw Self.mediaError(failure, input: input, opening: false)
+                throw Self.mediaError(failure, input: input, opening: opening)
             }
             if loopAtEnd, case .file = input { try rewind() }
         }

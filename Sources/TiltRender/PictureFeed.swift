@@ -90,7 +90,8 @@ public final class PictureFeed {
             return "\(source.input) \(live ? "closed" : "paused") while \(mode)"
         }
         isGated = false
-        if live { try source.open() } else { source.setPaused(false) }
+        // Not waiting for the first frame: the loop goes on with the last one until the camera has started.
+        if live { try source.open(waitingForFirstFrame: false) } else { source.setPaused(false) }
         return "\(source.input) \(live ? "open" : "playing") again"
     }
 }

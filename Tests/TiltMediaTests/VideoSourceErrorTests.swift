@@ -32,6 +32,26 @@ import Testing
         #expect(error.description.hasSuffix("; plug one in, or name another with --camera DEVICE"))
     }
 
+    @Test func aCameraOpenedWithoutWaitingSaysItIsMissingOnTheNextRead() throws {
+        let source = VideoSource(.camera("/dev/video-none"))
+        try source.open(waitingForFirstFrame: false)
+        var said: MediaError?
+        for _ in 0..<200 where said == nil {
+            do {
+                _ = try source.latestFrame()
+                Thread.sleep(forTimeInterval: 0.01)
+            } catch {
+                said = error
+            }
+        }
+        guard case .noCamera(let device, _)? = said else {
+            Issue.record("\(String(describing: said))")
+            return
+        }
+        #expect(device == "/dev/video-none")
+        #expect(!source.isOpen, "closed after the error")
+    }
+
     @Test func aPathThatIsNotADeviceIsNoCamera() throws {
         let file = try temporaryFile(Array("not a camera".utf8), name: "video0")
         let error = try Self.failure(.camera(file))

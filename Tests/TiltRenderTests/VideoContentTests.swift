@@ -68,7 +68,13 @@ import TiltTestKit
         #expect(!feed.isOpen)
         #expect(try feed.follow(.capped, showingOn: renderer.effects)?.hasSuffix("open again") == true)
         #expect(feed.isOpen && !feed.isGated)
-        #expect(try feed.refresh(renderer.effects), "frames come again")
+        // Opened again without waiting: the loop keeps drawing the last frame until the first new one comes.
+        var again = false
+        for _ in 0..<500 where !again {
+            again = try feed.refresh(renderer.effects)
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(again, "frames come again")
         feed.stop()
         #expect(!feed.isOpen)
     }
