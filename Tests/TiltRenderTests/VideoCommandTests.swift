@@ -147,6 +147,20 @@ import TiltTestKit
         #expect(gated.stderr.contains("picture: pipeline '\(pipeline)' closed while still"), "\(gated.stderr)")
     }
 
+    @Test func benchMeasuresAPresetOnAVideo() throws {
+        let r = try TiltFXProcess.run([
+            "bench", "--presets", Self.presets, "--preset", "tilt-specular", "--size", "32x32", "--seconds", "0.5",
+            "--image", Self.ball,
+        ])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains("picture: \(Self.ball) (video, 64x48, played live, --fit contain)"), "\(r.stdout)")
+        let line = try #require(r.stdout.split(separator: "\n").first { $0.contains(" fps") })
+        let uploaded = try #require(line.range(of: #", (\d+) video frames uploaded\)"#, options: .regularExpression))
+        let count = Int(line[uploaded].dropFirst(2).prefix { $0.isNumber }) ?? 0
+        // 0.5 s of a 15 fps video, played live: at most 8 new frames, each uploaded once however many are drawn.
+        #expect((1...9).contains(count), "\(line)")
+    }
+
     /// The `drawn` count of the stats line.
     static func drawn(_ stdout: String) -> Int? {
         guard let line = stdout.split(separator: "\n").first(where: { $0.contains(#""class":"stats""#) }),
