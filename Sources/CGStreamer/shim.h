@@ -17,4 +17,27 @@ static inline void tilt_gst_message_unref(GstMessage *message) { gst_message_unr
 static inline void tilt_gst_sample_unref(GstSample *sample) { gst_sample_unref(sample); }
 static inline void tilt_gst_caps_unref(GstCaps *caps) { gst_caps_unref(caps); }
 static inline void tilt_gst_object_unref(gpointer object) { gst_object_unref(object); }
+
+// Properties are set with g_object_set, a variadic function Swift cannot call.
+static inline void tilt_g_object_set_string(gpointer object, const char *name, const char *value) {
+    g_object_set(object, name, value, NULL);
+}
+// A message's source object name (GST_MESSAGE_SRC_NAME), or NULL.
+static inline const char *tilt_gst_message_source_name(GstMessage *message) { return GST_MESSAGE_SRC_NAME(message); }
+// A buffer's presentation time and duration (GST_BUFFER_PTS, GST_BUFFER_DURATION), GST_CLOCK_TIME_NONE when unknown.
+static inline GstClockTime tilt_gst_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
+static inline GstClockTime tilt_gst_buffer_duration(GstBuffer *buffer) { return GST_BUFFER_DURATION(buffer); }
+static inline GstBuffer *tilt_gst_buffer_ref(GstBuffer *buffer) { return gst_buffer_ref(buffer); }
+static inline void tilt_gst_buffer_unref(GstBuffer *buffer) { gst_buffer_unref(buffer); }
+static inline GstClockTime tilt_gst_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
+// A raw video sample's width, height and row stride in bytes (plane 0), from its caps; 0 when they are not video.
+static inline int tilt_gst_sample_video_info(GstSample *sample, int *width, int *height, int *stride) {
+    GstCaps *caps = gst_sample_get_caps(sample);
+    GstVideoInfo info;
+    if (caps == NULL || !gst_video_info_from_caps(&info, caps)) return 0;
+    *width = GST_VIDEO_INFO_WIDTH(&info);
+    *height = GST_VIDEO_INFO_HEIGHT(&info);
+    *stride = GST_VIDEO_INFO_PLANE_STRIDE(&info, 0);
+    return 1;
+}
 #endif

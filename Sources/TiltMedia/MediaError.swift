@@ -1,12 +1,61 @@
 /// What can go wrong with a media pipeline, each case saying what and what to do.
 public enum MediaError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong with a video file.
+    public enum VideoProblem: Sendable, Hashable {
+        /// GStreamer cannot tell what the bytes are (not a video, or not one it knows).
+        case unknownType
+        /// It is a video, but no decoder for its format is installed.
+        case noDecoder
+        /// It starts as a video but does not decode (cut short, damaged), or ends before its first picture.
+        case damaged
+        /// It cannot be opened or read.
+        case unreadable
+    }
+
     /// GStreamer itself would not start.
     case frameworkUnavailable(String)
+    /// No camera at the device path (missing, not a device, not a V4L2 capture device).
+    case noCamera(device: String, reason: String)
+    /// The camera is there but another program holds it; `holders` names the programs found holding it.
+    case cameraBusy(device: String, reason: String, holders: [String])
+    /// A video file that does not play.
+    case video(path: String, problem: VideoProblem, reason: String)
+    /// A `--source` description GStreamer cannot build (an unknown element, a syntax error, a link that fails).
+    case pipeline(description: String, reason: String)
+    /// An input that opened but gave no picture in time, or stopped with an error while playing.
+    case stream(input: VideoInput, reason: String)
 
     public var description: String {
         switch self {
         case .frameworkUnavailable(let reason):
             "GStreamer would not start: \(reason); install the packages scripts/bootstrap lists"
+        case .noCamera(let device, let reason):
+            "no camera at \(device): \(reason); plug one in, or name another with --camera DEVICE"
+        case .cameraBusy(let device, let reason, let holders):
+            "camera \(device) is busy (\(reason))"
+                + (holders.isEmpty ? "" : ": in use by \(holders.joined(separator: ", "))")
+                + "; close the program that uses it, or name another with --camera DEVICE"
+        case .video(let path, let problem, let reason):
+            "cannot use video \(path): " + Self.advice(problem, reason)
+        case .pipeline(let description, let reason):
+            "cannot build the pipeline '\(description)': \(reason); check it with "
+                + "`gst-launch-1.0 \(description) ! videoconvert ! autovideosink` and `gst-inspect-1.0`"
+        case .stream(let input, let reason):
+            "\(input) stopped: \(reason)"
+        }
+    }
+
+    private static func advice(_ problem: VideoProblem, _ reason: String) -> String {
+        switch problem {
+        case .unknownType:
+            "not a video GStreamer knows (\(reason)); give a video file (WebM, MP4, Ogg, …) or a PNG or JPEG picture"
+        case .noDecoder:
+            "no decoder for it is installed (\(reason)); install the GStreamer plugins for its format "
+                + "(gstreamer1.0-plugins-good, -bad, -ugly or gstreamer1.0-libav), or convert it to WebM (VP8/VP9)"
+        case .damaged:
+            "the video does not decode (\(reason)); check that it plays (`gst-play-1.0 FILE`) or encode it again"
+        case .unreadable:
+            "\(reason); check the path and its permissions"
         }
     }
 }

@@ -20,6 +20,8 @@ public struct Benchmark: Sendable {
         public var passesDrawn: Int
         /// Passes in the preset's plan.
         public var passCount: Int
+        /// Video frames uploaded over the measured frames, for a moving picture; `nil` for none.
+        public var videoFrames: Int? = nil
         /// Frames per second.
         public var fps: Double { Double(frames) / max(seconds, 1e-9) }
         /// Passes drawn per measured frame.
@@ -33,7 +35,8 @@ public struct Benchmark: Sendable {
                 ? "\(Int(passesPerFrame))" : String(format: "%.1f", passesPerFrame)
             return
                 "\(name) \(size) \(String(format: "%8.1f", fps)) fps  "
-                + "(\(frames) frames in \(String(format: "%.2f", seconds)) s, \(perFrame) of \(passCount) passes per frame)"
+                + "(\(frames) frames in \(String(format: "%.2f", seconds)) s, \(perFrame) of \(passCount) passes per frame"
+                + (videoFrames.map { ", \($0) video frames uploaded" } ?? "") + ")"
         }
     }
 
@@ -42,8 +45,14 @@ public struct Benchmark: Sendable {
         preset: Preset, width: Int, height: Int, seconds: Double, picture: PictureContent? = nil
     ) throws -> Result {
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
+        // A moving picture plays live, as in `tiltfx run`: each frame uploads the newest video frame, if one came.
+        let feed = PictureFeed(picture: picture)
+        try feed?.start()
+        defer { feed?.stop() }
         var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
+        _ = try feed?.refresh(renderer.effects)
         try renderer.drawAndWait(inputs)
+        let shownBefore = feed?.framesShown ?? 0
         let drawnBefore = renderer.effects.drawCounts.reduce(0, +)
         let clock = ContinuousClock()
         let start = clock.now
@@ -54,6 +63,7 @@ public struct Benchmark: Sendable {
             inputs.time = t
             inputs.frame = frames
             inputs.tilt = SIMD2(0.3 * sin(t), 0.3 * cos(t * 0.7))
+            _ = try feed?.refresh(renderer.effects)
             try renderer.drawAndWait(inputs)
             frames += 1
             let d = start.duration(to: clock.now)
@@ -62,7 +72,7 @@ public struct Benchmark: Sendable {
         return Result(
             preset: preset.name, width: width, height: height, frames: frames, seconds: elapsed,
             passesDrawn: renderer.effects.drawCounts.reduce(0, +) - drawnBefore,
-            passCount: renderer.effects.passes.count)
+            passCount: renderer.effects.passes.count, videoFrames: feed.map { $0.framesShown - shownBefore })
     }
 
     /// GL renderer name, from a throwaway context.

@@ -17,12 +17,13 @@ public final class EffectRenderer {
     private var vertexArray: GLuint = 0
     /// Per pass: its output textures (two for stateful passes), or empty for the last pass.
     private var targets: [[RenderTarget]] = []
-    private var targetSize: SIMD2<Int> = .zero
+    var targetSize: SIMD2<Int> = .zero
     private var pingPong = 0
     /// The user's picture, its texture and the program that fits it to the canvas, when one is given.
-    private let picture: (content: PictureContent, texture: ImageTexture, fit: GLuint)?
-    /// The picture fitted to the current size, in the effects' colour (drawn when the size changes).
-    private var pictureCanvas: RenderTarget?
+    /// (A moving picture's frames replace its texture and content size: EffectRenderer+Video.swift.)
+    var picture: (content: PictureContent, texture: ImageTexture, fit: GLuint)?
+    /// The picture fitted to the current size, in the effects' colour (drawn when the size or the picture changes).
+    var pictureCanvas: RenderTarget?
     /// The preset's named textures, in the order of `preset.textures`, on units from ``TextureUnit/firstNamedTexture``
     private let textures: [ImageTexture]
     /// Whether the static passes' textures hold their current output (see ``invalidateStaticPasses()``).
@@ -45,9 +46,11 @@ public final class EffectRenderer {
         self.preset = preset
         self.passes = passes ?? PassPlanner.plan(preset, picture: picture != nil)
         self.picture = try picture.map { (p: PictureContent) throws in
-            let texture = try ImageTexture(image: p.image, path: p.path)
+            // A moving picture's frames go up as plain bytes, fitted without colour conversion (EffectRenderer+Video).
+            let texture = try ImageTexture(image: p.image, path: p.path, options: p.isMoving ? .video : .init())
             let fit = try ShaderProgram.link(
-                vertex: ShaderGenerator.vertexSource, fragment: ShaderGenerator.pictureFitSource)
+                vertex: ShaderGenerator.vertexSource,
+                fragment: p.isMoving ? ShaderGenerator.videoFitSource : ShaderGenerator.pictureFitSource)
             return (p, texture, fit)
         }
         self.textures = try PresetTextureLoader.load(preset.textures)
@@ -153,9 +156,14 @@ public final class EffectRenderer {
 
     /// Draws the picture fitted to a `width`×`height` canvas into ``pictureCanvas``: sRGB-decoded and filtered in
     /// linear light by the GL, encoded into the effects' colour, once per size.
-    private func fitPicture(width: Int, height: Int) throws(RenderError) {
+    func fitPicture(width: Int, height: Int) throws(RenderError) {
         guard let picture else { return }
-        let canvas = try RenderTarget(width: width, height: height)
+        let canvas: RenderTarget
+        if let reusable = pictureCanvas, reusable.width == width, reusable.height == height {
+            canvas = reusable
+        } else {
+            canvas = try RenderTarget(width: width, height: height)
+        }
         let r = picture.content.rect(canvas: SIMD2(Double(width), Double(height)))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), canvas.framebuffer)
         glViewport(0, 0, GLsizei(width), GLsizei(height))

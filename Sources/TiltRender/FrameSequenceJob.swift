@@ -70,6 +70,11 @@ public struct FrameSequenceJob: Sendable {
             )
         }
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
+        // A video file is stepped: frame i shows the video at i / fps, whatever the speed of the machine. A camera
+        // or pipeline is live: each frame shows its newest picture.
+        let feed = PictureFeed(picture: picture, stepped: true)
+        try feed?.start()
+        defer { feed?.stop() }
         var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
         var written: [String] = []
         defer { progress?.finish() }
@@ -79,6 +84,7 @@ public struct FrameSequenceJob: Sendable {
             inputs.time = Double(i) / fps
             inputs.frame = i
             inputs.timeDelta = 1 / fps
+            _ = try feed?.show(at: Double(i) / fps, renderer.effects)
             let path = (directory as NSString).appendingPathComponent(Self.fileName(i))
             try renderer.renderPNG(inputs, to: path)
             written.append(path)

@@ -42,6 +42,9 @@ public struct HeadlessRunner: Sendable {
         let renderer = try OffscreenRenderer(
             preset: settings.preset, width: width, height: height, picture: settings.picture)
         logger.info("headless: \(renderer.rendererName), \(width)x\(height)")
+        let feed = PictureFeed(picture: settings.picture)
+        try feed?.start()
+        defer { feed?.stop() }
         Self.installStopHandlers()
         // No display to read a rotation from: `auto` is 0 here.
         let daemon = DaemonMotion(
@@ -75,6 +78,9 @@ public struct HeadlessRunner: Sendable {
             if let change = step.change {
                 daemon.watch(rate: change.motionRate)
                 logger.info("power: \(change.summary)")
+                if let line = try feed?.follow(change.mode, showingOn: renderer.effects) {
+                    logger.info("picture: \(line)")
+                }
                 onModeChange(change, snapshot.power)
             }
             switch step.action {
@@ -89,7 +95,9 @@ public struct HeadlessRunner: Sendable {
                 inputs.timeDelta = t - last
                 inputs.frame = frame
                 last = t
-                if scheduler.admit(inputs, animated: renderer.effects.isAnimated, now: t) {
+                // A new video frame is drawn even when nothing else changed.
+                let fresh = try feed?.refresh(renderer.effects) ?? false
+                if scheduler.admit(inputs, animated: renderer.effects.isAnimated || fresh, now: t) {
                     try renderer.drawAndWait(inputs)
                     frame += 1
                 }

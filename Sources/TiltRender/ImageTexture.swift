@@ -52,9 +52,9 @@ public final class ImageTexture {
     /// The GL texture name.
     public let id: GLuint
     /// The uploaded size (smaller than the picture's when it was shrunk to fit).
-    public let width: Int
+    public internal(set) var width: Int
     /// The uploaded height.
-    public let height: Int
+    public internal(set) var height: Int
     /// The notice given when the picture was shrunk, else `nil`.
     public let notice: String?
 

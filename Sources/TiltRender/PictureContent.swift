@@ -1,5 +1,8 @@
+import TiltMedia
+
 /// The user's picture (`--image FILE --fit MODE`): the content the first effect shades, in place of the effects a
-/// preset marks `"content": true`.
+/// preset marks `"content": true`. A moving picture (a video file, a camera, a GStreamer pipeline) carries its
+/// ``video`` input as well, and its frames replace the picture as they come (``PictureFeed``).
 public struct PictureContent: Sendable, Hashable {
     /// How the picture fills the canvas.
     public enum Fit: String, Sendable, Hashable, CaseIterable {
@@ -17,18 +20,16 @@ public struct PictureContent: Sendable, Hashable {
     public var path: String
     /// How it fills the canvas.
     public var fit: Fit
+    /// Where its frames come from when it moves; `nil` for a still picture. ``image`` then holds its first frame
+    /// (a file's) or a transparent pixel until the first frame comes (a camera's, a pipeline's).
+    public var video: VideoInput?
 
     /// A picture from its parts.
-    public init(image: DecodedImage, path: String, fit: Fit = .contain) {
+    public init(image: DecodedImage, path: String, fit: Fit = .contain, video: VideoInput? = nil) {
         self.image = image
         self.path = path
         self.fit = fit
-    }
-
-    /// Decodes the picture at `path`.
-    /// - Throws: `ImageError` naming the file and what is wrong with it.
-    public static func load(path: String, fit: Fit = .contain) throws(ImageError) -> PictureContent {
-        PictureContent(image: try ImageDecoder.load(path: path), path: path, fit: fit)
+        self.video = video
     }
 
     /// Where the picture lies on a `canvas`-sized layer: origin x, y (top-left) and width, height, in pixels.

@@ -53,6 +53,7 @@ public struct StillRenderJob: Sendable {
             logger?.info("rendering \(width)x\(height) (\(megapixels) Mpx): compiling the shaders")
         }
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
+        try showVideo(on: renderer.effects)
         try renderer.renderPNG(inputs, to: output) { stage in
             if large { logger?.info("rendering \(width)x\(height): \(stage) (\(elapsed()))") }
         }
@@ -69,6 +70,7 @@ public struct StillRenderJob: Sendable {
         var renderer: OffscreenRenderer?
         do {
             renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
+            if let renderer { try showVideo(on: renderer.effects) }
             try renderer?.renderPNG(inputs, to: output)
             logger.info("wrote \(output); watching \(preset.files.count) files of preset '\(preset.name)'")
         } catch  where Self.isFixedByAnEdit(error) {
@@ -88,6 +90,7 @@ public struct StillRenderJob: Sendable {
                     renderer = try OffscreenRenderer(preset: reloaded, width: width, height: height, picture: picture)
                 }
                 current = reloaded
+                if let renderer { try showVideo(on: renderer.effects) }
                 try renderer?.renderPNG(inputs, to: output)
                 logger.info("reloaded '\(current.name)' in \(start.duration(to: .now)); wrote \(output)")
             } catch {

@@ -28,6 +28,9 @@ public struct WindowRunner: Sendable {
             title: Self.title(settings.preset.name), width: settings.width, height: settings.height)
         logger.info("window open: \(GLInfo.renderer), \(GLInfo.version)")
         var live = try LivePreset(settings.preset, picture: settings.picture)
+        let feed = PictureFeed(picture: settings.picture)
+        try feed?.start()
+        defer { feed?.stop() }
         let banner = try ErrorBanner()
         let display = settings.screenRotation == .auto ? DisplayRotation() : nil
         var rotation = settings.screenRotation.initial(display: display)
@@ -58,6 +61,7 @@ public struct WindowRunner: Sendable {
             pointerDown = events.pointerDown ?? pointerDown
             switch live.reloadIfChanged(logger: logger) {
             case true?:
+                try feed?.reshow(live.effects)
                 scheduler.contentChanged()
                 window.title = Self.title(live.preset.name)
             case false?:
@@ -81,6 +85,7 @@ public struct WindowRunner: Sendable {
             if let change = step.change {
                 daemon.watch(rate: change.motionRate)
                 logger.info("power: \(change.summary)")
+                if let line = try feed?.follow(change.mode, showingOn: live.effects) { logger.info("picture: \(line)") }
             }
             switch step.action {
             case .stop: return
@@ -98,7 +103,11 @@ public struct WindowRunner: Sendable {
                     pointerDown: pointerDown)
                 last = now
                 driver.drive(&inputs, elapsed: start.duration(to: now).inSeconds)
-                guard scheduler.admit(inputs, animated: live.effects.isAnimated, overlay: live.problem, now: elapsed)
+                // A new video frame is drawn even when nothing else changed.
+                let fresh = try feed?.refresh(live.effects) ?? false
+                guard
+                    scheduler.admit(
+                        inputs, animated: live.effects.isAnimated || fresh, overlay: live.problem, now: elapsed)
                 else {
                     SDLWindow.sleep(seconds: 0.008)  // nothing changed: the display's swap does not pace us
                     continue

@@ -37,7 +37,9 @@ struct BenchCommand: ParsableCommand {
         let content = try picture.load()
         print("renderer: \(try Benchmark.rendererName())")
         if let content {
-            print("picture: \(content.path) (\(content.image.width)x\(content.image.height), --fit \(content.fit))")
+            let size = "\(content.image.width)x\(content.image.height)"
+            let what = content.video == nil ? size : content.image.width > 1 ? "video, \(size), played live" : "live"
+            print("picture: \(content.path) (\(what), --fit \(content.fit))")
         }
         for name in names {
             let preset = try library.load(name)

@@ -1,28 +1,60 @@
 import ArgumentParser
+import Foundation
 import TiltRender
 
-/// `--image FILE --fit MODE`: the user's picture as the content the preset's first effect shades.
+/// `--image FILE | --camera [DEVICE] | --source PIPELINE`, with `--fit MODE`: the user's picture, still or moving, as
+/// the content the preset's first effect shades.
 struct PictureOptions: ParsableArguments {
     @Option(
         help: """
-            A PNG or JPEG picture: the content the preset's first effect shades, in place of the preset's own \
-            (its "content" effects).
+            A PNG or JPEG picture, or a video file (anything else is played through GStreamer, in a loop): the \
+            content the preset's first effect shades, in place of the preset's own (its "content" effects).
             """)
     var image: String?
+
+    @Option(
+        defaultAsFlag: PictureContent.defaultCamera, parsing: .next,
+        help: ArgumentHelp(
+            "A V4L2 camera as the content; closed while the run draws a still frame or is hidden.",
+            valueName: "device"))
+    var camera: String? = nil
+
+    @Option(
+        help: ArgumentHelp(
+            "A GStreamer pipeline as the content, e.g. 'videotestsrc pattern=ball' (gst-launch-1.0 syntax; tilt "
+                + "appends `videoconvert ! video/x-raw,format=RGBA ! appsink`).",
+            valueName: "pipeline"))
+    var source: String?
 
     @Option(help: "How the picture fills the frame: contain (all of it, centred), cover (filled, cut), or stretch.")
     var fit: PictureContent.Fit?
 
-    /// Refuses `--fit` without `--image` (a usage mistake).
+    /// Refuses `--fit` without a picture, and more than one picture (usage mistakes).
     func validate() throws {
-        if fit != nil && image == nil { throw ValidationError("--fit places the picture of --image; add --image FILE") }
+        let given = [("--image", image != nil), ("--camera", camera != nil), ("--source", source != nil)]
+            .filter(\.1).map(\.0)
+        if given.count > 1 {
+            throw ValidationError(
+                "\(given.joined(separator: " and ")) each give the picture; choose one of --image, --camera and "
+                    + "--source")
+        }
+        if fit != nil && given.isEmpty {
+            throw ValidationError("--fit places the picture of --image; add --image FILE (or --camera, --source)")
+        }
+        if let source, source.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--source needs a GStreamer pipeline, e.g. --source videotestsrc")
+        }
     }
 
-    /// The decoded picture, or `nil` without `--image`.
+    /// The picture: decoded (`--image`, a video's first frame), or a camera or pipeline opened when the run starts;
+    /// `nil` without one.
     /// - Throws: `ImageError` (exit 1) naming the file and what is wrong.
     func load() throws -> PictureContent? {
-        guard let image else { return nil }
-        return try PictureContent.load(path: image, fit: fit ?? .contain)
+        let fit = fit ?? .contain
+        if let image { return try PictureContent.load(path: image, fit: fit) }
+        if let camera { return PictureContent.camera(camera, fit: fit) }
+        if let source { return PictureContent.pipeline(source, fit: fit) }
+        return nil
     }
 }
 

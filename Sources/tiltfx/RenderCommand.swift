@@ -19,6 +19,10 @@ struct RenderCommand: ParsableCommand {
                 --replay LOG.csv.gz --out frames/
             A picture of yours as the content the effects shade (PNG or JPEG; --fit contain, cover or stretch):
               tiltfx render --preset holo-card --image me.jpg --fit cover --out card.png
+            A video as the content (looped; frame i shows it at i/fps, the same on every machine), or a camera or \
+            any GStreamer pipeline (their newest picture):
+              tiltfx render --preset holo-card --image clip.webm --frames 60 --out frames/
+              tiltfx render --preset foil --source videotestsrc --frames 30 --out f/
             Edit the preset and see it (re-renders on every save):
               tiltfx render --preset holo-card --out card.png --watch
             Tilt is the x,y tip in radians about the screen's axes (docs/coordinates.md). Progress goes to stderr: a redrawn \

@@ -16,6 +16,9 @@ struct RunCommand: ParsableCommand {
             the system saves power (power-saver profile, battery under 20 %) it draws one still frame and stops \
             watching motion until the power state changes. A hidden or minimised window draws nothing. \
             --power-policy full|capped|still fixes one mode; a preset's "power" key changes the automatic choice.
+            Moving content: --image VIDEO plays a video file in a loop, --camera [DEVICE] a V4L2 camera, --source \
+            PIPELINE any GStreamer pipeline; the newest frame is drawn as it comes. A camera or pipeline is closed \
+            (the device released) while a still frame is shown or the window is hidden, and opened again after.
             The window needs a display ($DISPLAY or $WAYLAND_DISPLAY, or a driver named in $SDL_VIDEODRIVER); \
             without one, tiltfx run stops at once. Headless (no display, EGL surfaceless): \
             tiltfx run --headless --preset foil --seconds 10 --stats

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import TiltMedia
+
+/// What a person is told when a camera, a file or a pipeline does not work.
+@Suite(.serialized) struct VideoSourceErrorTests {
+    /// The error `input` fails to open with.
+    static func failure(_ input: VideoInput, timeout: Double = 5) throws -> MediaError {
+        let source = VideoSource(input, configuration: .init(firstFrameTimeout: timeout))
+        do {
+            try source.open()
+        } catch {
+            #expect(!source.isOpen)
+            return error
+        }
+        source.close()
+        throw MediaError.stream(input: input, reason: "it opened")
+    }
+
+    @Test func aMissingCameraIsNamed() throws {
+        let error = try Self.failure(.camera("/dev/video-none"))
+        guard case .noCamera(let device, _) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(device == "/dev/video-none")
+        #expect(
+            error.description.hasPrefix("no camera at /dev/video-none: Cannot identify device '/dev/video-none'"),
+            "\(error)")
+        #expect(error.description.contains("No such file or directory"))
+        #expect(error.description.hasSuffix("; plug one in, or name another with --camera DEVICE"))
+    }
+
+    @Test func aCameraOpenedWithoutWaitingSaysItIsMissingOnTheNextRead() throws {
+        let source = VideoSource(.camera("/dev/video-none"))
+        try source.open(waitingForFirstFrame: false)
+        var said: MediaError?
+        for _ in 0..<200 where said == nil {
+            do {
+                _ = try source.latestFrame()
+                Thread.sleep(forTimeInterval: 0.01)
+            } catch {
+                said = error
+            }
+        }
+        guard case .noCamera(let device, _)? = said else {
+            Issue.record("\(String(describing: said))")
+            return
+        }
+        #expect(device == "/dev/video-none")
+        #expect(!source.isOpen, "closed after the error")
+    }
+
+    @Test func aPathThatIsNotADeviceIsNoCamera() throws {
+        let file = try temporaryFile(Array("not a camera".utf8), name: "video0")
+        let error = try Self.failure(.camera(file))
+        guard case .noCamera = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(error.description.contains("This isn't a device"), "\(error)")
+        // A character device that is not a V4L2 one.
+        let null = try Self.failure(.camera("/dev/null"))
+        guard case .noCamera = null else {
+            Issue.record("\(null)")
+            return
+        }
+        #expect(null.description.contains("/dev/null"), "\(null)")
+    }
+
+    @Test func aTextFileIsNotAVideo() throws {
+        let file = try temporaryFile(Array("just text\n".utf8), name: "notes.webm")
+        let error = try Self.failure(.file(file))
+        #expect(error == .video(path: file, problem: .unknownType, reason: "Could not determine type of stream"))
+        #expect(error.description.contains("cannot use video \(file): not a video GStreamer knows"), "\(error)")
+    }
+
+    @Test func aFileCutBeforeItsFirstPictureIsDamaged() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: ballVideo))
+        let file = try temporaryFile(Array(bytes.prefix(200)), name: "cut.webm")
+        // The demuxer's error may be dropped by decodebin (a race while it sets the demuxer up): then the wait for
+        // the first picture ends it, as damaged too.
+        let error = try Self.failure(.file(file), timeout: 2)
+        guard case .video(_, .damaged, _) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(error.description.contains("the video does not decode"), "\(error)")
+    }
+
+    @Test func aMissingFileIsUnreadable() throws {
+        let error = try Self.failure(.file("/tmp/no-such-video-\(getpid()).webm"))
+        guard case .video(_, .unreadable, _) = error else {
+            Issue.record("\(error)")
+            return
+        }
+    }
+
+    @Test func anUnknownElementIsNamed() throws {
+        let error = try Self.failure(.pipeline("nosuchelement"))
+        #expect(error == .pipeline(description: "nosuchelement", reason: "no element \"nosuchelement\""))
+        #expect(error.description.hasPrefix("cannot build the pipeline 'nosuchelement': no element \"nosuchelement\""))
+    }
+
+    @Test func busyTextIsRecognisedAndHoldersAreFound() throws {
+        let file = try temporaryFile([0], name: "held")
+        // Another process holds the file (this one is left out of the search).
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sh")
+        child.arguments = ["-c", "exec 3<\"$0\"; exec sleep 5", file]
+        try child.run()
+        defer { child.terminate() }
+        var holders: [String] = []
+        for _ in 0..<100 where holders.isEmpty {
+            holders = DeviceHolders.find(file)
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(holders == ["\(child.processIdentifier) (sleep)"])
+        let error = VideoSource.mediaError(
+            .init(code: 0, message: "Could not open device.", debug: "system error: Device or resource busy"),
+            input: .camera("/dev/video0"), opening: true)
+        guard case .cameraBusy(let device, let reason, _) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(device == "/dev/video0")
+        #expect(reason == "Could not open device: Device or resource busy")
+        #expect(error.description.contains("close the program that uses it, or name another with --camera DEVICE"))
+    }
+}
