@@ -91,6 +91,20 @@ import TiltTestKit
     }
 
     @Test(
+        "an .mp4 (H.264) decodes back to the frames and size asked",
+        .enabled(
+            if: MediaFramework.hasElement("x264enc") && MediaFramework.hasElement("avdec_h264"),
+            "needs x264enc (gstreamer1.0-plugins-ugly) and avdec_h264 (gstreamer1.0-libav), not installed here"))
+    func mp4() throws {
+        let dir = TestPaths.temporaryDirectory("tiltfx")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.appendingPathComponent("clip.mp4").path
+        let r = try TiltFXProcess.run(Self.render(video))
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(try VideoProbe.scan(video) == VideoProbe.Summary(frames: 12, width: 160, height: 90))
+    }
+
+    @Test(
         "without x264enc an .mp4 stops at once, naming the package to install",
         .enabled(if: !MediaFramework.hasElement("x264enc"), "x264enc is installed here"))
     func mp4WithoutAnH264Encoder() throws {
