@@ -150,12 +150,14 @@ public final class VideoEncoder {
         var numerator: Int32 = 0
         var denominator: Int32 = 1
         gst_util_double_to_fraction(configuration.fps, &numerator, &denominator)
+        let bitrate = VideoCodec.bitrateCap(
+            width: configuration.width, height: configuration.height, fps: configuration.fps)
         let caps =
             "video/x-raw,format=RGBA,width=\(configuration.width),height=\(configuration.height),"
             + "framerate=\(numerator)/\(denominator),pixel-aspect-ratio=1/1"
         let description =
             "appsrc name=source format=time caps=\"\(caps)\" ! videoconvert ! video/x-raw,format=I420 ! "
-            + "\(encoder.element) \(encoder.properties(configuration.threads)) ! "
+            + "\(encoder.element) \(encoder.properties(configuration.threads, bitrate)) ! "
             + (codec == .h264 ? "video/x-h264,profile=high ! " : "") + "\(muxer.element) ! filesink name=sink"
         let pipeline: MediaPipeline
         do {
