@@ -172,6 +172,23 @@ import TiltTestKit
         #expect(r.stdout.isEmpty, "left on the full disk: \(r.stdout)")
     }
 
+    @Test(
+        "a read-only folder is refused before rendering, saying so",
+        .enabled(
+            if: FakeIIOTree.namespacesWork, "unprivileged user+mount namespaces (unshare -rm) are not permitted here"))
+    func readOnlyFolder() throws {
+        let dir = TestPaths.temporaryDirectory("tiltfx")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Root may write anywhere its permissions say no; a read-only mount stops even root.
+        let script = "mount -t tmpfs -o ro tmpfs \"$0\" && exec \"$@\""
+        let r = try ChildProcess.run(
+            "/usr/bin/unshare",
+            ["-rm", "sh", "-c", script, dir.path, TestPaths.executable("tiltfx")] + Self.render(dir.path + "/a.webm"),
+            environment: ["EGL_PLATFORM": "surfaceless", "LIBGL_ALWAYS_SOFTWARE": "1", "TILT_PRESETS": ""])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("error: cannot create \(dir.path)/a.webm: Read-only file system"), "\(r.stderr)")
+    }
+
     @Test("Ctrl-C (SIGINT) or SIGTERM during encoding leaves no partial video", arguments: [SIGINT, SIGTERM])
     func interrupted(signal: Int32) throws {
         let dir = TestPaths.temporaryDirectory("tiltfx")
