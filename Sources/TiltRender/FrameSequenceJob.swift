@@ -97,6 +97,11 @@ public struct FrameSequenceJob: Sendable {
                 path: directory, configuration: $0.configuration(width: width, height: height, fps: fps),
                 inputs: $0.inputs)
         }
+        if video?.container == .gif && fps > 50 {
+            let rate = String(format: "%g", fps)
+            let why = "a GIF frame lasts whole hundredths of a second, and browsers show those under 2/100 s as 1/10 s"
+            logger.warning("\(why): --fps \(rate) will play slower than asked; give --fps 50 or less")
+        }
         if encoder == nil {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -125,9 +125,12 @@ import TiltTestKit
         let video = dir.appendingPathComponent("clip.gif").path
         let r = try TiltFXProcess.run(Self.render(video, frames: 4))
         #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("give --fps 50 or less"), "24 fps is fine: \(r.stderr)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: video))
         #expect(bytes.starts(with: Array("GIF89a".utf8)) && bytes.last == 0x3B)
         #expect(files(dir) == ["clip.gif"])
+        let fast = try TiltFXProcess.run(Self.render(video, frames: 2, extra: ["--fps", "60"]))
+        #expect(fast.status == 0 && fast.stderr.contains("--fps 60 will play slower than asked"), "\(fast.stderr)")
     }
 
     @Test("usage mistakes: a video without --frames, a codec the container cannot hold, a video tiltfx does not write")
