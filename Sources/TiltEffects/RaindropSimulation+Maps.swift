@@ -1,7 +1,7 @@
 extension RaindropSimulation {
-    /// How many pixels of a drop map's offset one unit of its encoding stands for: the red and green bytes hold
-    /// 0.5 + offset / (2 × ``dropOffsetRange``).
-    public static let dropOffsetRange = 24.0
+    /// The radius a drop map's blue byte stands for at 255: it holds radius / ``dropRadiusRange`` (larger drops
+    /// read as this).
+    public static let dropRadiusRange = 32.0
 
     /// The mist density as one byte per cell (0 clear … 255 misted), rows from the top: ``mistWidth`` ×
     /// ``mistHeight``.
@@ -15,10 +15,11 @@ extension RaindropSimulation {
         return (max(1, Int((size.x / cell).rounded(.up))), max(1, Int((size.y / cell).rounded(.up))))
     }
 
-    /// The drops rasterised, RGBA bytes per cell, rows from the top: red and green the offset in pixels from the
-    /// covering drop's centre (x, y down; 0.5 + offset / (2 × ``dropOffsetRange``)), blue the drop's height there
-    /// (1 at its centre, 0 at its rim, as a spherical cap), alpha how much of the cell the drop covers. Where drops
-    /// overlap the higher one wins. Empty glass is (128, 128, 0, 0).
+    /// The drops rasterised, RGBA bytes per cell, rows from the top: red and green where the cell lies on the
+    /// covering drop, its offset from the centre over the radius (x, y down; 0.5 + 0.5 × offset / radius: the x and
+    /// y of the drop's surface normal, as a spherical cap), blue the drop's radius (radius / ``dropRadiusRange``),
+    /// alpha how much of the cell the drop covers. Where drops overlap the higher one wins. Empty glass is
+    /// (128, 128, 0, 0).
     public func dropMap() -> [UInt8] {
         let (w, h) = dropMapSize
         let cw = size.x / Double(w)
@@ -47,10 +48,10 @@ extension RaindropSimulation {
                     let k = j * w + i
                     guard cap + coverage > height[k] else { continue }
                     height[k] = cap + coverage
-                    let o = offset / (2 * Self.dropOffsetRange)
+                    let o = offset / (d.radius * max(1, l) * 2)
                     bytes[4 * k] = byte(0.5 + o.x)
                     bytes[4 * k + 1] = byte(0.5 + o.y)
-                    bytes[4 * k + 2] = byte(cap)
+                    bytes[4 * k + 2] = byte(d.radius / Self.dropRadiusRange)
                     bytes[4 * k + 3] = max(bytes[4 * k + 3], byte(coverage))
                 }
             }

@@ -14,6 +14,8 @@ final class SimulationTextures {
     /// The GL textures, by the names of ``PresetSimulation/textureNames``.
     private var textures: [String: GLuint] = [:]
     private var lastFrame: Int?
+    /// The size each texture's storage was made at.
+    private var allocated: [String: (Int, Int)] = [:]
 
     /// Textures for `simulation` (made here, empty until the first ``update(_:width:height:)``).
     init(_ simulation: PresetSimulation) {
@@ -58,14 +60,23 @@ final class SimulationTextures {
         }
     }
 
+    /// Uploads `bytes` into the texture `name`: storage is made once per size, then only its texels are replaced.
     private func upload(_ name: String, width: Int, height: Int, bytes: [UInt8], red: Bool) {
         guard let id = textures[name] else { return }
         glBindTexture(GLenum(GL_TEXTURE_2D), id)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        let format = GLenum(red ? GL_RED : GL_RGBA)
         bytes.withUnsafeBytes {
-            glTexImage2D(
-                GLenum(GL_TEXTURE_2D), 0, red ? GL_R8 : GL_RGBA8, GLsizei(width), GLsizei(height), 0,
-                GLenum(red ? GL_RED : GL_RGBA), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
+            if allocated[name]?.0 == width && allocated[name]?.1 == height {
+                glTexSubImage2D(
+                    GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), format, GLenum(GL_UNSIGNED_BYTE),
+                    $0.baseAddress)
+            } else {
+                glTexImage2D(
+                    GLenum(GL_TEXTURE_2D), 0, red ? GL_R8 : GL_RGBA8, GLsizei(width), GLsizei(height), 0, format,
+                    GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
+                allocated[name] = (width, height)
+            }
         }
     }
 }

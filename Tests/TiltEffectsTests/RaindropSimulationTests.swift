@@ -177,8 +177,9 @@ import TiltEffects
         #expect(w == 32 && h == 16)
         let map = sim.dropMap()
         func texel(_ x: Int, _ y: Int) -> [UInt8] { Array(map[(4 * (y * w + x))..<(4 * (y * w + x) + 4)]) }
-        // At the centre: covered, at full height; right of it the offset points right; far away: empty glass.
-        #expect(texel(8, 8)[3] == 255 && texel(8, 8)[2] > 240)
+        // At the centre: covered, the normal straight out, the radius in blue; right of it the normal points right;
+        // far away: empty glass.
+        #expect(texel(8, 8)[3] == 255 && (145...152).contains(texel(8, 8)[0]) && texel(8, 8)[2] == 48)
         #expect(texel(9, 8)[0] > 135 && texel(9, 8)[3] == 255)
         #expect(texel(28, 4) == [128, 128, 0, 0])
     }
