@@ -27,6 +27,14 @@ public struct PresetSimulation: Sendable, Hashable {
         }
     }
 
+    /// What the texture `name` holds before the simulation has run, as one RGBA texel: raindrops' `mist` fully
+    /// misted, `drops` empty glass (the editor's preview, which does not run the simulation, binds it).
+    public func restingTexel(of name: String) -> [UInt8] {
+        switch kind {
+        case .raindrops: name == Self.raindropTextureNames.mist ? [255, 255, 255, 255] : [128, 128, 0, 0]
+        }
+    }
+
     /// Its name in preset.json (`"kind"`).
     public var kindName: String {
         switch kind {
