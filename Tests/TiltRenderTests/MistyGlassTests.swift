@@ -83,6 +83,32 @@ import TiltTestKit
         #expect(side.horizontal > 1.3 * side.vertical, "turned: \(side)")
     }
 
+    @Test func theSameInputsDrawTheSameFramesAndShakingLoosensDrops() throws {
+        _ = GLTestEnvironment.configured
+        let preset = try GLTestEnvironment.library.load("misty-glass")
+        /// Frames 0…`count` of a glass held upright, shaken (rad/s) from frame 1.
+        func frames(shake: Double, count: Int = 12) throws -> [Frame] {
+            let renderer = try OffscreenRenderer(preset: preset, width: 400, height: 300)
+            var inputs = FrameInputs(timeDelta: 0.1, size: [400, 300])
+            inputs.gravity = [0, -9.80665, 0]
+            return try (0...count).map { i in
+                inputs.frame = i
+                inputs.rotationRate = i > 0 ? [shake, 0, 0] : .zero
+                return Frame(rgba: try renderer.render(inputs), width: 400, height: 300)
+            }
+        }
+        /// How many pixels changed from frame to frame, in all.
+        func motion(_ frames: [Frame]) -> Int {
+            zip(frames, frames.dropFirst()).reduce(0) { $0 + $1.1.changed(from: $1.0).filter { $0 }.count }
+        }
+        let still = try frames(shake: 0)
+        #expect(try frames(shake: 0).map(\.rgba) == still.map(\.rgba))
+        // Shaken, the drops that held slide too: more of the glass changes from frame to frame.
+        let shaken = try frames(shake: 5)
+        #expect(shaken[0].rgba == still[0].rgba)
+        #expect(motion(shaken) > 3 * motion(still) / 2, "shaken \(motion(shaken)), still \(motion(still))")
+    }
+
     @Test func thePointerWipesTheMistWhichFogsOverAgain() throws {
         _ = GLTestEnvironment.configured
         let (w, h) = (160, 120)
