@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 
 /// Raindrops on a misted window, simulated on the CPU with no GL: the state behind the `raindrops` simulation of a
 /// preset (misty-glass).

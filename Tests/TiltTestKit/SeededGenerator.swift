@@ -1,28 +1,16 @@
 import Foundation
 import TiltCore
 
-/// A small, fast, seeded random number generator (SplitMix64), so that a property test's failures reproduce.
+/// The property tests' generator: TiltCore's SeededRandom (SplitMix64), so that a failing case reproduces.
 ///
 /// Property tests name the seed and case of a failing case; `TILT_SEED` replays them with another seed.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+public typealias SeededGenerator = SeededRandom
 
+extension SeededRandom {
     /// The seed from `$TILT_SEED`, else `fallback`.
     public static func seed(default fallback: UInt64) -> UInt64 {
         if let text = ProcessInfo.processInfo.environment["TILT_SEED"], let seed = UInt64(text) { return seed }
         return fallback
-    }
-
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 
     /// A uniformly random unit quaternion (Shoemake's method), either sign.
