@@ -106,6 +106,9 @@ public final class VideoSource {
             precondition(configuration.pacing == .live, "stepped pacing is for files; \(input) plays live")
         }
         try MediaFramework.start()
+        if case .pipeline(let text) = input, let sink = Self.trailingSink(of: text) {
+            throw .pipelineEndsInSink(description: text, sink: sink.element, without: sink.without)
+        }
         var error: UnsafeMutablePointer<GError>?
         let built = gst_parse_launch_full(pipelineDescription, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         if let error {
@@ -170,7 +173,8 @@ public final class VideoSource {
 
     /// The newest frame decoded since the last call, or `nil` when none is new (or the source is closed or
     /// paused). Never waits. A file that reached its end starts again.
-    /// - Throws: `MediaError.stream` when the pipeline stopped with an error (it is then closed).
+    /// - Throws: `MediaError.stream` when the pipeline stopped with an error, or a camera or pipeline ended (it is
+    ///   then closed).
     public func latestFrame() throws(MediaError) -> VideoFrame? {
         guard let sink, !isPaused else { return nil }
         try handleBus()
@@ -279,7 +283,8 @@ public final class VideoSource {
     }
 
     /// Takes the bus's messages: an error closes the source and is thrown; the end of a live file seeks back to the
-    /// start (the end of a pipeline is kept: its last frame stays on show).
+    /// start, and the end of a camera or pipeline closes it and is thrown as ``MediaError/stream(input:reason:)``
+    /// ("it ended").
     private func handleBus(loopAtEnd: Bool = true) throws(MediaError) {
         guard let bus else { return }
         let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue)
@@ -291,7 +296,15 @@ public final class VideoSource {
                 close()
                 throw Self.mediaError(failure, input: input, opening: opening)
             }
-            if loopAtEnd, case .file = input { try rewind() }
+            switch input {
+            case .file: if loopAtEnd { try rewind() }
+            case .camera, .pipeline:
+                // A live source that ends has stopped as surely as one that fails: its last frame is all there is.
+                let opening = awaitingFirstFrame
+                close()
+                if opening { throw .stream(input: input, reason: "it ended before its first picture") }
+                throw .stream(input: input, reason: "it ended (end of stream)")
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TiltCore
 import TiltEffects
+import TiltMedia
 
 /// `tiltfx render --frames N --fps F --out DIR`: a numbered PNG sequence driven by a log replay or by the daemon.
 public struct FrameSequenceJob: Sendable {
@@ -84,7 +85,16 @@ public struct FrameSequenceJob: Sendable {
             inputs.time = Double(i) / fps
             inputs.frame = i
             inputs.timeDelta = 1 / fps
-            _ = try feed?.show(at: Double(i) / fps, renderer.effects)
+            do {
+                _ = try feed?.show(at: Double(i) / fps, renderer.effects)
+            } catch MediaError.stream(let input, let reason) where input.isLive {
+                // Offline, a live source that stops is not waited for: the frames written so far are kept.
+                let kept = written.isEmpty ? "no frame was written" : "frames 0 to \(i - 1) are written in \(directory)"
+                throw MediaError.stream(
+                    input: input,
+                    reason: "\(reason) at frame \(i); \(kept). A render does not wait for a live source to come back: "
+                        + "run it again, or record it to a video file and give that with --image")
+            }
             let path = (directory as NSString).appendingPathComponent(Self.fileName(i))
             try renderer.renderPNG(inputs, to: path)
             written.append(path)
