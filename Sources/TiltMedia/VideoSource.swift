@@ -58,9 +58,11 @@ public final class VideoSource {
     private var pending: VideoFrame?
     /// A stepped source's frame on show.
     private var current: VideoFrame?
-    /// A stepped source: seconds of video played in earlier loops, and where the last frame taken ends.
+    /// A stop found with a last frame, thrown by the next ``latestFrame()`` once that frame is handed out.
+    private var pendingStop: MediaError?
     /// Whether no frame came since the pipeline was built (an error then is said as one at opening).
     private var awaitingFirstFrame = false
+    /// A stepped source: seconds of video played in earlier loops, and where the last frame taken ends.
     private var loopOffset = 0.0
     private var loopEnd = 0.0
 
@@ -151,6 +153,7 @@ public final class VideoSource {
     /// Stops the pipeline (state NULL: a camera is released) and frees it. A later ``open()`` starts again.
     public func close() {
         pending = nil
+        pendingStop = nil
         current = nil
         guard let pipeline else { return }
         gst_element_set_state(pipeline, GST_STATE_NULL)
@@ -176,8 +179,11 @@ public final class VideoSource {
     /// - Throws: `MediaError.stream` when the pipeline stopped with an error, or a camera or pipeline ended (it is
     ///   then closed).
     public func latestFrame() throws(MediaError) -> VideoFrame? {
+        if let stop = pendingStop {
+            pendingStop = nil
+            throw stop
+        }
         guard let sink, !isPaused else { return nil }
-        try handleBus()
         if let pending {
             self.pending = nil
             return pending
@@ -189,6 +195,13 @@ public final class VideoSource {
                 framesTaken += 1
                 awaitingFirstFrame = false
             }
+        }
+        // The bus after the frames: a source's last frame, queued before its end or error, is still shown.
+        do throws(MediaError) {
+            try handleBus()
+        } catch {
+            guard newest != nil else { throw error }
+            pendingStop = error
         }
         return newest
     }

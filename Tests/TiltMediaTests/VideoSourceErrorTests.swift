@@ -150,6 +150,29 @@ import Testing
         #expect(!source.isOpen)
     }
 
+    @Test func theLastFrameBeforeTheEndIsHandedOutBeforeTheStop() throws {
+        let source = VideoSource(.pipeline("videotestsrc num-buffers=3 ! video/x-raw,framerate=100/1"))
+        try source.open()
+        // Long enough for all three frames to come: the first is held by open, the third by the sink.
+        usleep(300_000)
+        let first = try #require(try source.latestFrame())
+        #expect(first.time == 0)
+        let last = try #require(try source.latestFrame(), "the frame before the end is shown")
+        #expect(abs(last.time - 0.02) < 0.001)
+        // The app sink posts the end only once its last frame is taken.
+        var stop: MediaError?
+        for _ in 0..<100 where stop == nil {
+            do {
+                #expect(try source.latestFrame() == nil)
+            } catch {
+                stop = error
+            }
+            usleep(10_000)
+        }
+        #expect(stop == .stream(input: source.input, reason: "it ended (end of stream)"))
+        #expect(try source.latestFrame() == nil, "said once; closed")
+    }
+
     @Test func busyTextIsRecognisedAndHoldersAreFound() throws {
         let file = try temporaryFile([0], name: "held")
         // Another process holds the file (this one is left out of the search).
