@@ -21,18 +21,17 @@ extension PictureFeed {
     /// While stopped: opens the source again when its try is due, and shows its first frame once it comes.
     /// - Returns: whether a frame was shown (the source is back).
     func recover(_ effects: EffectRenderer) throws -> Bool {
-        guard var outage, let retry else { return false }
+        guard let outage else { return false }
         let now = clock.now
-        defer { self.outage = self.outage == nil ? nil : outage }
         guard let opened = outage.opened else {
             guard now >= outage.nextTry else { return false }
-            outage.tries += 1
+            self.outage?.tries += 1
             do {
                 // Not waiting: the loop goes on with the last frame while a camera takes its second to start.
                 try source.open(waitingForFirstFrame: false)
-                outage.opened = now
+                self.outage?.opened = now
             } catch {
-                failed(&outage, error, now: now, retry: retry)
+                failed(error, now: now)
             }
             return false
         }
@@ -40,14 +39,13 @@ extension PictureFeed {
         do {
             frame = try source.latestFrame()
         } catch {
-            failed(&outage, error, now: now, retry: retry)
+            failed(error, now: now)
             return false
         }
         guard let frame else {
-            if opened.duration(to: now).inSeconds > source.configuration.firstFrameTimeout {
-                source.close()
-                let waited = "no picture came in \(Self.seconds(source.configuration.firstFrameTimeout)) s"
-                failed(&outage, .stream(input: source.input, reason: waited), now: now, retry: retry)
+            let timeout = source.configuration.firstFrameTimeout
+            if opened.duration(to: now).inSeconds > timeout {
+                failed(.stream(input: source.input, reason: "no picture came in \(Self.seconds(timeout)) s"), now: now)
             }
             return false
         }
@@ -60,13 +58,15 @@ extension PictureFeed {
     }
 
     /// A try that failed with `error`: the source closed, the next try set a longer wait away.
-    private func failed(_ outage: inout Outage, _ error: MediaError, now: ContinuousClock.Instant, retry: Retry) {
+    private func failed(_ error: MediaError, now: ContinuousClock.Instant) {
         source.close()
+        guard var outage, let retry else { return }
         outage.opened = nil
         outage.nextTry = now + .seconds(outage.delay)
         logger?.debug(
             "\(source.input) is not back (\(Self.reason(error))); trying again in \(Self.seconds(outage.delay)) s")
         outage.delay = min(outage.delay * 2, retry.longestDelay)
+        self.outage = outage
     }
 
     /// What GStreamer said of a stop: a stream's reason, or the whole message of another error.

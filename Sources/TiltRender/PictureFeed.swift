@@ -150,14 +150,14 @@ public final class PictureFeed {
             _ = try refresh(effects)
             isGated = true
             if live { source.close() } else { source.setPaused(true) }
-            if outage != nil { outage?.opened = nil }
+            outage?.opened = nil
             return "\(source.input) \(live ? "closed" : "paused") while \(mode)"
         }
         isGated = false
         if outage != nil {
-            // Stopped before the gate: tried again now, on the next refresh.
+            // Stopped before the gate: tried again at once, on the next refresh.
             outage?.nextTry = clock.now
-            return "\(source.input) tried again (it had stopped)"
+            return "\(source.input) had stopped: trying to open it again"
         }
         // Not waiting for the first frame: the loop goes on with the last one until the camera has started.
         if live {

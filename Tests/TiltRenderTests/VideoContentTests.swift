@@ -103,7 +103,7 @@ import TiltTestKit
         #expect(try renderer.render(Self.inputs) == last, "its last picture stays on show")
         #expect(
             try feed.follow(.full, showingOn: renderer.effects)
-                == "pipeline '\(description)' tried again (it had stopped)")
+                == "pipeline '\(description)' had stopped: trying to open it again")
         var back = false
         for _ in 0..<300 where !back {
             back = try feed.refresh(renderer.effects)
