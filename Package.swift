@@ -121,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "tiltfx",
             dependencies: [
-                "TiltRender", "TiltEffects", "TiltPlayback", "TiltServe",
+                "TiltRender", "TiltEffects", "TiltPlayback", "TiltServe", "TiltMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,7 +132,9 @@ let package = Package(
             name: "TiltTestKit", dependencies: ["TiltCore", "TiltSensors"], path: "Tests/TiltTestKit",
             swiftSettings: swiftSettings),
         .testTarget(name: "TiltCoreTests", dependencies: ["TiltCore", "TiltTestKit"], swiftSettings: swiftSettings),
-        .testTarget(name: "TiltMediaTests", dependencies: ["TiltMedia"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltMediaTests", dependencies: ["TiltMedia", "TiltCore", "TiltTestKit"], swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TiltFusionTests", dependencies: ["TiltFusion", "TiltTestKit"], swiftSettings: swiftSettings),
         .testTarget(
@@ -159,7 +161,7 @@ let package = Package(
             name: "TiltEffectsTests", dependencies: ["TiltEffects", "TiltCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltRenderTests",
-            dependencies: ["TiltRender", "TiltEffects", "TiltCore", "TiltTestKit", "CPNG", "CTurboJPEG"],
+            dependencies: ["TiltRender", "TiltEffects", "TiltCore", "TiltTestKit", "TiltMedia", "CPNG", "CTurboJPEG"],
             exclude: ["Golden"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltServeTests",

@@ -15,7 +15,7 @@ export function shaderErrors(log) {
   return errors;
 }
 
-const TEXTURE_UNITS = { layer: 0, previous: 1 };
+const TEXTURE_UNITS = { layer: 0, previous: 1, blur: 7 };
 
 /**
  * The motion of a still frame at `tilt` (radians), as `tiltfx render --tilt X,Y` makes it: the attitude is the turn by
@@ -146,7 +146,7 @@ export class Preview {
       if (mipmap) gl.generateMipmap(gl.TEXTURE_2D);
     };
     if (!t.url) {
-      entry.id = this._texture(1, 1, new Uint8Array([255, 255, 255, 255]));
+      entry.id = this._texture(1, 1, new Uint8Array(t.texel || [255, 255, 255, 255]));
       gl.bindTexture(gl.TEXTURE_2D, entry.id);
       setSampling();
       return entry;
@@ -270,6 +270,10 @@ export class Preview {
         gl.uniform1i(at("tilt_layerTexture"), TEXTURE_UNITS.layer);
         gl.uniform2f(at("tilt_layerPadding"), previous.padding[0], previous.padding[1]);
         gl.uniform2f(at("tilt_layerTextureSize"), previous.target.width, previous.target.height);
+        // No blur pass here: `sampleLayerBlurred` reads the layer itself (tiltfx blurs it, see docs/serve.md).
+        gl.activeTexture(gl.TEXTURE0 + TEXTURE_UNITS.blur);
+        gl.bindTexture(gl.TEXTURE_2D, previous.target.texture);
+        gl.uniform1i(at("tilt_blurTexture"), TEXTURE_UNITS.blur);
       } else {
         gl.activeTexture(gl.TEXTURE0 + TEXTURE_UNITS.layer);
         gl.bindTexture(gl.TEXTURE_2D, this.black);

@@ -12,7 +12,9 @@ static inline GstElement *tilt_gst_element(gpointer object) { return GST_ELEMENT
 static inline GstAppSink *tilt_gst_app_sink(GstElement *element) { return GST_APP_SINK(element); }
 static inline GstAppSrc *tilt_gst_app_src(GstElement *element) { return GST_APP_SRC(element); }
 static inline GstBin *tilt_gst_bin(GstElement *element) { return GST_BIN(element); }
+static inline GObject *tilt_g_object(gpointer object) { return G_OBJECT(object); }
 static inline GstMessageType tilt_gst_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
+static inline GstObject *tilt_gst_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
 static inline void tilt_gst_message_unref(GstMessage *message) { gst_message_unref(message); }
 static inline void tilt_gst_sample_unref(GstSample *sample) { gst_sample_unref(sample); }
 static inline void tilt_gst_caps_unref(GstCaps *caps) { gst_caps_unref(caps); }
@@ -39,5 +41,9 @@ static inline int tilt_gst_sample_video_info(GstSample *sample, int *width, int 
     *height = GST_VIDEO_INFO_HEIGHT(&info);
     *stride = GST_VIDEO_INFO_PLANE_STRIDE(&info, 0);
     return 1;
+}
+/// The time of frame `index` at `numerator`/`denominator` frames per second, in nanoseconds, without rounding drift.
+static inline GstClockTime tilt_gst_frame_time(guint64 index, gint numerator, gint denominator) {
+    return gst_util_uint64_scale(index, GST_SECOND * (guint64)denominator, (guint64)numerator);
 }
 #endif

@@ -102,7 +102,13 @@ public final class AtomicFileOutput {
             watcher.setEventHandler {
                 unlink(temporary)
                 signal(number, SIG_DFL)
-                // To the process, not this thread: Dispatch's threads block signals, so `raise` would never land.
+                // Dispatch's threads block signals, and so may every other thread (Dispatch reads signals through
+                // a signalfd, which wants them blocked; a parent may pass a blocked mask on): unblocked on this
+                // thread, the signal sent to the process lands here at least.
+                var only = sigset_t()
+                sigemptyset(&only)
+                sigaddset(&only, number)
+                pthread_sigmask(SIG_UNBLOCK, &only, nil)
                 kill(getpid(), number)
             }
             watcher.resume()

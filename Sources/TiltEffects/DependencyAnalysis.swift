@@ -20,6 +20,8 @@ public enum DependencyAnalysis {
         var result = uniforms(inFile: effect.file, readFile: readFile)
         for argument in effect.arguments { result.formUnion(argument.binding.dependencies) }
         if effect.stateful { result.insert(.previousFrame) }
+        // A simulation steps with time, motion and the pointer.
+        if effect.readsSimulation { result.formUnion([.time, .motion, .pointer]) }
         return result
     }
 
@@ -48,6 +50,7 @@ public enum DependencyAnalysis {
     public static func dependencies(of preset: Preset, readFile: FileReader = readFromDisk) -> FrameDependencies {
         var result = dependencies(ofShadertoyIn: preset, readFile: readFile)
         for effect in preset.effects { result.formUnion(dependencies(of: effect, readFile: readFile)) }
+        if preset.simulation != nil { result.formUnion([.time, .motion, .pointer]) }
         return result
     }
 

@@ -19,6 +19,10 @@ public struct Effect: Sendable, Hashable {
     /// `false` keeps it in the pass drawn every frame: for an effect cheaper to compute than a texture is to read,
     /// as on a software renderer.
     public var bake: Bool
+    /// The blur of the layer below that a layer effect reads with `sampleLayerBlurred` (its `blur` key), if any.
+    public var blur: LayerBlur?
+    /// Whether an argument samples a texture of the preset's simulation, which changes every frame.
+    public var readsSimulation = false
 
     /// Creates an effect.
     public init(

@@ -20,6 +20,8 @@ public struct FrameInputs: Sendable, Hashable {
     public var rotationRate: SIMD3<Double>
     /// Attitude quaternion as (x, y, z, w).
     public var attitude: SIMD4<Double>
+    /// Acceleration with gravity removed, device frame, m/s² (zero for a still frame).
+    public var userAcceleration: SIMD3<Double> = .zero
     /// Pointer position in pixels, origin top-left.
     public var pointer: SIMD2<Double>
     /// Whether a pointer button is down (for Shadertoy's `iMouse.zw`).
@@ -54,6 +56,7 @@ public struct FrameInputs: Sendable, Hashable {
         let e = frame.euler
         euler = SIMD3(e.roll, e.pitch, e.yaw)
         rotationRate = SIMD3(frame.rotationRate.x, frame.rotationRate.y, frame.rotationRate.z)
+        userAcceleration = SIMD3(frame.userAcceleration.x, frame.userAcceleration.y, frame.userAcceleration.z)
         let q = frame.quaternion
         attitude = SIMD4(q.x, q.y, q.z, q.w)
     }

@@ -33,8 +33,10 @@ public struct Preset: Sendable, Hashable {
     public var effects: [Effect]
     /// The preset's power policy (its `power` key), if it sets one; `nil` uses ``PowerPolicy/automatic``.
     public var power: PowerPolicy?
-    /// The named textures (its `textures` key), sorted by name.
+    /// The named textures (its `textures` key), sorted by name, then those of its simulation.
     public var textures: [PresetTexture] = []
+    /// The simulation stepped every frame whose state its effects sample as textures (its `simulation` key).
+    public var simulation: PresetSimulation?
     /// The whole Shadertoy program (Common, buffers, channels) when the preset has more than a plain `mainImage`
     /// file: the object form of `shadertoy`, or a Shadertoy JSON export. ``shadertoy`` then names its Image code.
     public var shadertoyProgram: ShadertoyProgram?

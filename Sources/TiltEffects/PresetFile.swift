@@ -58,10 +58,11 @@ struct PresetFile: Decodable {
         var stateful: Bool?
         var content: Bool?
         var bake: Bool?
+        var blur: BlurEntry?
 
         /// The keys an effect may hold.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case kind, function, file, arguments, maxSampleOffset, stateful, content, bake
+            case kind, function, file, arguments, maxSampleOffset, stateful, content, bake, blur
         }
     }
 
@@ -70,10 +71,11 @@ struct PresetFile: Decodable {
     var effects: [EffectEntry]?
     var power: PowerPolicyEntry?
     var textures: [String: TextureEntry]?
+    var simulation: SimulationEntry?
 
     /// The keys the file's top level may hold.
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case description, shadertoy, effects, power, textures
+        case description, shadertoy, effects, power, textures, simulation
     }
 
     /// Decodes the text of `file`.
@@ -145,6 +147,21 @@ struct PresetFile: Decodable {
                         try path(f, field: "\(field).file", what: "texture")
                     }))
         }
+        let simulation = try simulation.map { (entry: SimulationEntry) throws(PresetError) in
+            try entry.resolve(file: file)
+        }
+        for name in simulation?.textureNames ?? [] {
+            guard !textures.contains(where: { $0.name == name }) else {
+                throw .invalid(
+                    file, field: "textures.\(name)",
+                    reason:
+                        "'\(name)' is a texture of the \(simulation?.kindName ?? "") simulation; give yours another name"
+                )
+            }
+            var texture = PresetTexture(name: name, file: nil)
+            texture.simulated = true
+            textures.append(texture)
+        }
         var effects: [Effect] = []
         for (i, entry) in (self.effects ?? []).enumerated() {
             let field = "effects[\(i)]"
@@ -177,6 +194,15 @@ struct PresetFile: Decodable {
                 function: entry.function, kind: kind, file: try path(entry.file, field: "\(field).file"),
                 arguments: arguments, maxSampleOffset: offset, stateful: stateful, bake: entry.bake ?? true)
             effect.content = entry.content ?? false
+            effect.readsSimulation = arguments.contains {
+                if case .texture(let t) = $0.binding { simulation?.textureNames.contains(t) ?? false } else { false }
+            }
+            if let blur = entry.blur {
+                guard kind == .layer else {
+                    throw .invalid(file, field: "\(field).blur", reason: "only layer effects can blur the layer below")
+                }
+                effect.blur = try blur.resolve(file: file, field: "\(field).blur")
+            }
             effects.append(effect)
         }
         let toy = try resolveShadertoy(file: file) { (s, field) throws(PresetError) in try path(s, field: field) }
@@ -189,6 +215,7 @@ struct PresetFile: Decodable {
         preset.shadertoyProgram = toy?.program
         preset.power = try power?.resolve(file: file)
         preset.textures = textures
+        preset.simulation = simulation
         return preset
     }
 

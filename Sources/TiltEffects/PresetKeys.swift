@@ -27,6 +27,11 @@ struct PresetKeys: Sendable, Equatable {
                 let place = "\(field).arguments[\(j)]"
                 if let found = check(argument, PresetFile.Argument.CodingKeys.self, field: place) { return found }
             }
+            if let blur = effect["blur"] as? [String: Any],
+                let found = check(blur, PresetFile.BlurEntry.CodingKeys.self, field: "\(field).blur")
+            {
+                return found
+            }
         }
         for (name, texture) in ((top["textures"] as? [String: Any]) ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let texture = texture as? [String: Any] else { continue }
@@ -35,6 +40,11 @@ struct PresetKeys: Sendable, Equatable {
             }
         }
         if let found = shadertoyUnknown(top["shadertoy"]) { return found }
+        if let simulation = top["simulation"] as? [String: Any],
+            let found = check(simulation, PresetFile.SimulationEntry.CodingKeys.self, field: "simulation")
+        {
+            return found
+        }
         guard let power = top["power"] as? [String: Any] else { return nil }
         return check(power, PowerPolicyEntry.Keys.self, field: "power")
     }

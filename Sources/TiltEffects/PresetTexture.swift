@@ -14,6 +14,9 @@ public struct PresetTexture: Sendable, Hashable {
     public var filter: Filter
     /// The wrap.
     public var wrap: Wrap
+    /// Whether the preset's simulation (``PresetSimulation``) fills it every frame, as data: linear bytes, not a
+    /// picture (read it with `texture(t, uv)`).
+    public var simulated = false
 
     /// A texture from its parts.
     public init(name: String, file: String?, filter: Filter = .linear, wrap: Wrap = .clamp) {

@@ -94,6 +94,12 @@ public enum ShaderGenerator {
         }
         /// A named texture at `uv` (0…1, origin top-left) in the effects' colour: premultiplied sRGB values.
         vec4 sampleTexture(sampler2D tex, vec2 uv) { return tilt_workingColor(texture(tex, uv)); }
+        uniform sampler2D tilt_blurTexture;
+        /// The layer below, blurred as the layer effect's `blur` key says (undefined without one).
+        vec4 sampleLayerBlurred(Layer layer, vec2 position) {
+            vec2 uv = position / iResolution.xy;
+            return texture(tilt_blurTexture, vec2(uv.x, 1.0 - uv.y));
+        }
         /// Samples this stateful effect's own output from the previous frame.
         vec4 samplePrevious(vec2 position) {
             vec2 uv = (position + tilt_targetPadding) / tilt_targetSize;

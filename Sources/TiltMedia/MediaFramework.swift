@@ -20,8 +20,10 @@ public enum MediaFramework {
         return String(cString: text)
     }
 
-    /// Whether an element factory of this name is installed (e.g. "vp9enc", "x264enc", "v4l2src").
+    /// Whether an element factory of this name is installed (e.g. "vp9enc", "x264enc", "v4l2src"); starts
+    /// GStreamer first (without it every answer would be no), and is `false` where GStreamer will not start.
     public static func hasElement(_ name: String) -> Bool {
+        guard (try? start()) != nil else { return false }
         guard let factory = gst_element_factory_find(name) else { return false }
         tilt_gst_object_unref(UnsafeMutableRawPointer(factory))
         return true

@@ -60,9 +60,11 @@ public struct Benchmark: Sendable {
         var elapsed = 0.0
         repeat {
             let t = Double(frames) / 60
-            inputs.time = t
-            inputs.frame = frames
-            inputs.tilt = SIMD2(0.3 * sin(t), 0.3 * cos(t * 0.7))
+            // Frame numbers from 1 (the warm-up drew 0), a 60 Hz time step, and gravity following the tilt, so a
+            // preset's simulation steps and moves as it would on screen.
+            inputs = FrameInputs(
+                time: t, timeDelta: 1.0 / 60, frame: frames + 1, size: inputs.size,
+                tilt: SIMD2(0.3 * sin(t), 0.3 * cos(t * 0.7)))
             _ = try feed?.refresh(renderer.effects)
             try renderer.drawAndWait(inputs)
             frames += 1

@@ -26,6 +26,11 @@ public final class EffectRenderer {
     var pictureCanvas: RenderTarget?
     /// The preset's named textures, in the order of `preset.textures`, on units from ``TextureUnit/firstNamedTexture``
     private let textures: [ImageTexture]
+    /// The preset's simulation and its textures, stepped once per frame, when it has one.
+    private let simulation: SimulationTextures?
+    /// Per pass whose layer effect has a `blur`: what draws it, and the blurred texture of the current layer below
+    /// (redrawn when that layer is).
+    private var blurs: [Int: (renderer: LayerBlurRenderer, texture: GLuint?)] = [:]
     /// Whether the static passes' textures hold their current output (see ``invalidateStaticPasses()``).
     private var staticPassesBaked = false
     /// Per pass: how many times it has been drawn since the renderer was made.
@@ -54,12 +59,18 @@ public final class EffectRenderer {
             return (p, texture, fit)
         }
         self.textures = try PresetTextureLoader.load(preset.textures)
+        self.simulation = preset.simulation.map(SimulationTextures.init)
         var programs: [ShaderProgram] = []
         for pass in self.passes {
             programs.append(
                 try ShaderProgram(try ShaderGenerator.generate(pass: pass, preset: preset, picture: picture != nil)))
         }
         self.programs = programs
+        for (i, pass) in self.passes.enumerated() {
+            if case .layer(let e) = pass.input, preset.effects[e].blur != nil {
+                blurs[i] = (try LayerBlurRenderer(), nil)
+            }
+        }
         // A plain `mainImage` file is a program with no channels: its unused channels still sample black.
         let plain = preset.shadertoy.map {
             ShadertoyProgram(image: ShadertoyPass(name: "Image", code: .init(name: $0)))
@@ -89,7 +100,9 @@ public final class EffectRenderer {
         glDisable(GLenum(GL_BLEND))
         glDisable(GLenum(GL_DEPTH_TEST))
         try toy?.renderBuffers(inputs, width: width, height: height)
+        simulation?.update(inputs, width: width, height: height)
         var previous: (target: RenderTarget, padding: SIMD2<Double>)?
+        var previousDrawn = false
         passesDrawnLastFrame = 0
         for (i, pass) in passes.enumerated() {
             let program = programs[i]
@@ -97,7 +110,16 @@ public final class EffectRenderer {
             let target: RenderTarget? = last ? nil : targets[i][pass.stateful ? pingPong : 0]
             if pass.isStatic, staticPassesBaked, let target {
                 previous = (target, pass.outputPadding)
+                previousDrawn = false
                 continue
+            }
+            if let blur = blurs[i], let previous, case .layer(let e) = pass.input,
+                let settings = preset.effects[e].blur,
+                previousDrawn || blur.texture == nil
+            {
+                let texture = try blur.renderer.draw(
+                    settings, source: previous.target, padding: previous.padding, width: width, height: height)
+                blurs[i]?.texture = texture
             }
             let w = target?.width ?? width
             let h = target?.height ?? height
@@ -122,8 +144,14 @@ public final class EffectRenderer {
             bindPicture(program, canvas: SIMD2(Double(width), Double(height)))
             for (unit, (texture, declared)) in zip(textures, preset.textures).enumerated() {
                 TextureUnit.activate(TextureUnit.firstNamedTexture + GLint(unit))
-                glBindTexture(GLenum(GL_TEXTURE_2D), texture.id)
+                let simulated = declared.simulated ? simulation?.texture(named: declared.name) : nil
+                glBindTexture(GLenum(GL_TEXTURE_2D), simulated ?? texture.id)
                 glUniform1i(program.location(declared.uniformName), TextureUnit.firstNamedTexture + GLint(unit))
+            }
+            if let blurred = blurs[i]?.texture {
+                TextureUnit.activate(TextureUnit.blur)
+                glBindTexture(GLenum(GL_TEXTURE_2D), blurred)
+                glUniform1i(program.location("tilt_blurTexture"), TextureUnit.blur)
             }
             if pass.stateful {
                 glActiveTexture(GLenum(GL_TEXTURE1))
@@ -134,6 +162,7 @@ public final class EffectRenderer {
             drawCounts[i] += 1
             passesDrawnLastFrame += 1
             if let target { previous = (target, pass.outputPadding) }
+            previousDrawn = true
         }
         staticPassesBaked = true
         if passes.contains(where: \.stateful) { pingPong = 1 - pingPong }
@@ -221,5 +250,6 @@ public final class EffectRenderer {
         try fitPicture(width: width, height: height)
         targetSize = SIMD2(width, height)
         staticPassesBaked = false
+        for i in blurs.keys { blurs[i]?.texture = nil }
     }
 }

@@ -4,7 +4,8 @@ import TiltCore
 import TiltEffects
 import TiltMedia
 
-/// `tiltfx render --frames N --fps F --out DIR`: a numbered PNG sequence driven by a log replay or by the daemon.
+/// `tiltfx render --frames N --fps F --out DIR`: a numbered PNG sequence, or with ``video`` a video file (WebM, MP4,
+/// GIF), driven by a log replay or by the daemon.
 public struct FrameSequenceJob: Sendable {
     /// Where motion comes from.
     public enum Motion: Sendable {
@@ -25,8 +26,32 @@ public struct FrameSequenceJob: Sendable {
     public var frames: Int
     /// Frames per second.
     public var fps: Double
-    /// Output folder (created if missing).
+    /// Output folder (created if missing), or with ``video`` the video file (its folder must exist).
     public var directory: String
+    /// When set, the frames are encoded into the video file ``directory`` names instead of written as PNGs.
+    public var video: VideoOutput?
+
+    /// How to encode a video.
+    public struct VideoOutput: Sendable, Equatable {
+        /// The file format (from the file's extension).
+        public var container: VideoContainer
+        /// The codec; `nil` takes the container's default.
+        public var codec: VideoCodec?
+        /// Files the render reads (a replay log, a picture), which the video may not replace.
+        public var inputs: [String]
+
+        /// Creates a video output.
+        public init(container: VideoContainer, codec: VideoCodec? = nil, inputs: [String] = []) {
+            self.container = container
+            self.codec = codec
+            self.inputs = inputs
+        }
+
+        /// The encoder's configuration for frames of this size and rate.
+        public func configuration(width: Int, height: Int, fps: Double) -> VideoEncoder.Configuration {
+            VideoEncoder.Configuration(width: width, height: height, fps: fps, container: container, codec: codec)
+        }
+    }
     /// Motion source.
     public var motion: Motion
     /// The user's picture the first effect shades, if any.
@@ -35,9 +60,10 @@ public struct FrameSequenceJob: Sendable {
     /// Creates a job.
     public init(
         preset: Preset, width: Int, height: Int, frames: Int, fps: Double, directory: String, motion: Motion,
-        picture: PictureContent? = nil
+        picture: PictureContent? = nil, video: VideoOutput? = nil
     ) {
         self.picture = picture
+        self.video = video
         self.preset = preset
         self.width = width
         self.height = height
@@ -54,21 +80,38 @@ public struct FrameSequenceJob: Sendable {
     }
 
     /// Renders every frame.
-    /// - Parameter progress: told after each frame (the command shows it on stderr).
-    /// - Returns: the paths written.
-    /// - Throws: `RenderError` (unwritable folder, no daemon) or `PresetError`.
+    /// - Parameter progress: told after each frame is written (a PNG) or taken by the encoder (a video); the
+    ///   command shows it on stderr.
+    /// - Returns: the paths written: the PNGs, or the video.
+    /// - Throws: `RenderError` (unwritable folder, no daemon), `MediaError` (no encoder, a full disk while
+    ///   encoding: the partial video is removed) or `PresetError`.
     @discardableResult
     public func run(logger: Logger, progress: ProgressMeter? = nil) throws -> [String] {
         guard frames > 0, fps > 0, fps.isFinite else {
             throw RenderError.argument("--frames and --fps must be positive (got \(frames) frames at \(fps) fps)")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw RenderError.write(
-                directory,
-                reason: "cannot create the folder (\((error as NSError).localizedDescription)); choose a writable --out"
-            )
+        // The encoder (and its temporary file) comes first, so a missing encoder or an unwritable folder fails
+        // before the shaders compile or tiltd is waited for.
+        let encoder = try video.map {
+            try VideoEncoder(
+                path: directory, configuration: $0.configuration(width: width, height: height, fps: fps),
+                inputs: $0.inputs)
+        }
+        if video?.container == .gif && fps > 50 {
+            let rate = String(format: "%g", fps)
+            let why = "a GIF frame lasts whole hundredths of a second, and browsers show those under 2/100 s as 1/10 s"
+            logger.warning("\(why): --fps \(rate) will play slower than asked; give --fps 50 or less")
+        }
+        if encoder == nil {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw RenderError.write(
+                    directory,
+                    reason:
+                        "cannot create the folder (\((error as NSError).localizedDescription)); choose a writable --out"
+                )
+            }
         }
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
         // A video file is stepped: frame i shows the video at i / fps, whatever the speed of the machine. A camera
@@ -79,7 +122,7 @@ public struct FrameSequenceJob: Sendable {
         var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
         var written: [String] = []
         defer { progress?.finish() }
-        /// Draws frame `i` with `motion` (if any) and writes its PNG.
+        /// Draws frame `i` with `motion` (if any) and writes its PNG or encodes it.
         func render(_ i: Int, _ motion: AttitudeFrame?) throws {
             if let motion { inputs.apply(motion) }
             inputs.time = Double(i) / fps
@@ -88,16 +131,24 @@ public struct FrameSequenceJob: Sendable {
             do {
                 _ = try feed?.show(at: Double(i) / fps, renderer.effects)
             } catch MediaError.stream(let input, let reason) where input.isLive {
-                // Offline, a live source that stops is not waited for: the frames written so far are kept.
-                let kept = written.isEmpty ? "no frame was written" : "frames 0 to \(i - 1) are written in \(directory)"
+                // Offline, a live source that stops is not waited for: the frames written so far are kept (a video
+                // being encoded is removed, as on any error).
+                let kept =
+                    encoder != nil
+                    ? "the video \(directory) is not written"
+                    : written.isEmpty ? "no frame was written" : "frames 0 to \(i - 1) are written in \(directory)"
                 throw MediaError.stream(
                     input: input,
                     reason: "\(reason) at frame \(i); \(kept). A render does not wait for a live source to come back: "
                         + "run it again, or record it to a video file and give that with --image")
             }
-            let path = (directory as NSString).appendingPathComponent(Self.fileName(i))
-            try renderer.renderPNG(inputs, to: path)
-            written.append(path)
+            if let encoder {
+                try encoder.append(rgba: try renderer.render(inputs))
+            } else {
+                let path = (directory as NSString).appendingPathComponent(Self.fileName(i))
+                try renderer.renderPNG(inputs, to: path)
+                written.append(path)
+            }
             progress?.update(done: i + 1)
         }
         switch motion {
@@ -131,6 +182,11 @@ public struct FrameSequenceJob: Sendable {
                 if wait > .zero { Thread.sleep(forTimeInterval: wait.inSeconds) }
                 try render(i, daemon.snapshot.frame)
             }
+        }
+        if let encoder {
+            try encoder.finish()
+            logger.info("wrote \(frames) frames to \(directory)")
+            return [directory]
         }
         logger.info("wrote \(written.count) frames to \(directory)")
         return written

@@ -3,10 +3,11 @@ import TiltEffects
 /// Decodes and uploads a preset's named textures (`"textures"` in preset.json).
 enum PresetTextureLoader {
     /// The most named textures a preset may declare: GLES 3 promises 16 texture units to a fragment shader, and the
-    /// renderer keeps seven (layer, previous frame, picture, four Shadertoy channels; see ``TextureUnit``).
+    /// renderer keeps eight (layer, previous frame, picture, four Shadertoy channels, blurred layer; see ``TextureUnit``).
     static let maxTextures = TextureUnit.namedTextureCount
 
-    /// One texture per declaration, in order; a declaration without a file is one opaque white texel.
+    /// One texture per declaration, in order; a declaration without a file is one opaque white texel (a simulated
+    /// one too: ``SimulationTextures`` binds its own in its place).
     /// - Throws: `ImageError` naming the texture's file and what is wrong with it; `RenderError` for too many.
     static func load(_ declared: [PresetTexture]) throws -> [ImageTexture] {
         guard declared.count <= maxTextures else {

@@ -4,7 +4,7 @@ import TiltEffects
 ///
 /// A layer pass renders into a texture padded on each side by how far the next pass samples outside the canvas
 /// (``RenderPass/outputPadding``), so a preset with a layer effect needs targets larger than the output itself:
-/// `misty-glass` at 16384×16384 needs a 16400×16400 texture, one that a GL with a 16384 limit cannot make.
+/// `misty-glass` at 16384×16384 needs a 16464×16464 texture, one that a GL with a 16384 limit cannot make.
 public enum TargetSizeCheck {
     /// The largest target (width, height) a frame of `width`×`height` needs for `passes`: the output, or a padded
     /// layer texture.

@@ -3,7 +3,8 @@ import CEGL
 /// The texture units a pass's samplers are bound to, in one place so that no two kinds of input share a unit.
 ///
 /// GLES 3 promises 16 units to a fragment shader: the layer below (0), a stateful effect's previous frame (1), the
-/// user's picture (2), Shadertoy's `iChannel0..3` (3–6), then the preset's named textures (7–15).
+/// user's picture (2), Shadertoy's `iChannel0..3` (3–6), a layer effect's blurred layer (7), then the preset's named
+/// textures (8–15).
 enum TextureUnit {
     /// The previous pass's output, read by a layer effect.
     static let layer: GLint = 0
@@ -13,8 +14,10 @@ enum TextureUnit {
     static let picture: GLint = 2
     /// `iChannel0`; the other channels follow.
     static let firstChannel: GLint = 3
+    /// The layer below, blurred (`sampleLayerBlurred`).
+    static let blur: GLint = 7
     /// The first named texture; the others follow.
-    static let firstNamedTexture: GLint = 7
+    static let firstNamedTexture: GLint = 8
     /// How many named textures fit after the channels.
     static let namedTextureCount = 16 - Int(firstNamedTexture)
 

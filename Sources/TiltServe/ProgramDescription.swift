@@ -20,6 +20,8 @@ struct ProgramDescription: Codable, Sendable {
         var url: String?
         var filter: String
         var wrap: String
+        /// For a texture the preset's simulation fills (tiltfx only): the one RGBA texel the preview binds instead.
+        var texel: [Int]?
     }
 
     /// An effect argument and the GLSL expression the generated code passes for it.
@@ -37,7 +39,7 @@ struct ProgramDescription: Codable, Sendable {
     var shadertoyBuffers: Bool
 
     /// The texture unit of the first named texture (tiltfx's `TextureUnit.firstNamedTexture`).
-    static let firstNamedTextureUnit = 7
+    static let firstNamedTextureUnit = 8
 
     /// The uniforms tiltfx's renderer sets on every pass, with their GLSL types.
     static let uniforms: [String: String] = [
@@ -62,7 +64,8 @@ struct ProgramDescription: Codable, Sendable {
             Texture(
                 name: texture.name, uniform: texture.uniformName, unit: Self.firstNamedTextureUnit + index,
                 url: texture.file.map { "/presets/\(name)/" + $0.lastComponent },
-                filter: texture.filter.rawValue, wrap: texture.wrap.rawValue)
+                filter: texture.filter.rawValue, wrap: texture.wrap.rawValue,
+                texel: texture.simulated ? preset.simulation?.restingTexel(of: texture.name).map { Int($0) } : nil)
         }
         arguments = preset.effects.flatMap { effect in
             effect.arguments.map {

@@ -2,14 +2,16 @@ import ArgumentParser
 import Foundation
 import Logging
 import TiltEffects
+import TiltMedia
 import TiltPlayback
 import TiltRender
 
-/// `tiltfx render`: headless rendering to PNG (one frame, a frame sequence, or a watched frame).
+/// `tiltfx render`: headless rendering to PNG (one frame, a frame sequence, or a watched frame) or to a video
+/// (WebM, MP4, GIF: a frame sequence encoded through TiltMedia).
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a preset headless (no display needed) to PNG.",
+        abstract: "Render a preset headless (no display needed) to PNG or to a video (WebM, MP4, GIF).",
         discussion: """
             One frame (the same arguments always give the same pixels):
               tiltfx render --preset holo-card --tilt 0.2,0.1 --size 800x1100 \\
@@ -17,6 +19,11 @@ struct RenderCommand: ParsableCommand {
             A sequence driven by a sensor log (or, without --replay, by tiltd):
               tiltfx render --preset foil --frames 120 --fps 30 \\
                 --replay LOG.csv.gz --out frames/
+            The same sequence as a video, chosen by the extension of --out: .webm (VP9, or --codec vp8), .mp4 \
+            (H.264 through x264enc, Debian's gstreamer1.0-plugins-ugly), .gif (252 dithered \
+            colours, looping; keep --fps at 50 or less):
+              tiltfx render --preset foil --frames 120 --fps 30 \\
+                --replay LOG.csv.gz --out foil.webm
             A picture of yours as the content the effects shade (PNG or JPEG; --fit contain, cover or stretch):
               tiltfx render --preset holo-card --image me.jpg --fit cover --out card.png
             A video as the content (looped; frame i shows it at i/fps, the same on every machine), or a camera or \
@@ -26,7 +33,10 @@ struct RenderCommand: ParsableCommand {
             Edit the preset and see it (re-renders on every save):
               tiltfx render --preset holo-card --out card.png --watch
             Tilt is the x,y tip in radians about the screen's axes (docs/coordinates.md). Progress goes to stderr: a redrawn \
-            line on a terminal, else a line every 2 s ($TILTFX_PROGRESS_INTERVAL). --size is limited by the GL's \
+            line on a terminal, else a line every 2 s ($TILTFX_PROGRESS_INTERVAL); for a video it counts the frames \
+            the encoder has taken. A video is written to a .partial-… file beside it and renamed into place when \
+            complete: a failure (a full disk) or Ctrl-C leaves no partial video, and an existing one is replaced only \
+            then. --size is limited by the GL's \
             largest texture, counting the padding a layer effect adds around the frame.
             """)
 
@@ -49,11 +59,21 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Output size, WxH pixels.")
     var size: PixelSize = PixelSize(width: 1280, height: 720)
 
-    @Option(help: "The PNG file to write, or with --frames the folder for frame-00000.png, frame-00001.png, …")
+    @Option(
+        help: """
+            The PNG file to write, or with --frames the folder for frame-00000.png, frame-00001.png, … or a video \
+            file: NAME.webm, NAME.mp4 or NAME.gif.
+            """)
     var out: String
 
-    @Option(parsing: .unconditional, help: "Render this many frames into the --out folder.")
+    @Option(parsing: .unconditional, help: "Render this many frames into the --out folder or video.")
     var frames: Int?
+
+    @Option(
+        help: """
+            The video codec: vp9 (default for .webm) or vp8 in .webm; h264 in .mp4 (the only one).
+            """)
+    var codec: String?
 
     @Option(parsing: .unconditional, help: "Frames per second of the sequence.")
     var fps: Double = 30
@@ -89,11 +109,42 @@ struct RenderCommand: ParsableCommand {
                 "--tilt \(tilt): X and Y must each be from -π to π radians (-3.1416 to 3.1416): a tilt is a rotation "
                     + "about the screen's axes, and tiltd's soft clamp keeps it under --limit, 0.5 by default")
         }
+        if let container = VideoContainer(path: out) {
+            if frames == nil {
+                throw ValidationError("--out \(out) is a video; say how long with --frames N (and --fps F, default 30)")
+            }
+            if let codec {
+                guard let chosen = VideoCodec(rawValue: codec.lowercased()), container.codecs.contains(chosen) else {
+                    let allowed = container.codecs.map(\.rawValue)
+                    throw ValidationError(
+                        allowed.isEmpty
+                            ? "--codec: a .gif has no codec to choose; drop --codec"
+                            : "--codec \(codec): a .\(container.rawValue) file holds "
+                                + allowed.joined(separator: " or "))
+                }
+            }
+        } else {
+            if codec != nil { throw ValidationError("--codec applies to a video; name --out NAME.webm or NAME.mp4") }
+            if frames != nil, let problem = VideoName.problem(out) { throw ValidationError("--out \(out): \(problem)") }
+        }
         if frames == nil, let problem = PNGName.problem(out) { throw ValidationError("--out \(out): \(problem)") }
+    }
+
+    /// How to encode --out, or `nil` for PNG.
+    private var video: FrameSequenceJob.VideoOutput? {
+        VideoContainer(path: out).map {
+            FrameSequenceJob.VideoOutput(
+                container: $0, codec: codec.flatMap { VideoCodec(rawValue: $0.lowercased()) },
+                inputs: [replay, picture.image].compactMap { $0 })
+        }
     }
 
     func run() throws {
         let logger = Logger(label: "tiltfx")
+        if let video {
+            // Before the preset compiles or a log is fused: a missing encoder is known at once.
+            try VideoEncoder.check(video.configuration(width: size.width, height: size.height, fps: fps))
+        }
         let loaded = try presets.library.load(preset)
         let content = try picture.load()
         if let frames {
@@ -109,7 +160,7 @@ struct RenderCommand: ParsableCommand {
             }
             let job = FrameSequenceJob(
                 preset: loaded, width: size.width, height: size.height, frames: frames, fps: fps, directory: out,
-                motion: motion, picture: content)
+                motion: motion, picture: content, video: video)
             try job.run(logger: logger, progress: .standardError(total: frames, unit: "frames"))
             return
         }

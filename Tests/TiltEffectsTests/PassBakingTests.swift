@@ -173,7 +173,8 @@ import Testing
     @Test func everyRepositoryPresetNamesWhatItReads() throws {
         let library = PresetLibrary(searchPaths: [PresetTests.repositoryPresets])
         let expected: [String: FrameDependencies] = [
-            "holo-card": [.motion, .time], "shadertoy-plasma": [.time, .motion], "misty-glass": .all,
+            "holo-card": [.motion, .time], "shadertoy-plasma": [.time, .motion],
+            "misty-glass": [.time, .motion, .pointer],
         ]
         for (name, dependencies) in expected {
             let found = DependencyAnalysis.dependencies(of: try library.load(name))

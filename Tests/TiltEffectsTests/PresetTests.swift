@@ -109,7 +109,7 @@ import Testing
         (#"{"description": "d", "efects": []}"#, "(top level): unknown key 'efects' (known: description, shadertoy"),
         (
             #"{"effects":[{"kind":"color","function":"f","file":"a.glsl","argumnets":[]}]}"#,
-            "effects[0]: unknown key 'argumnets' (known: kind, function, file, arguments, maxSampleOffset, stateful, content, bake)"
+            "effects[0]: unknown key 'argumnets' (known: kind, function, file, arguments, maxSampleOffset, stateful, content, bake, blur)"
         ),
         (
             #"{"effects":[{"kind":"color","function":"f","file":"a.glsl","arguments":[{"type":"vec2","bnd":"tilt"}]}]}"#,

@@ -102,7 +102,7 @@ import TiltRender
 
     @Test func presetsWithNothingStaticDrawEveryPassEachFrame() throws {
         _ = GLTestEnvironment.configured
-        for name in ["misty-glass", "shadertoy-plasma", "parallax", "tilt-specular"] {
+        for name in ["shadertoy-plasma", "parallax", "tilt-specular"] {
             let preset = try GLTestEnvironment.library.load(name)
             let renderer = try OffscreenRenderer(preset: preset, width: 16, height: 16)
             for frame in 0..<3 { _ = try renderer.render(inputs(frame, size: 16)) }

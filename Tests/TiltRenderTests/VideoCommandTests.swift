@@ -217,6 +217,20 @@ import TiltTestKit
             "\(r.stderr)")
     }
 
+    @Test func aLiveSourceThatStopsEndsAVideoRenderWritingNoVideo() throws {
+        let out = TestPaths.temporaryDirectory("video").appendingPathComponent("out.gif").path
+        let pipeline = "videotestsrc ! video/x-raw,framerate=100/1,width=32,height=24 ! identity error-after=5"
+        let r = try TiltFXProcess.run([
+            "render", "--presets", Self.presets, "--preset", "tilt-specular", "--size", "32x32", "--frames", "300",
+            "--fps", "10", "--replay", TestPaths.fixture("turn-left-up.csv"), "--out", out, "--source", pipeline,
+        ])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(
+            r.stderr.contains("error: pipeline '\(pipeline)' stopped: Failed after iterations as requested at frame "))
+        #expect(r.stderr.contains("; the video \(out) is not written. A render does not wait"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test func aPipelineEndingInASinkIsRefused() throws {
         let (r, out) = try Self.still(["--source", "videotestsrc ! appsink"])
         #expect(r.status == 1, "stderr: \(r.stderr)")

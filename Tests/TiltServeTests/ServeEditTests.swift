@@ -40,7 +40,7 @@ struct ServeEditTests {
         #expect(passes?.first?["static"] as? Bool == true)
         let textures = program?["textures"] as? [[String: Any]]
         #expect(textures?.first?["url"] as? String == "/presets/holo-card/foil-mask.png")
-        #expect(textures?.first?["unit"] as? Int == 7)
+        #expect(textures?.first?["unit"] as? Int == 8)
     }
 
     @Test func compileAnswersOkOrTheBrokenFileAndLine() throws {

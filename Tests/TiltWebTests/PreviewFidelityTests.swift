@@ -10,7 +10,8 @@ import TiltTestKit
     .enabled(if: HeadlessChromium.isAvailable, "chromium is not installed (scripts/bootstrap installs it)"))
 struct PreviewFidelityTests {
     /// The presets compared: a baked pass with textures (holo-card), a plain chain (tilt-specular), a Shadertoy
-    /// `mainImage` reading iGravity (shadertoy-plasma). Not foil, parallax or misty-glass: their noise is
+    /// `mainImage` reading iGravity (shadertoy-plasma). Not misty-glass, whose raindrop simulation and blur only
+    /// tiltfx draws; not foil or parallax: their noise is
     /// `fract(sin(dot(p, k)) * 43758.5)`, and sin of such large arguments differs from one GL to another in the
     /// last bits, which that hash multiplies into a different grain (foil: mean 5.8, parallax: 3.0 with outliers).
     @Test(
