@@ -24,6 +24,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case video(path: String, problem: VideoProblem, reason: String)
     /// A `--source` description GStreamer cannot build (an unknown element, a syntax error, a link that fails).
     case pipeline(description: String, reason: String)
+    /// A `--source` description that ends in a sink element (`appsink`, `autovideosink`, …), where tilt appends its
+    /// own; `without` is the description with that last element dropped.
+    case pipelineEndsInSink(description: String, sink: String, without: String)
     /// An input that opened but gave no picture in time, or stopped with an error while playing.
     case stream(input: VideoInput, reason: String)
     /// No encoder for `codec` is installed; `alternatives` are the container's other codecs that are.
@@ -57,6 +60,10 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case .pipeline(let description, let reason):
             return "cannot build the pipeline '\(description)': \(reason); check it with "
                 + "`gst-launch-1.0 \(description) ! videoconvert ! autovideosink` and `gst-inspect-1.0`"
+        case .pipelineEndsInSink(let description, let sink, let without):
+            return
+                "cannot use the pipeline '\(description)': it ends in \(sink), a sink, and tiltfx adds its own after it "
+                + "(videoconvert ! video/x-raw,format=RGBA ! appsink); drop the last element: --source '\(without)'"
         case .stream(let input, let reason):
             return "\(input) stopped: \(reason)"
         case .noEncoder(let codec, let container, let alternatives):

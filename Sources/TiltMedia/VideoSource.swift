@@ -58,9 +58,11 @@ public final class VideoSource {
     private var pending: VideoFrame?
     /// A stepped source's frame on show.
     private var current: VideoFrame?
-    /// A stepped source: seconds of video played in earlier loops, and where the last frame taken ends.
+    /// A stop found with a last frame, thrown by the next ``latestFrame()`` once that frame is handed out.
+    private var pendingStop: MediaError?
     /// Whether no frame came since the pipeline was built (an error then is said as one at opening).
     private var awaitingFirstFrame = false
+    /// A stepped source: seconds of video played in earlier loops, and where the last frame taken ends.
     private var loopOffset = 0.0
     private var loopEnd = 0.0
 
@@ -106,6 +108,9 @@ public final class VideoSource {
             precondition(configuration.pacing == .live, "stepped pacing is for files; \(input) plays live")
         }
         try MediaFramework.start()
+        if case .pipeline(let text) = input, let sink = Self.trailingSink(of: text) {
+            throw .pipelineEndsInSink(description: text, sink: sink.element, without: sink.without)
+        }
         var error: UnsafeMutablePointer<GError>?
         let built = gst_parse_launch_full(pipelineDescription, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         if let error {
@@ -148,6 +153,7 @@ public final class VideoSource {
     /// Stops the pipeline (state NULL: a camera is released) and frees it. A later ``open()`` starts again.
     public func close() {
         pending = nil
+        pendingStop = nil
         current = nil
         guard let pipeline else { return }
         gst_element_set_state(pipeline, GST_STATE_NULL)
@@ -170,10 +176,14 @@ public final class VideoSource {
 
     /// The newest frame decoded since the last call, or `nil` when none is new (or the source is closed or
     /// paused). Never waits. A file that reached its end starts again.
-    /// - Throws: `MediaError.stream` when the pipeline stopped with an error (it is then closed).
+    /// - Throws: `MediaError.stream` when the pipeline stopped with an error, or a camera or pipeline ended (it is
+    ///   then closed).
     public func latestFrame() throws(MediaError) -> VideoFrame? {
+        if let stop = pendingStop {
+            pendingStop = nil
+            throw stop
+        }
         guard let sink, !isPaused else { return nil }
-        try handleBus()
         if let pending {
             self.pending = nil
             return pending
@@ -185,6 +195,13 @@ public final class VideoSource {
                 framesTaken += 1
                 awaitingFirstFrame = false
             }
+        }
+        // The bus after the frames: a source's last frame, queued before its end or error, is still shown.
+        do throws(MediaError) {
+            try handleBus()
+        } catch {
+            guard newest != nil else { throw error }
+            pendingStop = error
         }
         return newest
     }
@@ -279,7 +296,8 @@ public final class VideoSource {
     }
 
     /// Takes the bus's messages: an error closes the source and is thrown; the end of a live file seeks back to the
-    /// start (the end of a pipeline is kept: its last frame stays on show).
+    /// start, and the end of a camera or pipeline closes it and is thrown as ``MediaError/stream(input:reason:)``
+    /// ("it ended").
     private func handleBus(loopAtEnd: Bool = true) throws(MediaError) {
         guard let bus else { return }
         let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue)
@@ -291,7 +309,15 @@ public final class VideoSource {
                 close()
                 throw Self.mediaError(failure, input: input, opening: opening)
             }
-            if loopAtEnd, case .file = input { try rewind() }
+            switch input {
+            case .file: if loopAtEnd { try rewind() }
+            case .camera, .pipeline:
+                // A live source that ends has stopped as surely as one that fails: its last frame is all there is.
+                let opening = awaitingFirstFrame
+                close()
+                if opening { throw .stream(input: input, reason: "it ended before its first picture") }
+                throw .stream(input: input, reason: "it ended (end of stream)")
+            }
         }
     }
 

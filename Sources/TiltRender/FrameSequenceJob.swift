@@ -128,7 +128,20 @@ public struct FrameSequenceJob: Sendable {
             inputs.time = Double(i) / fps
             inputs.frame = i
             inputs.timeDelta = 1 / fps
-            _ = try feed?.show(at: Double(i) / fps, renderer.effects)
+            do {
+                _ = try feed?.show(at: Double(i) / fps, renderer.effects)
+            } catch MediaError.stream(let input, let reason) where input.isLive {
+                // Offline, a live source that stops is not waited for: the frames written so far are kept (a video
+                // being encoded is removed, as on any error).
+                let kept =
+                    encoder != nil
+                    ? "the video \(directory) is not written"
+                    : written.isEmpty ? "no frame was written" : "frames 0 to \(i - 1) are written in \(directory)"
+                throw MediaError.stream(
+                    input: input,
+                    reason: "\(reason) at frame \(i); \(kept). A render does not wait for a live source to come back: "
+                        + "run it again, or record it to a video file and give that with --image")
+            }
             if let encoder {
                 try encoder.append(rgba: try renderer.render(inputs))
             } else {

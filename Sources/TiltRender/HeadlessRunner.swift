@@ -42,7 +42,7 @@ public struct HeadlessRunner: Sendable {
         let renderer = try OffscreenRenderer(
             preset: settings.preset, width: width, height: height, picture: settings.picture)
         logger.info("headless: \(renderer.rendererName), \(width)x\(height)")
-        let feed = PictureFeed(picture: settings.picture)
+        let feed = PictureFeed(picture: settings.picture, retry: PictureFeed.Retry(), logger: logger)
         try feed?.start()
         defer { feed?.stop() }
         Self.installStopHandlers()

@@ -1,3 +1,4 @@
+import Logging
 import TiltCore
 import TiltMedia
 
@@ -12,8 +13,48 @@ import TiltMedia
 ///
 /// Power (``follow(_:showingOn:)``): in `still` and `hidden` a camera or pipeline is closed (its pipeline set to NULL, the
 /// device released) and a file paused; both play again when the mode returns to `full` or `capped`.
+/// Stops (``Retry``): a camera unplugged or a pipeline that fails or ends while a run plays it is, with a retry,
+/// said once as a warning; its last frame stays on show and it is opened again, less and less often, until it is
+/// back. Without one (an offline render, a bench) the stop is thrown.
+///
 /// Lives on the render loop's thread, with the GL context.
 public final class PictureFeed {
+    /// How a live source that stopped is opened again: after ``firstDelay`` seconds, then twice as long after each
+    /// failed try, up to ``longestDelay``.
+    public struct Retry: Sendable, Hashable {
+        /// Seconds before the first try (default 1).
+        public var firstDelay: Double
+        /// The longest wait between tries, in seconds (default 10).
+        public var longestDelay: Double
+
+        /// A retry; the defaults are documented on each property.
+        public init(firstDelay: Double = 1, longestDelay: Double = 10) {
+            self.firstDelay = firstDelay
+            self.longestDelay = longestDelay
+        }
+    }
+
+    /// A live source that stopped, being opened again.
+    struct Outage {
+        /// When it stopped.
+        var since: ContinuousClock.Instant
+        /// When to try next (while closed).
+        var nextTry: ContinuousClock.Instant
+        /// The wait before the try after next.
+        var delay: Double
+        /// Tries so far.
+        var tries = 0
+        /// When the try under way built its pipeline (it waits for its first frame); `nil` between tries.
+        var opened: ContinuousClock.Instant?
+    }
+
+    /// How a live source that stopped is opened again; `nil` when a stop is thrown.
+    public let retry: Retry?
+    /// Where a stop and a return are said (with a retry).
+    let logger: Logger?
+    let clock = ContinuousClock()
+    /// Whether the live source stopped and is being opened again.
+    var outage: Outage?
     /// The source of the frames.
     public let source: VideoSource
     /// Whether the power gate stopped it (``follow(_:showingOn:)``).
@@ -26,10 +67,17 @@ public final class PictureFeed {
     /// The feed of `picture`'s video, or `nil` for no picture or a still one.
     /// - Parameter stepped: whether a video file is stepped frame by frame (an offline render) rather than played
     ///   live; a camera or pipeline is always live.
-    public init?(picture: PictureContent?, stepped: Bool = false) {
+    /// - Parameter retry: how a camera or pipeline that stops is opened again (a live run), said on `logger`;
+    ///   `nil` (default): a stop is thrown.
+    public init?(picture: PictureContent?, stepped: Bool = false, retry: Retry? = nil, logger: Logger? = nil) {
         guard let input = picture?.video else { return nil }
         source = VideoSource(input, configuration: .init(pacing: stepped && !input.isLive ? .stepped : .live))
+        self.retry = input.isLive ? retry : nil
+        self.logger = logger
     }
+
+    /// Whether a live source stopped and is being opened again (its last frame stays on show meanwhile).
+    public var isStopped: Bool { outage != nil }
 
     /// Whether the source's pipeline exists (a gated camera's does not).
     public var isOpen: Bool { source.isOpen }
@@ -49,13 +97,28 @@ public final class PictureFeed {
 
     /// Shows the newest frame when a new one came since the last call.
     /// - Returns: whether a new frame was shown (the loop then draws even when nothing else changed).
-    /// - Throws: `MediaError` when the source stopped with an error; `ImageError` for a frame over the GL's limit.
+    /// - Throws: `MediaError` when the source stopped with an error (without a ``retry``); `ImageError` for a frame
+    ///   over the GL's limit.
     public func refresh(_ effects: EffectRenderer) throws -> Bool {
-        guard !isGated, let frame = try source.latestFrame() else { return false }
+        guard !isGated else { return false }
+        if outage != nil { return try recover(effects) }
+        let newest: VideoFrame?
+        do {
+            newest = try source.latestFrame()
+        } catch {
+            try stopped(error)
+            return false
+        }
+        guard let frame = newest else { return false }
+        try show(frame, effects)
+        return true
+    }
+
+    /// Shows `frame` on `effects` and keeps it on show.
+    func show(_ frame: VideoFrame, _ effects: EffectRenderer) throws {
         try effects.show(frame)
         onShow = frame
         framesShown += 1
-        return true
     }
 
     /// Shows the frame on show `seconds` into a stepped video (a live source: the newest frame, as ``refresh(_:)``).
@@ -87,11 +150,25 @@ public final class PictureFeed {
             _ = try refresh(effects)
             isGated = true
             if live { source.close() } else { source.setPaused(true) }
+            outage?.opened = nil
             return "\(source.input) \(live ? "closed" : "paused") while \(mode)"
         }
         isGated = false
+        if outage != nil {
+            // Stopped before the gate: tried again at once, on the next refresh.
+            outage?.nextTry = clock.now
+            return "\(source.input) had stopped: trying to open it again"
+        }
         // Not waiting for the first frame: the loop goes on with the last one until the camera has started.
-        if live { try source.open(waitingForFirstFrame: false) } else { source.setPaused(false) }
+        if live {
+            do {
+                try source.open(waitingForFirstFrame: false)
+            } catch {
+                try stopped(error)
+            }
+        } else {
+            source.setPaused(false)
+        }
         return "\(source.input) \(live ? "open" : "playing") again"
     }
 }

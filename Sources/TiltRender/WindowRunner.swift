@@ -28,7 +28,7 @@ public struct WindowRunner: Sendable {
             title: Self.title(settings.preset.name), width: settings.width, height: settings.height)
         logger.info("window open: \(GLInfo.renderer), \(GLInfo.version)")
         var live = try LivePreset(settings.preset, picture: settings.picture)
-        let feed = PictureFeed(picture: settings.picture)
+        let feed = PictureFeed(picture: settings.picture, retry: PictureFeed.Retry(), logger: logger)
         try feed?.start()
         defer { feed?.stop() }
         let banner = try ErrorBanner()

@@ -22,7 +22,7 @@ struct PictureOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "A GStreamer pipeline as the content, e.g. 'videotestsrc pattern=ball' (gst-launch-1.0 syntax; tilt "
-                + "appends `videoconvert ! video/x-raw,format=RGBA ! appsink`).",
+                + "appends `videoconvert ! video/x-raw,format=RGBA ! appsink`, so end it without a sink).",
             valueName: "pipeline"))
     var source: String?
 

@@ -18,7 +18,9 @@ struct RunCommand: ParsableCommand {
             --power-policy full|capped|still fixes one mode; a preset's "power" key changes the automatic choice.
             Moving content: --image VIDEO plays a video file in a loop, --camera [DEVICE] a V4L2 camera, --source \
             PIPELINE any GStreamer pipeline; the newest frame is drawn as it comes. A camera or pipeline is closed \
-            (the device released) while a still frame is shown or the window is hidden, and opened again after.
+            (the device released) while a still frame is shown or the window is hidden, and opened again after. \
+            One that stops while playing (unplugged, an error, its end) keeps its last picture and is opened again \
+            every 1 to 10 s until it is back.
             The window needs a display ($DISPLAY or $WAYLAND_DISPLAY, or a driver named in $SDL_VIDEODRIVER); \
             without one, tiltfx run stops at once. Headless (no display, EGL surfaceless): \
             tiltfx run --headless --preset foil --seconds 10 --stats

@@ -103,6 +103,76 @@ import Testing
         #expect(error.description.hasPrefix("cannot build the pipeline 'nosuchelement': no element \"nosuchelement\""))
     }
 
+    @Test(arguments: [
+        ("videotestsrc ! appsink", "appsink", "videotestsrc"),
+        (
+            "videotestsrc ! video/x-raw,width=8 ! appsink name=sink caps=video/x-raw", "appsink",
+            "videotestsrc ! video/x-raw,width=8"
+        ),
+        ("videotestsrc ! videoconvert ! autovideosink sync=false", "autovideosink", "videotestsrc ! videoconvert"),
+        (
+            "videotestsrc ! textoverlay text=\"a ! fakesink\" ! fakesink", "fakesink",
+            "videotestsrc ! textoverlay text=\"a ! fakesink\""
+        ),
+    ])
+    func aPipelineEndingInASinkIsRefusedSayingWhatToDrop(description: String, sink: String, without: String) throws {
+        let error = try Self.failure(.pipeline(description))
+        #expect(error == .pipelineEndsInSink(description: description, sink: sink, without: without))
+        #expect(
+            error.description
+                == "cannot use the pipeline '\(description)': it ends in \(sink), a sink, and tiltfx adds its own after "
+                + "it (videoconvert ! video/x-raw,format=RGBA ! appsink); drop the last element: --source '\(without)'")
+    }
+
+    @Test(arguments: [
+        "videotestsrc", "videotestsrc ! video/x-raw,width=8", "videotestsrc ! textoverlay text=\"! appsink\"",
+    ])
+    func aPipelineEndingInNoSinkIsKept(description: String) throws {
+        try MediaFramework.start()
+        #expect(VideoSource.trailingSink(of: description) == nil)
+    }
+
+    @Test func aPipelineThatEndsHasStopped() throws {
+        let source = VideoSource(.pipeline("videotestsrc num-buffers=3 ! video/x-raw,framerate=100/1"))
+        try source.open()
+        var said: MediaError?
+        for _ in 0..<200 where said == nil {
+            do {
+                _ = try source.latestFrame()
+                usleep(10_000)
+            } catch {
+                said = error
+            }
+        }
+        #expect(
+            said == .stream(input: source.input, reason: "it ended (end of stream)"),
+            "the end of a live source is a stop, where it kept its last frame before")
+        #expect(!source.isOpen)
+    }
+
+    @Test func theLastFrameBeforeTheEndIsHandedOutBeforeTheStop() throws {
+        let source = VideoSource(.pipeline("videotestsrc num-buffers=3 ! video/x-raw,framerate=100/1"))
+        try source.open()
+        // Long enough for all three frames to come: the first is held by open, the third by the sink.
+        usleep(300_000)
+        let first = try #require(try source.latestFrame())
+        #expect(first.time == 0)
+        let last = try #require(try source.latestFrame(), "the frame before the end is shown")
+        #expect(abs(last.time - 0.02) < 0.001)
+        // The app sink posts the end only once its last frame is taken.
+        var stop: MediaError?
+        for _ in 0..<100 where stop == nil {
+            do {
+                #expect(try source.latestFrame() == nil)
+            } catch {
+                stop = error
+            }
+            usleep(10_000)
+        }
+        #expect(stop == .stream(input: source.input, reason: "it ended (end of stream)"))
+        #expect(try source.latestFrame() == nil, "said once; closed")
+    }
+
     @Test func busyTextIsRecognisedAndHoldersAreFound() throws {
         let file = try temporaryFile([0], name: "held")
         // Another process holds the file (this one is left out of the search).

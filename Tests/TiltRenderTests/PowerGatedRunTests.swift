@@ -8,7 +8,7 @@ import TiltTestKit
 #endif
 
 /// A running `tiltfx run --headless --stats` whose stdout lines are collected as they arrive.
-private final class RunningTiltFX: Sendable {
+final class RunningTiltFX: Sendable {
     /// Complete lines and the unfinished rest, filled from the pipe's handler thread.
     final class Lines: Sendable {
         let mutex = Mutex<([String], String)>(([], ""))

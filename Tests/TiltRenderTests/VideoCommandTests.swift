@@ -147,6 +147,102 @@ import TiltTestKit
         #expect(gated.stderr.contains("picture: pipeline '\(pipeline)' closed while still"), "\(gated.stderr)")
     }
 
+    @Test(arguments: [
+        ("identity error-after=10", "Failed after iterations as requested"),
+        ("identity", "it ended (end of stream)"),
+    ])
+    func aLiveSourceThatStopsKeepsItsLastPictureAndIsOpenedAgain(ending: String, reason: String) throws {
+        let socket = TestPaths.temporaryDirectory("video").appendingPathComponent("none.sock").path
+        let count = ending == "identity" ? " num-buffers=10" : ""
+        let pipeline = "videotestsrc is-live=true\(count) ! video/x-raw,framerate=20/1,width=32,height=24 ! \(ending)"
+        let r = try TiltFXProcess.run([
+            "run", "--headless", "--presets", Self.presets, "--preset", "tilt-specular", "--size", "32x32",
+            "--seconds", "3", "--fps", "60", "--stats", "--socket", socket, "--source", pipeline,
+        ])
+        #expect(r.status == 0, "a source that stops does not end the run: \(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "warning tiltfx: [TiltRender] pipeline '\(pipeline)' stopped: \(reason); showing its last picture and "
+                    + "trying to open it again every 1 to 10 s\n"),
+            "\(r.stderr)")
+        #expect(r.stderr.contains("pipeline '\(pipeline)' is back after 1"), "\(r.stderr)")
+        #expect(!r.stderr.contains("error:"), "\(r.stderr)")
+        // 10 frames, a second on the last one, then 10 more: more new frames than one opening gives.
+        let drawn = try #require(Self.drawn(r.stdout))
+        #expect(drawn > 11, "\(r.stdout)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSourceThatCannotOpenIsTriedAgainUntilItIsBack() throws {
+        let dir = TestPaths.temporaryDirectory("video")
+        let png = try TestPictures.png(TestPictures.pattern(width: 32, height: 24))
+        let path = try TestPictures.file(png, name: "frame.png")
+        // Ten frames of the picture, then the end; opened again, it fails while the file is gone.
+        let pipeline = "filesrc location=\(path) ! pngdec ! imagefreeze num-buffers=10 ! video/x-raw,framerate=20/1"
+        let run = try RunningTiltFX([
+            "run", "--headless", "--stats", "--presets", Self.presets, "--preset", "tilt-specular", "--size", "32x32",
+            "--seconds", "8", "--socket", dir.appendingPathComponent("none.sock").path, "--source", pipeline,
+        ])
+        try run.waitForLog("pipeline '\(pipeline)' stopped: it ended (end of stream); showing its last picture")
+        try FileManager.default.removeItem(atPath: path)
+        // The first try, a second after the stop, fails; the next comes two seconds after that.
+        Thread.sleep(forTimeInterval: 1.8)
+        #expect(run.process.isRunning, "\(run.log)")
+        try Data(png).write(to: URL(fileURLWithPath: path))
+        try run.waitForLog("pipeline '\(pipeline)' is back after ")
+        let log = run.log
+        let untilBack = try #require(log.range(of: "is back after ")).lowerBound
+        #expect(log[..<untilBack].components(separatedBy: " stopped: ").count == 2, "said once: \(log)")
+        #expect(!log[untilBack...].hasPrefix("is back after 1."), "not before the file came back: \(log)")
+        #expect(log.contains(" s (2 tries)") || log.contains(" s (3 tries)"), "\(log)")
+        _ = try run.finish()
+        #expect(run.process.terminationStatus == 0, "\(run.log)")
+    }
+
+    @Test func aLiveSourceThatStopsEndsARenderKeepingTheFramesWritten() throws {
+        let folder = TestPaths.temporaryDirectory("video").path
+        let pipeline = "videotestsrc ! video/x-raw,framerate=100/1,width=32,height=24 ! identity error-after=5"
+        let r = try TiltFXProcess.run([
+            "render", "--presets", Self.presets, "--preset", "tilt-specular", "--size", "32x32", "--frames", "300",
+            "--fps", "10", "--replay", TestPaths.fixture("turn-left-up.csv"), "--out", folder, "--source", pipeline,
+        ])
+        #expect(r.status == 1, "\(r.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }
+        #expect((1..<300).contains(written.count), "the frames before the stop are kept: \(written.count)")
+        #expect(
+            r.stderr.contains(
+                "error: pipeline '\(pipeline)' stopped: Failed after iterations as requested at frame \(written.count); "
+                    + "frames 0 to \(written.count - 1) are written in \(folder). A render does not wait for a live "
+                    + "source to come back: run it again, or record it to a video file and give that with --image\n"),
+            "\(r.stderr)")
+    }
+
+    @Test func aLiveSourceThatStopsEndsAVideoRenderWritingNoVideo() throws {
+        let out = TestPaths.temporaryDirectory("video").appendingPathComponent("out.gif").path
+        let pipeline = "videotestsrc ! video/x-raw,framerate=100/1,width=32,height=24 ! identity error-after=5"
+        let r = try TiltFXProcess.run([
+            "render", "--presets", Self.presets, "--preset", "tilt-specular", "--size", "32x32", "--frames", "300",
+            "--fps", "10", "--replay", TestPaths.fixture("turn-left-up.csv"), "--out", out, "--source", pipeline,
+        ])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(
+            r.stderr.contains("error: pipeline '\(pipeline)' stopped: Failed after iterations as requested at frame "))
+        #expect(r.stderr.contains("; the video \(out) is not written. A render does not wait"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func aPipelineEndingInASinkIsRefused() throws {
+        let (r, out) = try Self.still(["--source", "videotestsrc ! appsink"])
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(
+            r.stderr.hasPrefix(
+                "error: cannot use the pipeline 'videotestsrc ! appsink': it ends in appsink, a sink, and tiltfx adds "
+                    + "its own after it (videoconvert ! video/x-raw,format=RGBA ! appsink); drop the last element: "
+                    + "--source 'videotestsrc'"),
+            "stderr: \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test func benchMeasuresAPresetOnAVideo() throws {
         let r = try TiltFXProcess.run([
             "bench", "--presets", Self.presets, "--preset", "tilt-specular", "--size", "32x32", "--seconds", "0.5",

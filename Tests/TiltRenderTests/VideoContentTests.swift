@@ -79,6 +79,56 @@ import TiltTestKit
         #expect(!feed.isOpen)
     }
 
+    @Test func aLiveSourceThatStopsKeepsItsPictureThroughAGateAndIsOpenedAgain() throws {
+        let description =
+            "videotestsrc is-live=true pattern=ball num-buffers=3 ! video/x-raw,width=32,height=24,framerate=30/1"
+        let picture = PictureContent.pipeline(description, fit: .stretch)
+        let renderer = try Self.renderer(picture)
+        let feed = try #require(PictureFeed(picture: picture, retry: .init(firstDelay: 0.05, longestDelay: 0.2)))
+        try feed.start()
+        defer { feed.stop() }
+        for _ in 0..<300 where !feed.isStopped {
+            _ = try feed.refresh(renderer.effects)
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(feed.isStopped && !feed.isOpen, "three frames, then the end: stopped, not thrown")
+        #expect(feed.framesShown >= 1)
+        let last = try renderer.render(Self.inputs)
+        #expect(
+            try feed.follow(.still, showingOn: renderer.effects) == "pipeline '\(description)' closed while still")
+        #expect(feed.isStopped && !feed.isOpen)
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(!(try feed.refresh(renderer.effects)), "gated: no try")
+        #expect(!feed.isOpen)
+        #expect(try renderer.render(Self.inputs) == last, "its last picture stays on show")
+        #expect(
+            try feed.follow(.full, showingOn: renderer.effects)
+                == "pipeline '\(description)' had stopped: trying to open it again")
+        var back = false
+        for _ in 0..<300 where !back {
+            back = try feed.refresh(renderer.effects)
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(back && !feed.isStopped, "opened again, its frames come")
+    }
+
+    @Test func withoutARetryAStopIsThrown() throws {
+        let description = "videotestsrc is-live=true num-buffers=2 ! video/x-raw,width=32,height=24,framerate=30/1"
+        let picture = PictureContent.pipeline(description)
+        let renderer = try Self.renderer(picture)
+        let feed = try #require(PictureFeed(picture: picture))
+        try feed.start()
+        defer { feed.stop() }
+        var thrown: (any Error)?
+        for _ in 0..<300 where thrown == nil {
+            do { _ = try feed.refresh(renderer.effects) } catch { thrown = error }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(
+            "\(thrown.map { "\($0)" } ?? "nothing")" == "pipeline '\(description)' stopped: it ended (end of stream)")
+        #expect(!feed.isStopped)
+    }
+
     @Test func aFileIsPausedNotClosedWhileStill() throws {
         let picture = try PictureContent.load(path: Self.ball)
         let renderer = try Self.renderer(picture)
