@@ -95,25 +95,13 @@ final class MediaPipeline {
         }
         defer { tilt_gst_message_unref(message) }
         if tilt_gst_message_type(message) == GST_MESSAGE_EOS { return .endOfStream }
-        var error: UnsafeMutablePointer<GError>?
-        var debug: UnsafeMutablePointer<gchar>?
-        gst_message_parse_error(message, &error, &debug)
-        defer {
-            if let error { g_error_free(error) }
-            g_free(debug)
-        }
-        let source = tilt_gst_message_source(message).flatMap { gst_object_get_name($0) }
-        defer { g_free(source) }
-        let text = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        let detail = debug.map { String(cString: $0) } ?? ""
+        let error = BusError(message)
+        let detail = error.debug ?? ""
         let noSpace =
-            error.map {
-                $0.pointee.domain == gst_resource_error_quark()
-                    && $0.pointee.code == Int32(GST_RESOURCE_ERROR_NO_SPACE_LEFT.rawValue)
-            } ?? false
+            error.domain == gst_resource_error_quark() && error.code == Int32(GST_RESOURCE_ERROR_NO_SPACE_LEFT.rawValue)
         return .error(
             Failure(
-                element: source.map { String(cString: $0) } ?? "pipeline", message: text, debug: detail,
+                element: error.element ?? "pipeline", message: error.message, debug: detail,
                 isDiskFull: noSpace || detail.contains("No space left on device")))
     }
 }

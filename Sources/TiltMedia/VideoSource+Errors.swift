@@ -17,6 +17,14 @@ extension VideoSource {
             self.debug = debug
         }
 
+        /// What a bus ERROR message said.
+        init(_ error: BusError) {
+            domain = error.domain
+            code = error.code
+            message = error.message
+            debug = error.debug
+        }
+
         /// Takes the text out of `error` (which stays the caller's to free).
         init(_ error: UnsafeMutablePointer<GError>, debug: String? = nil) {
             domain = error.pointee.domain

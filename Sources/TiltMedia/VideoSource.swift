@@ -339,16 +339,7 @@ public final class VideoSource {
     }
 
     private static func failure(of message: UnsafeMutablePointer<GstMessage>) -> Failure {
-        var error: UnsafeMutablePointer<GError>?
-        var debug: UnsafeMutablePointer<gchar>?
-        gst_message_parse_error(message, &error, &debug)
-        defer {
-            if let error { g_error_free(error) }
-            g_free(debug)
-        }
-        let text = debug.map { String(cString: $0) }
-        guard let error else { return Failure(code: 0, message: "unknown error", debug: text) }
-        return Failure(error, debug: text)
+        Failure(BusError(message))
     }
 }
 

@@ -1,0 +1,32 @@
+import CGStreamer
+
+/// What a GStreamer ERROR message says, read out once: the error's domain, code and text, the debug detail (often
+/// the system's words, such as "No space left on device") and the element that posted it.
+struct BusError {
+    var domain: GQuark
+    var code: Int32
+    /// The message for users, e.g. "Could not write to resource."
+    var message: String
+    /// The detail for developers, if any.
+    var debug: String?
+    /// The name of the element that posted it, if any.
+    var element: String?
+
+    /// Reads `message`, an ERROR message (which stays the caller's to unref).
+    init(_ message: UnsafeMutablePointer<GstMessage>) {
+        var error: UnsafeMutablePointer<GError>?
+        var detail: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(message, &error, &detail)
+        defer {
+            if let error { g_error_free(error) }
+            g_free(detail)
+        }
+        domain = error?.pointee.domain ?? 0
+        code = error?.pointee.code ?? 0
+        self.message = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        debug = detail.map { String(cString: $0) }
+        let name = tilt_gst_message_source(message).flatMap { gst_object_get_name($0) }
+        defer { g_free(name) }
+        element = name.map { String(cString: $0) }
+    }
+}
