@@ -14,6 +14,8 @@ public struct BroadTrial: Sendable {
     public var fusedSamples: Int
     /// Seconds spent in the filter, over both runs.
     public var filterSeconds: Double
+    /// Seconds spent in the filter in the 9D run (0 without magnetometer).
+    public var nineSeconds: Double
 
     /// Fuses and scores one recording.
     ///
@@ -29,10 +31,12 @@ public struct BroadTrial: Sendable {
         var configuration = configuration
         fusedSamples = 0
         filterSeconds = 0
+        nineSeconds = 0
         nine = nil
         if hasMagnetometer {
             configuration.useMagnetometer = true
-            filterSeconds += Self.fuse(samples, configuration: configuration, into: &estimates)
+            nineSeconds = Self.fuse(samples, configuration: configuration, into: &estimates)
+            filterSeconds += nineSeconds
             fusedSamples += samples.count
             nine = BroadScore.score(estimates: estimates, truth: truth, movement: movement, removeHeadingOffset: false)
         }

@@ -97,6 +97,15 @@ struct MagneticDisturbanceDetector: Sendable {
         return true
     }
 
+    /// Takes a field known by other means to be the Earth field as the reference.
+    @inlinable
+    mutating func replaceReference(norm: Double, dip: (cos: Double, sin: Double)) {
+        referenceNorm = norm
+        referenceDip = dip
+        candidateTime = 0
+        candidateRotation = 0
+    }
+
     /// Whether two angles, given as (cos, sin), differ by less than the angle whose cosine is `cosTolerance`.
     @inlinable
     static func within(_ a: (cos: Double, sin: Double), _ b: (cos: Double, sin: Double), _ cosTolerance: Double)
