@@ -108,7 +108,7 @@ public struct AttitudeFilter: Sendable {
         public init(
             useMagnetometer: Bool = true,
             accelTimeConstant: Double = 3.0,
-            magTimeConstant: Double = 9.0,
+            magTimeConstant: Double = 13.0,
             restBiasTimeConstant: Double = 2.0,
             motionBiasTimeConstant: Double = 60.0,
             scaleTimeConstant: Double = 10.0,
@@ -119,14 +119,14 @@ public struct AttitudeFilter: Sendable {
             restAccelThreshold: Double = 0.5,
             restMinimumDuration: Double = 1.5,
             magNormTolerance: Double = 0.1,
-            magDipTolerance: Double = 10.0 * .pi / 180,
+            magDipTolerance: Double = 5.0 * .pi / 180,
             magNewFieldTime: Double = 20.0,
             magNewFieldRotation: Double = 2 * .pi,
-            hardIronTimeConstant: Double = 10.0,
-            hardIronTolerance: Double = 0.12,
-            hardIronFollowTime: Double = 2.0,
+            hardIronTimeConstant: Double = 5.0,
+            hardIronTolerance: Double = 0.08,
+            hardIronFollowTime: Double = 6.0,
             magOffset: Vector3 = .zero,
-            magMaxHeadingRate: Double = 5.0 * .pi / 180,
+            magMaxHeadingRate: Double = 2.0 * .pi / 180,
             headingDriftRate: Double = 0.05 * .pi / 180,
             headingAccuracyFloor: Double = 2.0 * .pi / 180
         ) {
