@@ -210,6 +210,9 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var ironFollowing = false
     /// The share of recent readings (time constant 2 s) that the disturbance detector rejected.
     @usableFromInline var disturbedShare = 0.0
+    /// Reciprocals of time constants divided by on every sample.
+    @usableFromInline let inverseMagTimeConstant: Double
+    @usableFromInline let inverseMotionBiasTimeConstant: Double
     /// Whether a magnetometer reading has been fused.
     @usableFromInline var usesMagnetometer = false
     /// The heading accuracy, rad.
@@ -232,6 +235,8 @@ public struct AttitudeFilter: Sendable {
             normTolerance: configuration.magNormTolerance, dipTolerance: configuration.magDipTolerance,
             newFieldTime: configuration.magNewFieldTime, newFieldRotation: configuration.magNewFieldRotation)
         hardIron = HardIronEstimator(timeConstant: configuration.hardIronTimeConstant)
+        inverseMagTimeConstant = 1 / configuration.magTimeConstant
+        inverseMotionBiasTimeConstant = 1 / configuration.motionBiasTimeConstant
         magOffset = configuration.magOffset
     }
 
@@ -248,8 +253,9 @@ public struct AttitudeFilter: Sendable {
     /// accelerometer and heading averages start afresh, re-anchoring the attitude.
     @inlinable
     public mutating func update(_ sample: MotionSample) -> AttitudeEstimate {
-        let gyro = sample.gyro.isFinite ? sample.gyro : .zero
-        let accel = sample.accel.isFinite ? sample.accel : .zero
+        // Literal zeros: `Vector3.zero` is a global of another module, read through an accessor each time.
+        let gyro = sample.gyro.isFinite ? sample.gyro : Vector3(0, 0, 0)
+        let accel = sample.accel.isFinite ? sample.accel : Vector3(0, 0, 0)
         var mag: Vector3? = nil
         if configuration.useMagnetometer, let m = sample.mag, m.isFinite, m.squaredNorm > 1e-12 { mag = m }
         if mag != nil { usesMagnetometer = true }
@@ -301,7 +307,7 @@ public struct AttitudeFilter: Sendable {
         qGyro = Self.nearUnit(qGyro * step)
 
         // Inclination from the accelerometer, low-passed in the almost-inertial frame.
-        var correction = Vector3.zero
+        var correction = Vector3(0, 0, 0)
         if accelNorm > 1e-9 {
             // No gating here: the device's own accelerations average out only if every sample is taken.
             let filtered = accelFilter.update(qGyro.rotate(accel), dt: dt)
@@ -345,10 +351,10 @@ public struct AttitudeFilter: Sendable {
             let e = q6.rotate(m)
             let horizontal = e.x * e.x + e.y * e.y
             let norm = (horizontal + e.z * e.z).squareRoot()
-            let dip = (cos: horizontal.squareRoot() / norm, sin: -e.z / norm)
-            let turned = (rate * dt).norm
-            magDisturbed = magDetector.update(norm: norm, dip: dip, rotation: turned, dt: dt)
-            disturbedShare += ((magDisturbed ? 1 : 0) - disturbedShare) * min(dt / 2, 1)
+            let inverseNorm = 1 / norm
+            let dip = (cos: horizontal.squareRoot() * inverseNorm, sin: -e.z * inverseNorm)
+            magDisturbed = magDetector.update(norm: norm, dip: dip, rotationVector: rate * dt, dt: dt)
+            disturbedShare += ((magDisturbed ? 1 : 0) - disturbedShare) * min(dt * 0.5, 1)
             if !magDisturbed, horizontal > 1e-12 * norm * norm {
                 // Residual heading: the angle that still turns the horizontal field, after the current heading, to
                 // north.
@@ -360,27 +366,32 @@ public struct AttitudeFilter: Sendable {
                     // Warm-up: the running mean of the heading, so the first readings count fully.
                     headingCount += 1
                     headingElapsed += dt
-                    let gain = max(1 / headingCount, dt / configuration.magTimeConstant)
+                    let gain = max(1 / headingCount, dt * inverseMagTimeConstant)
                     turnHeading(by: error * gain)
                     headingSigma += (configuration.headingAccuracyFloor - headingSigma) * gain
                 } else {
                     // Converged: a first-order low-pass, its step bounded so that re-converging after a
                     // disturbance never jumps.
                     let limit = configuration.magMaxHeadingRate * dt
-                    let delta = max(-limit, min(limit, error * min(dt / configuration.magTimeConstant, 1)))
+                    let magGain = min(dt * inverseMagTimeConstant, 1)
+                    let delta = max(-limit, min(limit, error * magGain))
                     turnHeading(by: delta)
                     correction = Vector3(correction.x, correction.y, delta)
                     headingSigma +=
                         (max(configuration.headingAccuracyFloor, abs(error)) - headingSigma)
-                        * min(dt / configuration.magTimeConstant, 1)
+                        * magGain
                 }
             }
         }
         if usesMagnetometer, !headingCorrected {
             // Held on the gyroscope: the heading accuracy degrades with its drift and scale uncertainty.
-            let up = q6.rotate(rate)
+            // The rotation rate about earth up: the third row of q6's rotation matrix times the rate.
+            let p = q6
+            let upRate =
+                2 * (p.x * p.z - p.w * p.y) * rate.x + 2 * (p.y * p.z + p.w * p.x) * rate.y
+                + (1 - 2 * (p.x * p.x + p.y * p.y)) * rate.z
             headingSigma = min(
-                .pi, headingSigma + (configuration.headingDriftRate + configuration.maxScaleError * abs(up.z)) * dt)
+                .pi, headingSigma + (configuration.headingDriftRate + configuration.maxScaleError * abs(upRate)) * dt)
         }
 
         // Gyroscope errors in motion. A bias b and relative scale errors s make the almost-inertial frame turn
@@ -401,7 +412,7 @@ public struct AttitudeFilter: Sendable {
             correctionSum = correctionSum + Vector3(correction.x, correction.y, 0)
             // The heading correction (9D), about earth up, directly in the device frame.
             if correction.z != 0 {
-                let gainBias = dt / configuration.motionBiasTimeConstant
+                let gainBias = dt * inverseMotionBiasTimeConstant
                 bias = clampBias(bias - q6.inverseRotate(Vector3(0, 0, correction.z)) * gainBias)
             }
         }
@@ -410,7 +421,7 @@ public struct AttitudeFilter: Sendable {
             if learning {
                 // The correction rate in the almost-inertial frame, and its up direction (not observed).
                 let y = qInclination.inverseRotate(correctionSum) * (1 / blockTime)
-                let u = qInclination.inverseRotate(.unitZ)
+                let u = qInclination.inverseRotate(Vector3(0, 0, 1))
                 func horizontal(_ v: Vector3) -> Vector3 { v - u * u.dot(v) }
                 let gainBias = blockTime / configuration.motionBiasTimeConstant
                 bias = clampBias(
@@ -434,8 +445,8 @@ public struct AttitudeFilter: Sendable {
                         max(-limit, min(limit, scale.z - gain * az.dot(y))))
                 }
             }
-            regressorSum = .zero
-            correctionSum = .zero
+            regressorSum = GyroErrorRegressors.zero
+            correctionSum = Vector3(0, 0, 0)
             blockTime = 0
             blockCount = 0
             if usesMagnetometer, configuration.hardIronTimeConstant > 0 {
@@ -443,7 +454,8 @@ public struct AttitudeFilter: Sendable {
             }
         }
 
-        return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: magDisturbed)
+        attitude = Self.nearUnit(Quaternion(w: headingW, x: 0, y: 0, z: headingZ) * q6)
+        return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: magDisturbed, updated: true)
     }
 
     /// Closes the hard-iron estimator's block and, when its estimate is trusted, moves the offset in use towards it.
@@ -505,7 +517,7 @@ public struct AttitudeFilter: Sendable {
             let e = qInclination.rotate(raw - magOffset)
             let norm = e.norm
             let dip = (cos: (e.x * e.x + e.y * e.y).squareRoot() / norm, sin: -e.z / norm)
-            _ = magDetector.update(norm: norm, dip: dip, rotation: 0, dt: 0)
+            _ = magDetector.update(norm: norm, dip: dip, rotationVector: .zero, dt: 0)
             if e.x * e.x + e.y * e.y > 0 {
                 turnHeading(by: atan2(e.x, e.y))
                 headingCount = 1
@@ -561,7 +573,9 @@ public struct AttitudeFilter: Sendable {
         }
         let w = headingW * c - headingZ * s
         let z = headingZ * c + headingW * s
-        let n = 1 / (w * w + z * z).squareRoot()
+        // Already of unit length up to rounding and the series' error: one Newton step for 1/√n² restores it.
+        let n2 = w * w + z * z
+        let n = abs(n2 - 1) < 0.01 ? 1.5 - 0.5 * n2 : 1 / n2.squareRoot()
         headingW = w * n
         headingZ = z * n
     }
@@ -588,10 +602,10 @@ public struct AttitudeFilter: Sendable {
     }
 
     @inlinable
-    mutating func estimate(gyro: Vector3, accel: Vector3, accelNorm: Double, magDisturbed: Bool)
-        -> AttitudeEstimate
-    {
-        if started {
+    mutating func estimate(
+        gyro: Vector3, accel: Vector3, accelNorm: Double, magDisturbed: Bool, updated: Bool = false
+    ) -> AttitudeEstimate {
+        if started, !updated {
             let qh = Quaternion(w: headingW, x: 0, y: 0, z: headingZ)
             attitude = Self.nearUnit(qh * qInclination * qGyro)
         }
