@@ -94,7 +94,7 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Rotates `v` by the inverse of this unit quaternion (earth → device for an attitude).
-    @inlinable
+    @inlinable @inline(__always)
     public func inverseRotate(_ v: Vector3) -> Vector3 { conjugate.rotate(v) }
 
     /// The rotation angle in radians, in `[0, π]`.

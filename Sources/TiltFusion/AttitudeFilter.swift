@@ -259,13 +259,14 @@ public struct AttitudeFilter: Sendable {
         var mag: Vector3? = nil
         if configuration.useMagnetometer, let m = sample.mag, m.isFinite, m.squaredNorm > 1e-12 { mag = m }
         if mag != nil { usesMagnetometer = true }
-        let accelNorm = accel.norm
+        // Squared: the checks below compare it with squared bounds, so no square root is taken.
+        let accelNorm2 = accel.squaredNorm
 
         guard started else {
-            if accelNorm > 1e-9, sample.time.isFinite {
+            if accelNorm2 > 1e-18, sample.time.isFinite {
                 start(accel: accel, mag: mag, time: sample.time)
             }
-            return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: false)
+            return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: false)
         }
 
         // Sample interval.
@@ -289,7 +290,7 @@ public struct AttitudeFilter: Sendable {
             }
         }
         guard dt > 0 else {
-            return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: false)
+            return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: false)
         }
         elapsed += dt
 
@@ -308,7 +309,7 @@ public struct AttitudeFilter: Sendable {
 
         // Inclination from the accelerometer, low-passed in the almost-inertial frame.
         var correction = Vector3(0, 0, 0)
-        if accelNorm > 1e-9 {
+        if accelNorm2 > 1e-18 {
             // No gating here: the device's own accelerations average out only if every sample is taken.
             let filtered = accelFilter.update(qGyro.rotate(accel), dt: dt)
             let v = qInclination.rotate(filtered)
@@ -455,7 +456,7 @@ public struct AttitudeFilter: Sendable {
         }
 
         attitude = Self.nearUnit(Quaternion(w: headingW, x: 0, y: 0, z: headingZ) * q6)
-        return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: magDisturbed, updated: true)
+        return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: magDisturbed, updated: true)
     }
 
     /// Closes the hard-iron estimator's block and, when its estimate is trusted, moves the offset in use towards it.
@@ -528,7 +529,7 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// `q` scaled to unit length (one division); the identity if that is impossible.
-    @inlinable
+    @inlinable @inline(__always)
     static func unit(_ q: Quaternion) -> Quaternion {
         let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
         guard n2 > 1e-300, n2.isFinite else { return .identity }
@@ -538,7 +539,7 @@ public struct AttitudeFilter: Sendable {
 
     /// `q`, whose length is already close to one, brought closer by one Newton step for 1/√n² (no division, no
     /// square root); the identity for a non-finite input.
-    @inlinable
+    @inlinable @inline(__always)
     static func nearUnit(_ q: Quaternion) -> Quaternion {
         let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
         guard abs(n2 - 1) < 0.01 else { return unit(q) }
@@ -587,7 +588,7 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// The exponential map, with a series expansion for the small angles of one sample step.
-    @inlinable
+    @inlinable @inline(__always)
     static func exponential(_ v: Vector3) -> Quaternion {
         let a2 = v.squaredNorm
         if a2 < 0.01 {
@@ -603,14 +604,17 @@ public struct AttitudeFilter: Sendable {
 
     @inlinable
     mutating func estimate(
-        gyro: Vector3, accel: Vector3, accelNorm: Double, magDisturbed: Bool, updated: Bool = false
+        gyro: Vector3, accel: Vector3, accelNorm2: Double, magDisturbed: Bool, updated: Bool = false
     ) -> AttitudeEstimate {
         if started, !updated {
             let qh = Quaternion(w: headingW, x: 0, y: 0, z: headingZ)
             attitude = Self.nearUnit(qh * qInclination * qGyro)
         }
         let gravity = quaternion.inverseRotate(Vector3(0, 0, -standardGravity))
-        let accelDisturbed = accelNorm < 1e-9 || abs(accelNorm - standardGravity) > 0.1 * standardGravity
+        // |a| outside 0.9 g … 1.1 g (or zero).
+        let low = 0.9 * standardGravity
+        let high = 1.1 * standardGravity
+        let accelDisturbed = accelNorm2 < 1e-18 || accelNorm2 < low * low || accelNorm2 > high * high
         return AttitudeEstimate(
             quaternion: quaternion,
             rotationRate: gyro - gyroBias,

@@ -1,10 +1,17 @@
 import TiltCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One recording scored the way `tilt bench fusion` scores it: fused with a fresh filter in 9D (when it has a
 /// magnetometer) and 6D, each scored against the reference with BROAD's metric, and the filter alone timed.
 ///
 /// 6D scores have the mean heading offset removed (without a magnetometer, heading is free). The timing covers only
-/// the filter's updates, not parsing or scoring, so it measures the filter's speed.
+/// the filter's updates, not parsing or scoring, so it measures the filter's speed; it is the thread's CPU time, so
+/// a busy machine does not count against it.
 public struct BroadTrial: Sendable {
     /// The 9D score; `nil` for a recording without magnetometer.
     public var nine: BroadScore?
@@ -52,8 +59,7 @@ public struct BroadTrial: Sendable {
         _ samples: [MotionSample], configuration: AttitudeFilter.Configuration, into estimates: inout [Quaternion]
     ) -> Double {
         var filter = AttitudeFilter(configuration: configuration)
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = threadTime()
         estimates.withUnsafeMutableBufferPointer { out in
             samples.withUnsafeBufferPointer { input in
                 for i in 0..<input.count {
@@ -61,7 +67,14 @@ public struct BroadTrial: Sendable {
                 }
             }
         }
-        let elapsed = clock.now - start
-        return elapsed.inSeconds
+        return threadTime() - start
+    }
+
+    /// The calling thread's CPU time, seconds: unlike the wall clock, it does not count the time other processes
+    /// on a busy machine take the core away, so a speed measured with it holds from one run to the next.
+    static func threadTime() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
     }
 }
