@@ -69,6 +69,7 @@ extension AttitudeFilter {
             Parameter("hardIronFollowTime", \.hardIronFollowTime, 0.01...1000, "s"),
             Parameter("magMaxHeadingRate", \.magMaxHeadingRate, 0.0001...100, "rad/s"),
             Parameter("headingDriftRate", \.headingDriftRate, 0...1, "rad/s"),
+            Parameter("headingScaleUncertainty", \.headingScaleUncertainty, 0...0.5, "relative"),
             Parameter("headingAccuracyFloor", \.headingAccuracyFloor, 0...3.1416, "rad"),
         ]
 

@@ -98,9 +98,11 @@ public struct AttitudeFilter: Sendable {
         /// disturbance the heading re-converges at this rate at most, without jumps.
         public var magMaxHeadingRate: Double
         /// Heading drift of the bias-corrected gyroscope while the magnetometer is not used, rad/s, for the heading
-        /// accuracy reported with each frame; the scale-factor uncertainty adds `maxScaleError` of the rotation about
-        /// earth up.
+        /// accuracy reported with each frame; the scale-factor uncertainty adds `headingScaleUncertainty` of the
+        /// rotation about earth up.
         public var headingDriftRate: Double
+        /// The gyroscope's scale-factor uncertainty once learned, relative, for the heading accuracy (0.5 %).
+        public var headingScaleUncertainty: Double
         /// The heading accuracy while the magnetometer corrects it, rad (noise and soft iron of a calibrated
         /// magnetometer in a steady field).
         public var headingAccuracyFloor: Double
@@ -128,6 +130,7 @@ public struct AttitudeFilter: Sendable {
             magOffset: Vector3 = .zero,
             magMaxHeadingRate: Double = 2.0 * .pi / 180,
             headingDriftRate: Double = 0.05 * .pi / 180,
+            headingScaleUncertainty: Double = 0.005,
             headingAccuracyFloor: Double = 2.0 * .pi / 180
         ) {
             self.useMagnetometer = useMagnetometer
@@ -152,6 +155,7 @@ public struct AttitudeFilter: Sendable {
             self.magOffset = magOffset
             self.magMaxHeadingRate = magMaxHeadingRate
             self.headingDriftRate = headingDriftRate
+            self.headingScaleUncertainty = headingScaleUncertainty
             self.headingAccuracyFloor = headingAccuracyFloor
         }
     }
@@ -217,6 +221,8 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var usesMagnetometer = false
     /// The heading accuracy, rad.
     @usableFromInline var headingSigma = Double.pi
+    /// The heading innovation (the magnetometer's heading minus the estimate), low-passed as the heading is, rad.
+    @usableFromInline var innovation = 0.0
     @usableFromInline var started = false
     @usableFromInline var startTime = 0.0
     @usableFromInline var lastTime = 0.0
@@ -378,9 +384,12 @@ public struct AttitudeFilter: Sendable {
                     let delta = max(-limit, min(limit, error * magGain))
                     turnHeading(by: delta)
                     correction = Vector3(correction.x, correction.y, delta)
+                    // The accuracy relaxes towards the floor, or towards the mean innovation where that is larger (a
+                    // heading still converging after a disturbance): the innovation's noise averages out in the
+                    // heading as it does here.
+                    innovation += (error - innovation) * magGain
                     headingSigma +=
-                        (max(configuration.headingAccuracyFloor, abs(error)) - headingSigma)
-                        * magGain
+                        (max(configuration.headingAccuracyFloor, abs(innovation)) - headingSigma) * magGain
                 }
             }
         }
@@ -392,7 +401,9 @@ public struct AttitudeFilter: Sendable {
                 2 * (p.x * p.z - p.w * p.y) * rate.x + 2 * (p.y * p.z + p.w * p.x) * rate.y
                 + (1 - 2 * (p.x * p.x + p.y * p.y)) * rate.z
             headingSigma = min(
-                .pi, headingSigma + (configuration.headingDriftRate + configuration.maxScaleError * abs(upRate)) * dt)
+                .pi,
+                headingSigma + (configuration.headingDriftRate + configuration.headingScaleUncertainty * abs(upRate))
+                    * dt)
         }
 
         // Gyroscope errors in motion. A bias b and relative scale errors s make the almost-inertial frame turn

@@ -23,6 +23,10 @@ public struct BroadTrial: Sendable {
     public var filterSeconds: Double
     /// Seconds spent in the filter in the 9D run (0 without magnetometer).
     public var nineSeconds: Double
+    /// The root mean square of the heading accuracy the 9D filter reported over the scored rows, degrees: beside
+    /// the 9D heading RMSE, it shows whether the frames' `headingAccuracy` tells the truth. `nil` without
+    /// magnetometer.
+    public var headingAccuracy: Double?
 
     /// Fuses and scores one recording.
     ///
@@ -39,11 +43,14 @@ public struct BroadTrial: Sendable {
         fusedSamples = 0
         filterSeconds = 0
         nineSeconds = 0
+        headingAccuracy = nil
         nine = nil
         if hasMagnetometer {
             configuration.useMagnetometer = true
             nineSeconds = Self.fuse(samples, configuration: configuration, into: &estimates)
             filterSeconds += nineSeconds
+            headingAccuracy = Self.meanHeadingAccuracy(
+                samples, configuration: configuration, truth: truth, movement: movement)
             fusedSamples += samples.count
             nine = BroadScore.score(estimates: estimates, truth: truth, movement: movement, removeHeadingOffset: false)
         }
@@ -68,6 +75,26 @@ public struct BroadTrial: Sendable {
             }
         }
         return threadTime() - start
+    }
+
+    /// Runs a fresh filter over the samples (untimed) and returns the RMS of its reported heading accuracy over
+    /// the rows that are scored, degrees.
+    static func meanHeadingAccuracy(
+        _ samples: [MotionSample], configuration: AttitudeFilter.Configuration, truth: [Quaternion?],
+        movement: [Bool]?
+    ) -> Double? {
+        var filter = AttitudeFilter(configuration: configuration)
+        var sum = 0.0
+        var count = 0
+        for (i, sample) in samples.enumerated() {
+            let estimate = filter.update(sample)
+            guard i < truth.count, truth[i] != nil, movement.map({ i < $0.count && $0[i] }) ?? true,
+                let accuracy = estimate.headingAccuracy
+            else { continue }
+            sum += accuracy * accuracy
+            count += 1
+        }
+        return count > 0 ? (sum / Double(count)).squareRoot() * 180 / .pi : nil
     }
 
     /// The calling thread's CPU time, seconds: unlike the wall clock, it does not count the time other processes
