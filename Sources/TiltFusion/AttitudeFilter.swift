@@ -313,11 +313,19 @@ public struct AttitudeFilter: Sendable {
         let step = Self.exponential(rate * dt)
         qGyro = Self.nearUnit(qGyro * step)
 
+        // The almost-inertial frame's axes (R = qGyro's rotation matrix, by columns): for the accelerometer, the
+        // hard-iron fit and the gyroscope error regressors (R·v as cx·v.x + cy·v.y + cz·v.z costs half a quaternion
+        // rotation once R is known).
+        let q = qGyro
+        let cx = Vector3(1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z), 2 * (q.x * q.z - q.w * q.y))
+        let cy = Vector3(2 * (q.x * q.y - q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z + q.w * q.x))
+        let cz = Vector3(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+
         // Inclination from the accelerometer, low-passed in the almost-inertial frame.
         var correction = Vector3(0, 0, 0)
         if accelNorm2 > 1e-18 {
             // No gating here: the device's own accelerations average out only if every sample is taken.
-            let filtered = accelFilter.update(qGyro.rotate(accel), dt: dt)
+            let filtered = accelFilter.update(cx * accel.x + cy * accel.y + cz * accel.z, dt: dt)
             let v = qInclination.rotate(filtered)
             let n2 = v.squaredNorm
             if n2 > 1e-18, n2.isFinite {
@@ -338,13 +346,6 @@ public struct AttitudeFilter: Sendable {
                 correction = Vector3(c.x, c.y, 0) * 2
             }
         }
-
-        // The almost-inertial frame's axes (R = qGyro's rotation matrix, by columns): for the hard-iron fit and the
-        // gyroscope error regressors.
-        let q = qGyro
-        let cx = Vector3(1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z), 2 * (q.x * q.z - q.w * q.y))
-        let cy = Vector3(2 * (q.x * q.y - q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z + q.w * q.x))
-        let cz = Vector3(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
 
         // Heading from the magnetometer.
         var magDisturbed = false
@@ -466,7 +467,13 @@ public struct AttitudeFilter: Sendable {
             }
         }
 
-        attitude = Self.nearUnit(Quaternion(w: headingW, x: 0, y: 0, z: headingZ) * q6)
+        // (headingW, 0, 0, headingZ) ⊗ q6, written out: half the products of a general one.
+        let hw = headingW
+        let hz = headingZ
+        attitude = Self.nearUnit(
+            Quaternion(
+                w: hw * q6.w - hz * q6.z, x: hw * q6.x - hz * q6.y, y: hw * q6.y + hz * q6.x,
+                z: hw * q6.z + hz * q6.w))
         return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: magDisturbed, updated: true)
     }
 
@@ -621,7 +628,11 @@ public struct AttitudeFilter: Sendable {
             let qh = Quaternion(w: headingW, x: 0, y: 0, z: headingZ)
             attitude = Self.nearUnit(qh * qInclination * qGyro)
         }
-        let gravity = quaternion.inverseRotate(Vector3(0, 0, -standardGravity))
+        // Earth down in the device frame: −g times the third row of the attitude's rotation matrix.
+        let a = quaternion
+        let gravity =
+            Vector3(2 * (a.x * a.z - a.w * a.y), 2 * (a.y * a.z + a.w * a.x), 1 - 2 * (a.x * a.x + a.y * a.y))
+            * -standardGravity
         // |a| outside 0.9 g … 1.1 g (or zero).
         let low = 0.9 * standardGravity
         let high = 1.1 * standardGravity

@@ -262,6 +262,19 @@ struct AttachedMagnet: Sendable, CustomTestStringConvertible {
         #expect((filter.magnetometerOffset - offset).norm < 2, "offset \(filter.magnetometerOffset), true \(offset)")
     }
 
+    @Test func gravityIsEarthDownInTheDeviceFrame() {
+        var motion = SyntheticMotion()
+        motion.angularVelocity = Self.turning
+        let (samples, _) = motion.generate(duration: 10)
+        var filter = AttitudeFilter()
+        for s in samples {
+            let e = filter.update(s)
+            let expected = e.quaternion.inverseRotate(Vector3(0, 0, -standardGravity))
+            #expect((e.gravity - expected).norm < 1e-9)
+            #expect((e.userAcceleration - (s.accel + e.gravity)).norm < 1e-9)
+        }
+    }
+
     @Test func sixDHasNoHeadingAccuracy() {
         var motion = SyntheticMotion()
         motion.magneticField = nil
