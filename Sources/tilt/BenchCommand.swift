@@ -25,7 +25,9 @@ struct FusionBench: AsyncParsableCommand {
             Every .csv or .csv.gz log in the folder that has truth_w..z columns is fused twice with the default \
             filter, with (9D) and without (6D) its magnetometer, and scored over the rows with movement = 1 and a \
             known reference: RMSE in degrees of the total, heading and inclination error. 6D scores have the mean \
-            heading offset removed. Speed counts the filter alone (parsing excluded); build with -c release.
+            heading offset removed. Speed counts the filter alone (parsing excluded), as the thread's CPU time; build \
+            with -c release. --cross-validate scores the tuned parameters by leaving each trial out in turn; \
+            scripts/compare-vqf puts VQF beside every trial.
             """)
 
     @Option(
