@@ -30,6 +30,10 @@ public struct AttitudeFrame: Hashable, Sendable {
     public var axes: ScreenRotation = .normal
     /// 9D or 6D attitude, if said; the wire's `reference`.
     public var reference: AttitudeReference?
+    /// How far the heading may be off, degrees (about one standard deviation), as the filter judges it: small while
+    /// the magnetometer corrects it, growing while heading is held on the gyroscope (`magDisturbed`); `nil` when
+    /// unknown (6D, where heading is free, or an older daemon). The wire's `headingAccuracy`.
+    public var headingAccuracy: Double?
 
     public init(
         seq: UInt64, time: Double, quaternion: Quaternion, gravity: Vector3, rotationRate: Vector3,

@@ -75,7 +75,7 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
     @inlinable public var canonical: Quaternion { w < 0 ? Quaternion(w: -w, x: -x, y: -y, z: -z) : self }
 
     /// The Hamilton product `a ⊗ b`: the rotation `b` followed by `a`.
-    @inlinable
+    @inlinable @inline(__always)
     public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
         Quaternion(
             w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
@@ -85,7 +85,7 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Rotates `v` by this unit quaternion: `q ⊗ (0, v) ⊗ q*`.
-    @inlinable
+    @inlinable @inline(__always)
     public func rotate(_ v: Vector3) -> Vector3 {
         // t = 2 (q.xyz × v); v' = v + w t + q.xyz × t
         let u = vector
@@ -94,7 +94,7 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Rotates `v` by the inverse of this unit quaternion (earth → device for an attitude).
-    @inlinable
+    @inlinable @inline(__always)
     public func inverseRotate(_ v: Vector3) -> Vector3 { conjugate.rotate(v) }
 
     /// The rotation angle in radians, in `[0, π]`.

@@ -64,6 +64,13 @@ extension AttitudeFilter {
             Parameter("magDipTolerance", \.magDipTolerance, 0...1.5708, "rad (π/2: 90°)"),
             Parameter("magNewFieldTime", \.magNewFieldTime, 0...3600, "s"),
             Parameter("magNewFieldRotation", \.magNewFieldRotation, 0...100, "rad"),
+            Parameter("hardIronTimeConstant", \.hardIronTimeConstant, 0...1000, "s (0 turns it off)"),
+            Parameter("hardIronTolerance", \.hardIronTolerance, 0...1, "relative"),
+            Parameter("hardIronFollowTime", \.hardIronFollowTime, 0.01...1000, "s"),
+            Parameter("magMaxHeadingRate", \.magMaxHeadingRate, 0.0001...100, "rad/s"),
+            Parameter("headingDriftRate", \.headingDriftRate, 0...1, "rad/s"),
+            Parameter("headingScaleUncertainty", \.headingScaleUncertainty, 0...0.5, "relative"),
+            Parameter("headingAccuracyFloor", \.headingAccuracyFloor, 0...3.1416, "rad"),
         ]
 
         /// The parameter called `name`, or `nil`.

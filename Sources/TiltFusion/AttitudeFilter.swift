@@ -78,11 +78,39 @@ public struct AttitudeFilter: Sendable {
         public var magNewFieldTime: Double
         /// …during which the device turned at least this far, rad.
         public var magNewFieldRotation: Double
+        /// Time constant of the online hard-iron estimate, s: how long the readings it fits are remembered. Long
+        /// enough to span turns about every axis, short enough that a magnet attached (or removed) is learned within
+        /// seconds of turning (0 turns the estimate off).
+        public var hardIronTimeConstant: Double
+        /// The hard-iron estimate is trusted once its uncertainty and fit residual are both under this fraction of
+        /// the Earth field's strength (relative), and replaces the offset in use when it differs from it by more than
+        /// this fraction too (an offset much smaller averages out as the device turns, and one off by a fraction of
+        /// a µT would turn the heading by degrees).
+        public var hardIronTolerance: Double
+        /// Time constant with which the offset in use follows a trusted estimate, s: the estimate's noise is averaged
+        /// out, a new magnet is taken over within a few seconds.
+        public var hardIronFollowTime: Double
+        /// The magnetometer offset known at start, device frame, µT: what is left of the hard iron after the
+        /// calibration applied before the filter (zero when a calibration file's `[magn]` section corrected the
+        /// samples, or when there is none). The online estimate starts from it.
+        public var magOffset: Vector3
+        /// Largest rate at which the magnetometer turns the heading once it has converged, rad/s: after a
+        /// disturbance the heading re-converges at this rate at most, without jumps.
+        public var magMaxHeadingRate: Double
+        /// Heading drift of the bias-corrected gyroscope while the magnetometer is not used, rad/s, for the heading
+        /// accuracy reported with each frame; the scale-factor uncertainty adds `headingScaleUncertainty` of the
+        /// rotation about earth up.
+        public var headingDriftRate: Double
+        /// The gyroscope's scale-factor uncertainty once learned, relative, for the heading accuracy (0.5 %).
+        public var headingScaleUncertainty: Double
+        /// The heading accuracy while the magnetometer corrects it, rad (noise and soft iron of a calibrated
+        /// magnetometer in a steady field).
+        public var headingAccuracyFloor: Double
 
         public init(
             useMagnetometer: Bool = true,
             accelTimeConstant: Double = 3.0,
-            magTimeConstant: Double = 9.0,
+            magTimeConstant: Double = 13.0,
             restBiasTimeConstant: Double = 2.0,
             motionBiasTimeConstant: Double = 60.0,
             scaleTimeConstant: Double = 10.0,
@@ -93,9 +121,17 @@ public struct AttitudeFilter: Sendable {
             restAccelThreshold: Double = 0.5,
             restMinimumDuration: Double = 1.5,
             magNormTolerance: Double = 0.1,
-            magDipTolerance: Double = 10.0 * .pi / 180,
+            magDipTolerance: Double = 5.0 * .pi / 180,
             magNewFieldTime: Double = 20.0,
-            magNewFieldRotation: Double = 2 * .pi
+            magNewFieldRotation: Double = 2 * .pi,
+            hardIronTimeConstant: Double = 5.0,
+            hardIronTolerance: Double = 0.08,
+            hardIronFollowTime: Double = 6.0,
+            magOffset: Vector3 = .zero,
+            magMaxHeadingRate: Double = 2.0 * .pi / 180,
+            headingDriftRate: Double = 0.05 * .pi / 180,
+            headingScaleUncertainty: Double = 0.005,
+            headingAccuracyFloor: Double = 2.0 * .pi / 180
         ) {
             self.useMagnetometer = useMagnetometer
             self.accelTimeConstant = accelTimeConstant
@@ -113,6 +149,14 @@ public struct AttitudeFilter: Sendable {
             self.magDipTolerance = magDipTolerance
             self.magNewFieldTime = magNewFieldTime
             self.magNewFieldRotation = magNewFieldRotation
+            self.hardIronTimeConstant = hardIronTimeConstant
+            self.hardIronTolerance = hardIronTolerance
+            self.hardIronFollowTime = hardIronFollowTime
+            self.magOffset = magOffset
+            self.magMaxHeadingRate = magMaxHeadingRate
+            self.headingDriftRate = headingDriftRate
+            self.headingScaleUncertainty = headingScaleUncertainty
+            self.headingAccuracyFloor = headingAccuracyFloor
         }
     }
 
@@ -125,6 +169,17 @@ public struct AttitudeFilter: Sendable {
 
     /// The current estimate of each gyroscope axis's relative scale-factor error (0.01: reads 1 % high).
     @inlinable public var gyroScaleError: Vector3 { scale }
+
+    /// The magnetometer offset (hard iron) subtracted from each reading, device frame, µT: the configured
+    /// `magOffset` until the online estimate is trusted, then that estimate.
+    @inlinable public var magnetometerOffset: Vector3 { magOffset }
+
+    /// Whether the online hard-iron estimate is trusted now (see ``HardIronEstimator``).
+    @inlinable public var hardIronTrusted: Bool { ironTrusted }
+
+    /// The heading accuracy, radians (about one standard deviation); `nil` without a magnetometer (6D: heading is
+    /// free).
+    @inlinable public var headingAccuracy: Double? { usesMagnetometer ? headingSigma : nil }
 
     @usableFromInline var attitude: Quaternion = .identity
     @usableFromInline var bias: Vector3 = .zero
@@ -152,6 +207,22 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline static let regressorBlock = 8
     @usableFromInline var rest: RestDetector
     @usableFromInline var magDetector: MagneticDisturbanceDetector
+    @usableFromInline var hardIron: HardIronEstimator
+    @usableFromInline var magOffset: Vector3
+    @usableFromInline var ironTrusted = false
+    /// Whether the offset in use is following the trusted estimate (from a significant difference until it is close).
+    @usableFromInline var ironFollowing = false
+    /// The share of recent readings (time constant 2 s) that the disturbance detector rejected.
+    @usableFromInline var disturbedShare = 0.0
+    /// Reciprocals of time constants divided by on every sample.
+    @usableFromInline let inverseMagTimeConstant: Double
+    @usableFromInline let inverseMotionBiasTimeConstant: Double
+    /// Whether a magnetometer reading has been fused.
+    @usableFromInline var usesMagnetometer = false
+    /// The heading accuracy, rad.
+    @usableFromInline var headingSigma = Double.pi
+    /// The heading innovation (the magnetometer's heading minus the estimate), low-passed as the heading is, rad.
+    @usableFromInline var innovation = 0.0
     @usableFromInline var started = false
     @usableFromInline var startTime = 0.0
     @usableFromInline var lastTime = 0.0
@@ -169,6 +240,10 @@ public struct AttitudeFilter: Sendable {
         magDetector = MagneticDisturbanceDetector(
             normTolerance: configuration.magNormTolerance, dipTolerance: configuration.magDipTolerance,
             newFieldTime: configuration.magNewFieldTime, newFieldRotation: configuration.magNewFieldRotation)
+        hardIron = HardIronEstimator(timeConstant: configuration.hardIronTimeConstant)
+        inverseMagTimeConstant = 1 / configuration.magTimeConstant
+        inverseMotionBiasTimeConstant = 1 / configuration.motionBiasTimeConstant
+        magOffset = configuration.magOffset
     }
 
     /// Forgets the orientation and bias; the next sample initialises the filter again.
@@ -184,17 +259,20 @@ public struct AttitudeFilter: Sendable {
     /// accelerometer and heading averages start afresh, re-anchoring the attitude.
     @inlinable
     public mutating func update(_ sample: MotionSample) -> AttitudeEstimate {
-        let gyro = sample.gyro.isFinite ? sample.gyro : .zero
-        let accel = sample.accel.isFinite ? sample.accel : .zero
+        // Literal zeros: `Vector3.zero` is a global of another module, read through an accessor each time.
+        let gyro = sample.gyro.isFinite ? sample.gyro : Vector3(0, 0, 0)
+        let accel = sample.accel.isFinite ? sample.accel : Vector3(0, 0, 0)
         var mag: Vector3? = nil
         if configuration.useMagnetometer, let m = sample.mag, m.isFinite, m.squaredNorm > 1e-12 { mag = m }
-        let accelNorm = accel.norm
+        if mag != nil { usesMagnetometer = true }
+        // Squared: the checks below compare it with squared bounds, so no square root is taken.
+        let accelNorm2 = accel.squaredNorm
 
         guard started else {
-            if accelNorm > 1e-9, sample.time.isFinite {
+            if accelNorm2 > 1e-18, sample.time.isFinite {
                 start(accel: accel, mag: mag, time: sample.time)
             }
-            return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: false)
+            return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: false)
         }
 
         // Sample interval.
@@ -218,7 +296,7 @@ public struct AttitudeFilter: Sendable {
             }
         }
         guard dt > 0 else {
-            return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: false)
+            return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: false)
         }
         elapsed += dt
 
@@ -235,11 +313,19 @@ public struct AttitudeFilter: Sendable {
         let step = Self.exponential(rate * dt)
         qGyro = Self.nearUnit(qGyro * step)
 
+        // The almost-inertial frame's axes (R = qGyro's rotation matrix, by columns): for the accelerometer, the
+        // hard-iron fit and the gyroscope error regressors (R·v as cx·v.x + cy·v.y + cz·v.z costs half a quaternion
+        // rotation once R is known).
+        let q = qGyro
+        let cx = Vector3(1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z), 2 * (q.x * q.z - q.w * q.y))
+        let cy = Vector3(2 * (q.x * q.y - q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z + q.w * q.x))
+        let cz = Vector3(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+
         // Inclination from the accelerometer, low-passed in the almost-inertial frame.
-        var correction = Vector3.zero
-        if accelNorm > 1e-9 {
+        var correction = Vector3(0, 0, 0)
+        if accelNorm2 > 1e-18 {
             // No gating here: the device's own accelerations average out only if every sample is taken.
-            let filtered = accelFilter.update(qGyro.rotate(accel), dt: dt)
+            let filtered = accelFilter.update(cx * accel.x + cy * accel.y + cz * accel.z, dt: dt)
             let v = qInclination.rotate(filtered)
             let n2 = v.squaredNorm
             if n2 > 1e-18, n2.isFinite {
@@ -263,35 +349,62 @@ public struct AttitudeFilter: Sendable {
 
         // Heading from the magnetometer.
         var magDisturbed = false
+        var headingCorrected = false
         let q6 = qInclination * qGyro
-        if let m = mag {
+        if let raw = mag {
+            if configuration.hardIronTimeConstant > 0 {
+                hardIron.add(raw, cx: cx, cy: cy, cz: cz, dt: dt)
+            }
+            let m = raw - magOffset
             let e = q6.rotate(m)
             let horizontal = e.x * e.x + e.y * e.y
             let norm = (horizontal + e.z * e.z).squareRoot()
-            let dip = (cos: horizontal.squareRoot() / norm, sin: -e.z / norm)
-            let turned = (rate * dt).norm
-            magDisturbed = magDetector.update(norm: norm, dip: dip, rotation: turned, dt: dt)
-            if magDetector.acceptedNewField {
-                headingCount = 0
-                headingElapsed = 0
-            }
+            let inverseNorm = 1 / norm
+            let dip = (cos: horizontal.squareRoot() * inverseNorm, sin: -e.z * inverseNorm)
+            magDisturbed = magDetector.update(norm: norm, dip: dip, rotationVector: rate * dt, dt: dt)
+            disturbedShare += ((magDisturbed ? 1 : 0) - disturbedShare) * min(dt * 0.5, 1)
             if !magDisturbed, horizontal > 1e-12 * norm * norm {
                 // Residual heading: the angle that still turns the horizontal field, after the current heading, to
                 // north.
                 let cosH = headingW * headingW - headingZ * headingZ
                 let sinH = 2 * headingW * headingZ
                 let error = Self.angle(cosH * e.x - sinH * e.y, sinH * e.x + cosH * e.y)
+                headingCorrected = true
                 if headingElapsed < configuration.magTimeConstant {
                     // Warm-up: the running mean of the heading, so the first readings count fully.
                     headingCount += 1
                     headingElapsed += dt
-                    turnHeading(by: error * max(1 / headingCount, dt / configuration.magTimeConstant))
+                    let gain = max(1 / headingCount, dt * inverseMagTimeConstant)
+                    turnHeading(by: error * gain)
+                    headingSigma += (configuration.headingAccuracyFloor - headingSigma) * gain
                 } else {
-                    let delta = error * min(dt / configuration.magTimeConstant, 1)
+                    // Converged: a first-order low-pass, its step bounded so that re-converging after a
+                    // disturbance never jumps.
+                    let limit = configuration.magMaxHeadingRate * dt
+                    let magGain = min(dt * inverseMagTimeConstant, 1)
+                    let delta = max(-limit, min(limit, error * magGain))
                     turnHeading(by: delta)
                     correction = Vector3(correction.x, correction.y, delta)
+                    // The accuracy relaxes towards the floor, or towards the mean innovation where that is larger (a
+                    // heading still converging after a disturbance): the innovation's noise averages out in the
+                    // heading as it does here.
+                    innovation += (error - innovation) * magGain
+                    headingSigma +=
+                        (max(configuration.headingAccuracyFloor, abs(innovation)) - headingSigma) * magGain
                 }
             }
+        }
+        if usesMagnetometer, !headingCorrected {
+            // Held on the gyroscope: the heading accuracy degrades with its drift and scale uncertainty.
+            // The rotation rate about earth up: the third row of q6's rotation matrix times the rate.
+            let p = q6
+            let upRate =
+                2 * (p.x * p.z - p.w * p.y) * rate.x + 2 * (p.y * p.z + p.w * p.x) * rate.y
+                + (1 - 2 * (p.x * p.x + p.y * p.y)) * rate.z
+            headingSigma = min(
+                .pi,
+                headingSigma + (configuration.headingDriftRate + configuration.headingScaleUncertainty * abs(upRate))
+                    * dt)
         }
 
         // Gyroscope errors in motion. A bias b and relative scale errors s make the almost-inertial frame turn
@@ -299,10 +412,6 @@ public struct AttitudeFilter: Sendable {
         // through its low-pass, horizontal part only. So each unknown has a regressor, R's column (bias) or the
         // column times the rate about its axis (scale), filtered exactly as the accelerometer is; the correction
         // rate is their sum weighted by the remaining errors, and a least-mean-squares step removes them.
-        let q = qGyro
-        let cx = Vector3(1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z), 2 * (q.x * q.z - q.w * q.y))
-        let cy = Vector3(2 * (q.x * q.y - q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z + q.w * q.x))
-        let cz = Vector3(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
         // The regressors change at the pace of the rotation and are wanted at the pace of the low-pass (seconds):
         // they are averaged over blocks of a few samples, and the low-pass and the step run once per block.
         regressorSum =
@@ -316,7 +425,7 @@ public struct AttitudeFilter: Sendable {
             correctionSum = correctionSum + Vector3(correction.x, correction.y, 0)
             // The heading correction (9D), about earth up, directly in the device frame.
             if correction.z != 0 {
-                let gainBias = dt / configuration.motionBiasTimeConstant
+                let gainBias = dt * inverseMotionBiasTimeConstant
                 bias = clampBias(bias - q6.inverseRotate(Vector3(0, 0, correction.z)) * gainBias)
             }
         }
@@ -325,7 +434,7 @@ public struct AttitudeFilter: Sendable {
             if learning {
                 // The correction rate in the almost-inertial frame, and its up direction (not observed).
                 let y = qInclination.inverseRotate(correctionSum) * (1 / blockTime)
-                let u = qInclination.inverseRotate(.unitZ)
+                let u = qInclination.inverseRotate(Vector3(0, 0, 1))
                 func horizontal(_ v: Vector3) -> Vector3 { v - u * u.dot(v) }
                 let gainBias = blockTime / configuration.motionBiasTimeConstant
                 bias = clampBias(
@@ -349,13 +458,67 @@ public struct AttitudeFilter: Sendable {
                         max(-limit, min(limit, scale.z - gain * az.dot(y))))
                 }
             }
-            regressorSum = .zero
-            correctionSum = .zero
+            regressorSum = GyroErrorRegressors.zero
+            correctionSum = Vector3(0, 0, 0)
             blockTime = 0
             blockCount = 0
+            if usesMagnetometer, configuration.hardIronTimeConstant > 0 {
+                updateMagOffset()
+            }
         }
 
-        return estimate(gyro: gyro, accel: accel, accelNorm: accelNorm, magDisturbed: magDisturbed)
+        // (headingW, 0, 0, headingZ) ⊗ q6, written out: half the products of a general one.
+        let hw = headingW
+        let hz = headingZ
+        attitude = Self.nearUnit(
+            Quaternion(
+                w: hw * q6.w - hz * q6.z, x: hw * q6.x - hz * q6.y, y: hw * q6.y + hz * q6.x,
+                z: hw * q6.z + hz * q6.w))
+        return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: magDisturbed, updated: true)
+    }
+
+    /// Closes the hard-iron estimator's block and, when its estimate is trusted, moves the offset in use towards it.
+    @usableFromInline
+    mutating func updateMagOffset() {
+        let time = hardIron.blockTime
+        let reference = magDetector.referenceNorm
+        let tolerance = configuration.hardIronTolerance * reference
+        guard hardIron.closeBlock(changeThreshold: tolerance, changeTime: 0.25) else {
+            ironTrusted = false
+            return
+        }
+        // The implied Earth field, in the earth frame, must have the reference's strength and dip.
+        let field = qInclination.rotate(hardIron.field)
+        let fieldNorm = field.norm
+        let dip = (
+            cos: (field.x * field.x + field.y * field.y).squareRoot() / max(fieldNorm, 1e-9),
+            sin: -field.z / max(fieldNorm, 1e-9)
+        )
+        let fits = hardIron.uncertainty < tolerance && hardIron.residual < tolerance
+        let matches =
+            abs(fieldNorm - reference) < configuration.magNormTolerance * reference
+            && MagneticDisturbanceDetector.within(dip, magDetector.referenceDip, magDetector.cosDipTolerance)
+        // A field that stays fixed in space while the device turns every way, to within half the tolerance, is the
+        // Earth field even where it differs from the detector's reference (taken from a first reading that a
+        // magnet or a poor first inclination spoilt): it becomes the reference.
+        let convincing = hardIron.uncertainty < tolerance / 2 && hardIron.residual < tolerance / 2
+        ironTrusted = fits && (matches || convincing)
+        if ironTrusted, !matches {
+            magDetector.replaceReference(norm: fieldNorm, dip: dip)
+        }
+        // The offset in use changes only while the field it corrects is rejected, and for a significant difference
+        // (a magnet attached or removed): an offset off by a fraction of a µT turns the heading by degrees, more
+        // than the estimate's own bias would fix, and a field disturbed in the earth frame (a magnet passed) must
+        // not be mistaken for one attached.
+        let difference = (hardIron.offset - magOffset).norm
+        if !ironTrusted || difference < tolerance / 4 {
+            ironFollowing = false
+        } else if difference > tolerance, disturbedShare > 0.5 {
+            ironFollowing = true
+        }
+        if ironFollowing {
+            magOffset = magOffset + (hardIron.offset - magOffset) * min(time / configuration.hardIronFollowTime, 1)
+        }
     }
 
     @usableFromInline
@@ -369,21 +532,22 @@ public struct AttitudeFilter: Sendable {
         if let up = accel.normalized {
             qInclination = Quaternion(from: up, to: .unitZ)
         }
-        if let m = mag {
-            let e = qInclination.rotate(m)
+        if let raw = mag {
+            let e = qInclination.rotate(raw - magOffset)
             let norm = e.norm
             let dip = (cos: (e.x * e.x + e.y * e.y).squareRoot() / norm, sin: -e.z / norm)
-            _ = magDetector.update(norm: norm, dip: dip, rotation: 0, dt: 0)
+            _ = magDetector.update(norm: norm, dip: dip, rotationVector: .zero, dt: 0)
             if e.x * e.x + e.y * e.y > 0 {
                 turnHeading(by: atan2(e.x, e.y))
                 headingCount = 1
+                headingSigma = configuration.headingAccuracyFloor * 5
             }
         }
         attitude = (Quaternion(w: headingW, x: 0, y: 0, z: headingZ) * qInclination).normalized
     }
 
     /// `q` scaled to unit length (one division); the identity if that is impossible.
-    @inlinable
+    @inlinable @inline(__always)
     static func unit(_ q: Quaternion) -> Quaternion {
         let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
         guard n2 > 1e-300, n2.isFinite else { return .identity }
@@ -393,7 +557,7 @@ public struct AttitudeFilter: Sendable {
 
     /// `q`, whose length is already close to one, brought closer by one Newton step for 1/√n² (no division, no
     /// square root); the identity for a non-finite input.
-    @inlinable
+    @inlinable @inline(__always)
     static func nearUnit(_ q: Quaternion) -> Quaternion {
         let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
         guard abs(n2 - 1) < 0.01 else { return unit(q) }
@@ -428,7 +592,9 @@ public struct AttitudeFilter: Sendable {
         }
         let w = headingW * c - headingZ * s
         let z = headingZ * c + headingW * s
-        let n = 1 / (w * w + z * z).squareRoot()
+        // Already of unit length up to rounding and the series' error: one Newton step for 1/√n² restores it.
+        let n2 = w * w + z * z
+        let n = abs(n2 - 1) < 0.01 ? 1.5 - 0.5 * n2 : 1 / n2.squareRoot()
         headingW = w * n
         headingZ = z * n
     }
@@ -440,7 +606,7 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// The exponential map, with a series expansion for the small angles of one sample step.
-    @inlinable
+    @inlinable @inline(__always)
     static func exponential(_ v: Vector3) -> Quaternion {
         let a2 = v.squaredNorm
         if a2 < 0.01 {
@@ -455,21 +621,29 @@ public struct AttitudeFilter: Sendable {
     }
 
     @inlinable
-    mutating func estimate(gyro: Vector3, accel: Vector3, accelNorm: Double, magDisturbed: Bool)
-        -> AttitudeEstimate
-    {
-        if started {
+    mutating func estimate(
+        gyro: Vector3, accel: Vector3, accelNorm2: Double, magDisturbed: Bool, updated: Bool = false
+    ) -> AttitudeEstimate {
+        if started, !updated {
             let qh = Quaternion(w: headingW, x: 0, y: 0, z: headingZ)
             attitude = Self.nearUnit(qh * qInclination * qGyro)
         }
-        let gravity = quaternion.inverseRotate(Vector3(0, 0, -standardGravity))
-        let accelDisturbed = accelNorm < 1e-9 || abs(accelNorm - standardGravity) > 0.1 * standardGravity
+        // Earth down in the device frame: −g times the third row of the attitude's rotation matrix.
+        let a = quaternion
+        let gravity =
+            Vector3(2 * (a.x * a.z - a.w * a.y), 2 * (a.y * a.z + a.w * a.x), 1 - 2 * (a.x * a.x + a.y * a.y))
+            * -standardGravity
+        // |a| outside 0.9 g … 1.1 g (or zero).
+        let low = 0.9 * standardGravity
+        let high = 1.1 * standardGravity
+        let accelDisturbed = accelNorm2 < 1e-18 || accelNorm2 < low * low || accelNorm2 > high * high
         return AttitudeEstimate(
             quaternion: quaternion,
             rotationRate: gyro - gyroBias,
             gravity: gravity,
             userAcceleration: accel + gravity,
             gyroBias: gyroBias,
+            headingAccuracy: headingAccuracy,
             flags: AttitudeFrame.Flags(
                 initializing: !started || elapsed < configuration.accelTimeConstant,
                 rest: rest.isResting,
@@ -490,13 +664,16 @@ public struct AttitudeEstimate: Sendable, Hashable {
     public var userAcceleration: Vector3
     /// Gyroscope bias estimate, rad/s.
     public var gyroBias: Vector3
+    /// Heading accuracy, radians (about one standard deviation); `nil` in 6D.
+    public var headingAccuracy: Double?
     /// What the filter knew about this sample.
     public var flags: AttitudeFrame.Flags
 
     public init(
         quaternion: Quaternion, rotationRate: Vector3, gravity: Vector3, userAcceleration: Vector3, gyroBias: Vector3,
-        flags: AttitudeFrame.Flags
+        headingAccuracy: Double? = nil, flags: AttitudeFrame.Flags
     ) {
+        self.headingAccuracy = headingAccuracy
         self.quaternion = quaternion
         self.rotationRate = rotationRate
         self.gravity = gravity

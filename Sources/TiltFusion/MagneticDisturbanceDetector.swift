@@ -46,10 +46,11 @@ struct MagneticDisturbanceDetector: Sendable {
     ///   - norm: field strength, µT.
     ///   - dip: the angle of the field below the horizontal plane (earth frame), as its cosine (horizontal
     ///     strength over strength, never negative) and sine (downward strength over strength).
-    ///   - rotation: how far the device turned since the previous reading, radians.
+    ///   - rotationVector: the device's turn since the previous reading (rate × interval), radians; its length is
+    ///     taken only while a new field is being judged.
     ///   - dt: seconds since the previous reading.
     @inlinable
-    mutating func update(norm: Double, dip: (cos: Double, sin: Double), rotation: Double, dt: Double) -> Bool {
+    mutating func update(norm: Double, dip: (cos: Double, sin: Double), rotationVector: Vector3, dt: Double) -> Bool {
         acceptedNewField = false
         guard hasReference else {
             hasReference = true
@@ -63,7 +64,7 @@ struct MagneticDisturbanceDetector: Sendable {
             abs(norm - referenceNorm) < normTolerance * referenceNorm && Self.within(dip, referenceDip, cosDipTolerance)
         if undisturbed {
             // Follow slow drifts of the local field (10 s).
-            let alpha = min(dt / 10, 1)
+            let alpha = min(dt * 0.1, 1)
             referenceNorm += (norm - referenceNorm) * alpha
             referenceDip = Self.blend(referenceDip, dip, alpha)
             candidateTime = 0
@@ -79,7 +80,7 @@ struct MagneticDisturbanceDetector: Sendable {
             candidateNorm += (norm - candidateNorm) * alpha
             candidateDip = Self.blend(candidateDip, dip, alpha)
             candidateTime += dt
-            candidateRotation += rotation
+            candidateRotation += rotationVector.norm
             if candidateTime >= newFieldTime && candidateRotation >= newFieldRotation {
                 referenceNorm = candidateNorm
                 referenceDip = candidateDip
@@ -95,6 +96,15 @@ struct MagneticDisturbanceDetector: Sendable {
             candidateRotation = 0
         }
         return true
+    }
+
+    /// Takes a field known by other means to be the Earth field as the reference.
+    @inlinable
+    mutating func replaceReference(norm: Double, dip: (cos: Double, sin: Double)) {
+        referenceNorm = norm
+        referenceDip = dip
+        candidateTime = 0
+        candidateRotation = 0
     }
 
     /// Whether two angles, given as (cos, sin), differ by less than the angle whose cosine is `cosTolerance`.

@@ -55,10 +55,12 @@ public struct MotionPipeline: Sendable {
         }
         let tilt = shaper.shape(estimate.quaternion, at: sample.time)
         defer { nextSeq &+= 1 }
-        return AttitudeFrame(
+        var frame = AttitudeFrame(
             seq: nextSeq, time: sample.time, quaternion: estimate.quaternion, gravity: estimate.gravity,
             rotationRate: estimate.rotationRate, userAcceleration: estimate.userAcceleration, tilt: tilt,
             flags: estimate.flags, source: source)
+        frame.headingAccuracy = estimate.headingAccuracy.map { $0 * 180 / .pi }
+        return frame
     }
 }
 

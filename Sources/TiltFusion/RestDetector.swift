@@ -13,6 +13,7 @@ struct RestDetector: Sendable {
     @usableFromInline let accelThreshold: Double
     @usableFromInline let minimumDuration: Double
     @usableFromInline let filterTimeConstant: Double
+    @usableFromInline let inverseFilterTimeConstant: Double
     @usableFromInline let maximumMeanRate: Double
     /// Short-term mean of the gyroscope, rad/s: at rest, the bias.
     @usableFromInline var gyroMean: Vector3 = .zero
@@ -30,6 +31,7 @@ struct RestDetector: Sendable {
         self.accelThreshold = accelThreshold
         self.minimumDuration = minimumDuration
         self.filterTimeConstant = max(filterTimeConstant, 1e-6)
+        inverseFilterTimeConstant = 1 / self.filterTimeConstant
     }
 
     /// Whether the device has been still for at least `minimumDuration`.
@@ -44,7 +46,7 @@ struct RestDetector: Sendable {
             accelMean = accel
             return
         }
-        let alpha = min(dt / filterTimeConstant, 1)
+        let alpha = min(dt * inverseFilterTimeConstant, 1)
         gyroMean = gyroMean + (gyro - gyroMean) * alpha
         accelMean = accelMean + (accel - accelMean) * alpha
         // A steady turn (a turntable) also keeps the gyroscope near its mean: a mean rate larger than any

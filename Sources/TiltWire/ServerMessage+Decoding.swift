@@ -25,6 +25,7 @@ extension ServerMessage {
         var source: String?
         var axes: String?
         var reference: String?
+        var headingAccuracy: Double?
     }
 
     private struct WireSample: Decodable {
@@ -69,6 +70,7 @@ extension ServerMessage {
                     frame.axes = rotation
                 }
                 frame.reference = f.reference.flatMap(AttitudeReference.init(rawValue:))
+                frame.headingAccuracy = f.headingAccuracy
                 return .attitude(frame)
             case "sample":
                 let s = try decoder.decode(WireSample.self, from: data)

@@ -124,6 +124,7 @@ public enum ServerMessage: Sendable, Equatable {
         w.field("source", f.source)
         w.field("axes", f.axes.axesName)
         if let reference = f.reference { w.field("reference", reference.rawValue) }
+        if let accuracy = f.headingAccuracy { w.field("headingAccuracy", accuracy) }
         return w.finish()
     }
 }

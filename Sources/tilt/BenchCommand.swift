@@ -25,7 +25,9 @@ struct FusionBench: AsyncParsableCommand {
             Every .csv or .csv.gz log in the folder that has truth_w..z columns is fused twice with the default \
             filter, with (9D) and without (6D) its magnetometer, and scored over the rows with movement = 1 and a \
             known reference: RMSE in degrees of the total, heading and inclination error. 6D scores have the mean \
-            heading offset removed. Speed counts the filter alone (parsing excluded); build with -c release.
+            heading offset removed. Speed counts the filter alone (parsing excluded), as the thread's CPU time; build \
+            with -c release. --cross-validate scores the tuned parameters by leaving each trial out in turn; \
+            scripts/compare-vqf puts VQF beside every trial.
             """)
 
     @Option(
@@ -41,6 +43,18 @@ struct FusionBench: AsyncParsableCommand {
 
     @Option(name: .customLong("set"), help: Self.setHelp)
     var overrides: [String] = []
+
+    @Flag(
+        name: .long,
+        help: """
+            Score every tuned parameter by leaving each trial out in turn: the value used on a trial is the one \
+            best on the other trials (9D total). Prints each trial's held-out score beside its score with the \
+            defaults, and the values chosen.
+            """)
+    var crossValidate = false
+
+    @Flag(name: .long, help: "Print the scores and the speed as one JSON object per configuration (for scripts).")
+    var json = false
 
     @OptionGroup var badRows: StrictOption
 
@@ -80,26 +94,125 @@ struct FusionBench: AsyncParsableCommand {
         guard !logs.isEmpty else {
             throw BenchError("no log in \(folder) has a reference orientation (truth_w..z columns)")
         }
+        if crossValidate {
+            try runCrossValidation(logs, base: variants[0].configuration)
+            return
+        }
         for variant in variants {
             var rows: [(name: String, nine: BroadScore?, six: BroadScore)] = []
             var fusedSamples = 0
             var fusedSeconds = 0.0
+            var nineSamples = 0
+            var nineSeconds = 0.0
+            var accuracies: [Double?] = []
             for (name, log, truth) in logs {
                 let trial = BroadTrial(
                     samples: log.samples, truth: truth, movement: log.movement, hasMagnetometer: log.hasMagnetometer,
                     configuration: variant.configuration)
                 fusedSamples += trial.fusedSamples
                 fusedSeconds += trial.filterSeconds
+                if trial.nine != nil {
+                    nineSamples += log.samples.count
+                    nineSeconds += trial.nineSeconds
+                }
                 rows.append((name, trial.nine, trial.six))
+                accuracies.append(trial.headingAccuracy)
+            }
+            let rate = fusedSeconds > 0 ? Double(fusedSamples) / fusedSeconds : 0
+            let nineRate = nineSeconds > 0 ? Double(nineSamples) / nineSeconds : 0
+            if json {
+                print(
+                    Self.json(
+                        rows, label: variant.label, rate: rate, samples: fusedSamples, nineRate: nineRate,
+                        nineSamples: nineSamples))
+                continue
             }
             if variants.count > 1 { print("\n" + variant.label) }
             print(Self.table(rows))
-            let rate = fusedSeconds > 0 ? Double(fusedSamples) / fusedSeconds : 0
+            let reported = accuracies.compactMap { $0 }
+            if !reported.isEmpty {
+                print(
+                    String(
+                        format: "heading accuracy the 9D frames reported (RMS over the scored rows, mean over trials):"
+                            + " %.2f°, beside the 9D heading RMSE above", reported.reduce(0, +) / Double(reported.count)
+                    ))
+            }
             print(
                 String(
-                    format: "filter speed: %.2f M samples/s (%d samples, one core, parsing excluded)", rate / 1e6,
-                    fusedSamples))
+                    format: "filter speed: %.2f M samples/s 9D + 6D (%d samples), %.2f M samples/s 9D alone;"
+                        + " one core, parsing excluded", rate / 1e6, fusedSamples, nineRate / 1e6))
         }
+    }
+
+    /// One JSON object: `{"label":…,"speed":samples/s,"samples":N,"speed9D":…,"samples9D":…,"trials":[{"name":…,"nine":{…}|null,"six":{…}}]}`,
+    /// each score as `{"total":…,"heading":…,"inclination":…}` in degrees (`null` where not finite).
+    static func json(
+        _ rows: [(name: String, nine: BroadScore?, six: BroadScore)], label: String, rate: Double, samples: Int,
+        nineRate: Double, nineSamples: Int
+    ) -> String {
+        func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
+        func score(_ s: BroadScore?) -> String {
+            guard let s else { return "null" }
+            return "{\"total\":\(number(s.total)),\"heading\":\(number(s.heading)),"
+                + "\"inclination\":\(number(s.inclination))}"
+        }
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        let trials = rows.map { "{\"name\":\(quoted($0.name)),\"nine\":\(score($0.nine)),\"six\":\(score($0.six))}" }
+        return "{\"label\":\(quoted(label)),\"speed\":\(number(rate)),\"samples\":\(samples),"
+            + "\"speed9D\":\(number(nineRate)),\"samples9D\":\(nineSamples),\"trials\":["
+            + trials.joined(separator: ",") + "]}"
+    }
+
+    /// `--cross-validate`: leave-one-trial-out scores of the tuned parameters (9D logs only).
+    func runCrossValidation(
+        _ logs: [(name: String, log: SensorLog, truth: [Quaternion?])], base: AttitudeFilter.Configuration
+    ) throws {
+        let trials = logs.filter(\.log.hasMagnetometer).map {
+            CrossValidation.Trial(name: $0.name, samples: $0.log.samples, truth: $0.truth, movement: $0.log.movement)
+        }
+        guard trials.count >= 2 else {
+            throw BenchError("--cross-validate needs at least two logs with a magnetometer and a reference")
+        }
+        let result = CrossValidation(trials: trials, base: base) {
+            FileHandle.standardError.write(Data(($0 + "\n").utf8))
+        }
+        print(Self.crossValidationTable(result))
+    }
+
+    static func crossValidationTable(_ result: CrossValidation) -> String {
+        func cell(_ v: Double) -> String { v.isFinite ? String(format: "%7.2f", v) : "      –" }
+        let width = max(5, result.rows.map(\.name.count).max() ?? 5)
+        func pad(_ s: String) -> String { s.padding(toLength: width, withPad: " ", startingAt: 0) }
+        var lines = ["tuned parameters and their candidates (mean 9D total over all trials, for reference):"]
+        for (grid, means) in result.grids {
+            let values = zip(grid.candidates, means).map { String(format: "%g: %.3f", $0, $1) }
+            lines.append("  \(grid.parameter.name) (\(grid.parameter.unit)): " + values.joined(separator: ", "))
+        }
+        lines.append("")
+        lines.append(
+            pad("") + "   held-out 9D total  heading  inclin.    defaults 9D total  inclin.   (RMSE, degrees)")
+        for r in result.rows {
+            lines.append(
+                pad(r.name) + "           " + cell(r.heldOut.total) + "  " + cell(r.heldOut.heading) + "  "
+                    + cell(r.heldOut.inclination) + "             " + cell(r.defaults.total) + "  "
+                    + cell(r.defaults.inclination))
+        }
+        let rows = result.rows
+        lines.append(
+            pad("mean") + "           " + cell(CrossValidation.mean(rows.map(\.heldOut.total))) + "  "
+                + cell(CrossValidation.mean(rows.map(\.heldOut.heading))) + "  "
+                + cell(CrossValidation.mean(rows.map(\.heldOut.inclination))) + "             "
+                + cell(CrossValidation.mean(rows.map(\.defaults.total))) + "  "
+                + cell(CrossValidation.mean(rows.map(\.defaults.inclination))))
+        lines.append("")
+        lines.append("values chosen without each trial:")
+        for r in rows {
+            let chosen = zip(result.grids, r.chosen).map { "\($0.grid.parameter.name)=\(String(format: "%g", $1))" }
+            lines.append("  " + pad(r.name) + "  " + chosen.joined(separator: " "))
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func table(_ rows: [(name: String, nine: BroadScore?, six: BroadScore)]) -> String {

@@ -12,7 +12,8 @@ import TiltCore
 /// acceleration is `linearAcceleration` (earth frame, m/s²). Each sample carries what ideal sensors would read plus
 /// `gyroBias` and a small deterministic pseudo-random noise: the gyroscope reads the angular velocity, the
 /// accelerometer the specific force (`+g` up at rest), the magnetometer `magneticField` (earth frame, µT) plus
-/// `magneticDisturbance` (earth frame, µT, as a function of time).
+/// `magneticDisturbance` (earth frame, µT, as a function of time: a magnet the device passes) plus `attachedField`
+/// (device frame, µT: a magnet fixed to the device, hard iron).
 public struct SyntheticMotion: Sendable {
     /// Samples per second.
     public var rate: Double = 200
@@ -27,6 +28,7 @@ public struct SyntheticMotion: Sendable {
     public var angularVelocity: @Sendable (Double) -> Vector3 = { _ in .zero }
     public var linearAcceleration: @Sendable (Double) -> Vector3 = { _ in .zero }
     public var magneticDisturbance: @Sendable (Double) -> Vector3 = { _ in .zero }
+    public var attachedField: @Sendable (Double) -> Vector3 = { _ in .zero }
 
     public init() {}
 
@@ -46,7 +48,9 @@ public struct SyntheticMotion: Sendable {
             let force = linearAcceleration(t) + Vector3(0, 0, standardGravity)
             let gyro = omega + gyroBias + random.vector(gyroNoise)
             let accel = q.inverseRotate(force) + random.vector(accelNoise)
-            let mag = magneticField.map { q.inverseRotate($0 + magneticDisturbance(t)) + random.vector(magNoise) }
+            let mag = magneticField.map {
+                q.inverseRotate($0 + magneticDisturbance(t)) + attachedField(t) + random.vector(magNoise)
+            }
             samples.append(MotionSample(time: t, gyro: gyro, accel: accel, mag: mag))
             truth.append(q)
             // Integrate to the next sample with the rate at mid-interval.

@@ -67,6 +67,22 @@ import TiltWire
         #expect(try ServerMessage.decode(Array(line.utf8)) == .attitude(frame))
     }
 
+    @Test("a frame's heading accuracy (degrees) comes back; a frame without one has no such field")
+    func frameHeadingAccuracyRoundTrips() throws {
+        var accurate = frame
+        accurate.headingAccuracy = 3.25
+        let line = ServerMessage.encode(frame: accurate)
+        #expect(line.contains(#""headingAccuracy":3.25"#))
+        #expect(try ServerMessage.decode(Array(line.utf8)) == .attitude(accurate))
+        #expect(!ServerMessage.encode(frame: frame).contains("headingAccuracy"))
+        let decoded = try ServerMessage.decode(Array(ServerMessage.encode(frame: frame).utf8))
+        guard case .attitude(let plain) = decoded else {
+            Issue.record("not an attitude frame: \(String(describing: decoded))")
+            return
+        }
+        #expect(plain.headingAccuracy == nil)
+    }
+
     @Test("a frame says its axes and attitude, and both come back")
     func frameAxesAndReferenceRoundTrip() throws {
         #expect(ServerMessage.encode(frame: frame).contains(#""source":"replay:\"odd\" name","axes":"device"}"#))
