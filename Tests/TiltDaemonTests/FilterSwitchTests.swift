@@ -36,12 +36,14 @@ struct FilterSwitchTests {
         return filters
     }
 
-    /// Whether `seqs` rise with no repeat and few gaps: a watcher at 1000 Hz is not sent a frame that comes less
-    /// than 1 ms after the one it was sent (the replay hands some samples over that close, more on a loaded
-    /// machine), so a few samples are skipped; every sample's `seq` is checked by `status` (`seq` = `samples` - 1).
+    /// Whether `seqs` rise with no repeat and most steps of one: a watcher at 1000 Hz is not sent a frame that
+    /// comes less than 1 ms after the one it was sent (the replay hands some samples over that close: 1–2 % of them
+    /// on a quiet machine, 5 % and more on a loaded one), so some samples are skipped. Two filters each counting
+    /// `seq` would make every step 2 or more; fewer than a quarter of skipped samples rules that out whatever the
+    /// load. Every sample's `seq` is checked by `status` (`seq` = `samples` - 1).
     private func rising(_ seqs: [UInt64]) -> Bool {
         let steps = zip(seqs, seqs.dropFirst()).map { Int($1) - Int($0) }
-        return steps.allSatisfy { $0 >= 1 } && steps.reduce(0) { $0 + $1 - 1 } * 50 < steps.count
+        return steps.allSatisfy { $0 >= 1 } && steps.reduce(0) { $0 + $1 - 1 } * 4 < steps.count
     }
 
     @Test("6D watcher alone runs [game]; a 9D one joins: [magnetic, game]; the 6D one leaves: [magnetic]; seq runs on")
