@@ -200,7 +200,29 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var regressors: LowPassFilter<GyroErrorRegressors>
     /// Sum of the regressors and of the inclination corrections (earth frame) over the current block.
     @usableFromInline var regressorSum: GyroErrorRegressors = .zero
-    @usableFromInline var correctionSum: Vector3 = .zero
+    /// Sum of the accelerometer in the almost-inertial frame over the current block, and how many samples it holds.
+    @usableFromInline var accelSum: Vector3 = .zero
+    @usableFromInline var accelCount = 0
+    /// `qGyro` when the current block started.
+    @usableFromInline var blockStart: Quaternion = .identity
+    /// `(headingW, 0, 0, headingZ) ⊗ qInclination`, as the last block left them.
+    @usableFromInline var qHeadingInclination: Quaternion = .identity
+    /// The heading turn decided at the end of the last block, spread over the samples of the next one so that the
+    /// heading never jumps: the turn per sample as (cos, sin) of its half angle, and how many samples still take it.
+    @usableFromInline var headingStepC = 1.0
+    @usableFromInline var headingStepS = 0.0
+    @usableFromInline var headingStepsLeft = 0
+    /// The undisturbed readings' horizontal field over the current block (earth frame), their count and duration.
+    @usableFromInline var headingSumX = 0.0
+    @usableFromInline var headingSumY = 0.0
+    @usableFromInline var headingN = 0.0
+    @usableFromInline var headingTime = 0.0
+    /// `qInclination`'s rotation matrix, by rows, as the last block left it.
+    @usableFromInline var inclinationX = Vector3(1, 0, 0)
+    @usableFromInline var inclinationY = Vector3(0, 1, 0)
+    @usableFromInline var inclinationZ = Vector3(0, 0, 1)
+    /// Whether the latest magnetometer reading was disturbed.
+    @usableFromInline var magDisturbedNow = false
     @usableFromInline var blockTime = 0.0
     @usableFromInline var blockCount = 0
     /// Samples per block of the gyroscope error estimate.
@@ -217,6 +239,7 @@ public struct AttitudeFilter: Sendable {
     /// Reciprocals of time constants divided by on every sample.
     @usableFromInline let inverseMagTimeConstant: Double
     @usableFromInline let inverseMotionBiasTimeConstant: Double
+    @usableFromInline let inverseRestBiasTimeConstant: Double
     /// Whether a magnetometer reading has been fused.
     @usableFromInline var usesMagnetometer = false
     /// The heading accuracy, rad.
@@ -243,6 +266,7 @@ public struct AttitudeFilter: Sendable {
         hardIron = HardIronEstimator(timeConstant: configuration.hardIronTimeConstant)
         inverseMagTimeConstant = 1 / configuration.magTimeConstant
         inverseMotionBiasTimeConstant = 1 / configuration.motionBiasTimeConstant
+        inverseRestBiasTimeConstant = 1 / configuration.restBiasTimeConstant
         magOffset = configuration.magOffset
     }
 
@@ -286,7 +310,15 @@ public struct AttitudeFilter: Sendable {
                 accelFilter.reset()
                 regressors.reset()
                 regressorSum = .zero
-                correctionSum = .zero
+                accelSum = .zero
+                accelCount = 0
+                hardIron.clearBlock()
+                blockStart = qGyro
+                headingStepsLeft = 0
+                headingSumX = 0
+                headingSumY = 0
+                headingN = 0
+                headingTime = 0
                 blockTime = 0
                 blockCount = 0
                 headingCount = 0
@@ -304,7 +336,7 @@ public struct AttitudeFilter: Sendable {
         rest.update(gyro: gyro, accel: accel, dt: dt)
         let resting = rest.isResting
         if resting {
-            bias = bias + (rest.gyroMean - bias) * min(dt / configuration.restBiasTimeConstant, 1)
+            bias = bias + (rest.gyroMean - bias) * min(dt * inverseRestBiasTimeConstant, 1)
             bias = clampBias(bias)
         }
 
@@ -314,18 +346,84 @@ public struct AttitudeFilter: Sendable {
         qGyro = Self.nearUnit(qGyro * step)
 
         // The almost-inertial frame's axes (R = qGyro's rotation matrix, by columns): for the accelerometer, the
-        // hard-iron fit and the gyroscope error regressors (R·v as cx·v.x + cy·v.y + cz·v.z costs half a quaternion
-        // rotation once R is known).
+        // hard-iron fit, the magnetometer's heading and the gyroscope error regressors (R·v as cx·v.x + cy·v.y +
+        // cz·v.z costs half a quaternion rotation once R is known).
         let q = qGyro
         let cx = Vector3(1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z), 2 * (q.x * q.z - q.w * q.y))
         let cy = Vector3(2 * (q.x * q.y - q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z + q.w * q.x))
         let cz = Vector3(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
 
+        // Per sample, only sums in the almost-inertial frame, where gravity and the Earth field stand still: so their
+        // mean over a block of a few samples (tens of milliseconds) loses nothing that the accelerometer's low-pass
+        // (seconds) or the heading's (seconds) would keep, and every correction runs once per block on that mean.
+        // No gating of the accelerometer: the device's own accelerations average out only if every sample is taken.
+        if accelNorm2 > 1e-18 {
+            accelSum = accelSum + cx * accel.x + cy * accel.y + cz * accel.z
+            accelCount += 1
+        }
+        if let raw = mag {
+            let rm = cx * raw.x + cy * raw.y + cz * raw.z
+            hardIron.add(raw, rm: rm, cx: cx, cy: cy, cz: cz, dt: dt)
+            // Each reading is judged on its own (a disturbance can last a few samples); the undisturbed ones are
+            // summed, earth frame, for the block's heading correction. The offset is subtracted in the
+            // almost-inertial frame (R·(m − o) = R·m − R·o), the rotation to earth by the block's matrix.
+            let f = rm - (cx * magOffset.x + cy * magOffset.y + cz * magOffset.z)
+            let e = Vector3(
+                inclinationX.dot(f), inclinationY.dot(f), inclinationZ.dot(f))
+            let horizontal = e.x * e.x + e.y * e.y
+            let norm = (horizontal + e.z * e.z).squareRoot()
+            magDisturbedNow = magDetector.judge(
+                norm: norm, horizontal: horizontal.squareRoot(), up: e.z, rotationVector: rate * dt, dt: dt)
+            disturbedShare += ((magDisturbedNow ? 1 : 0) - disturbedShare) * min(dt * 0.5, 1)
+            if !magDisturbedNow, horizontal > 1e-12 * norm * norm {
+                headingSumX += e.x
+                headingSumY += e.y
+                headingN += 1
+                headingTime += dt
+            }
+        }
+        regressorSum =
+            regressorSum
+            + GyroErrorRegressors(
+                biasX: cx, biasY: cy, biasZ: cz, scaleX: cx * gyro.x, scaleY: cy * gyro.y, scaleZ: cz * gyro.z)
+        blockTime += dt
+        blockCount += 1
+        if headingStepsLeft > 0 {
+            headingStepsLeft -= 1
+            let w = headingW * headingStepC - headingZ * headingStepS
+            headingZ = headingZ * headingStepC + headingW * headingStepS
+            headingW = w
+            qHeadingInclination = Self.headingTimes(qInclination, w: headingW, z: headingZ)
+        }
+        if blockCount >= Self.regressorBlock {
+            closeBlock(resting: resting)
+        }
+        attitude = Self.nearUnit(qHeadingInclination * qGyro)
+        return estimate(
+            gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: mag != nil && magDisturbedNow,
+            updated: true)
+    }
+
+    /// Runs the corrections on the block's sums (the accelerometer, the magnetometer's heading and disturbance
+    /// judgement, the gyroscope errors in motion, the hard-iron estimate) and starts a new block.
+    @usableFromInline
+    mutating func closeBlock(resting: Bool) {
+        let time = blockTime
+        let sampleInterval = time / Double(blockCount)
+        // The block's rotation of the device, in the almost-inertial frame: qGyro ⊗ start⁻¹, its vector part twice.
+        let s = blockStart
+        let turn =
+            Vector3(
+                s.w * qGyro.x - s.x * qGyro.w - s.y * qGyro.z + s.z * qGyro.y,
+                s.w * qGyro.y + s.x * qGyro.z - s.y * qGyro.w - s.z * qGyro.x,
+                s.w * qGyro.z - s.x * qGyro.y + s.y * qGyro.x - s.z * qGyro.w) * 2
+        blockStart = qGyro
+
         // Inclination from the accelerometer, low-passed in the almost-inertial frame.
         var correction = Vector3(0, 0, 0)
-        if accelNorm2 > 1e-18 {
-            // No gating here: the device's own accelerations average out only if every sample is taken.
-            let filtered = accelFilter.update(cx * accel.x + cy * accel.y + cz * accel.z, dt: dt)
+        if accelCount > 0 {
+            let filtered = accelFilter.update(
+                accelSum * (1 / Double(accelCount)), dt: time, weight: Double(accelCount))
             let v = qInclination.rotate(filtered)
             let n2 = v.squaredNorm
             if n2 > 1e-18, n2.isFinite {
@@ -334,7 +432,7 @@ public struct AttitudeFilter: Sendable {
                 var c: Quaternion
                 if up.z > 0.9999 {
                     // Under 0.8°, the usual case: half the sine stands in for the sine of the half angle (relative
-                    // angle error below θ²/12 < 2·10⁻⁵, and the next sample corrects what is left).
+                    // angle error below θ²/12 < 2·10⁻⁵, and the next block corrects what is left).
                     c = Quaternion(w: 1, x: up.y / 2, y: -up.x / 2, z: 0)
                 } else if up.z > -1 + 1e-9 {
                     c = Self.unit(Quaternion(w: 1 + up.z, x: up.y, y: -up.x, z: 0))
@@ -346,65 +444,62 @@ public struct AttitudeFilter: Sendable {
                 correction = Vector3(c.x, c.y, 0) * 2
             }
         }
+        accelSum = Vector3(0, 0, 0)
+        accelCount = 0
 
-        // Heading from the magnetometer.
-        var magDisturbed = false
+        // Heading from the magnetometer: the block's mean field, almost-inertial frame, offset removed.
         var headingCorrected = false
+        var headingTurn = 0.0
         let q6 = qInclination * qGyro
-        if let raw = mag {
-            if configuration.hardIronTimeConstant > 0 {
-                hardIron.add(raw, cx: cx, cy: cy, cz: cz, dt: dt)
-            }
-            let m = raw - magOffset
-            let e = q6.rotate(m)
-            let horizontal = e.x * e.x + e.y * e.y
-            let norm = (horizontal + e.z * e.z).squareRoot()
-            let inverseNorm = 1 / norm
-            let dip = (cos: horizontal.squareRoot() * inverseNorm, sin: -e.z * inverseNorm)
-            magDisturbed = magDetector.update(norm: norm, dip: dip, rotationVector: rate * dt, dt: dt)
-            disturbedShare += ((magDisturbed ? 1 : 0) - disturbedShare) * min(dt * 0.5, 1)
-            if !magDisturbed, horizontal > 1e-12 * norm * norm {
-                // Residual heading: the angle that still turns the horizontal field, after the current heading, to
-                // north.
-                let cosH = headingW * headingW - headingZ * headingZ
-                let sinH = 2 * headingW * headingZ
-                let error = Self.angle(cosH * e.x - sinH * e.y, sinH * e.x + cosH * e.y)
-                headingCorrected = true
-                if headingElapsed < configuration.magTimeConstant {
-                    // Warm-up: the running mean of the heading, so the first readings count fully.
-                    headingCount += 1
-                    headingElapsed += dt
-                    let gain = max(1 / headingCount, dt * inverseMagTimeConstant)
-                    turnHeading(by: error * gain)
-                    headingSigma += (configuration.headingAccuracyFloor - headingSigma) * gain
-                } else {
-                    // Converged: a first-order low-pass, its step bounded so that re-converging after a
-                    // disturbance never jumps.
-                    let limit = configuration.magMaxHeadingRate * dt
-                    let magGain = min(dt * inverseMagTimeConstant, 1)
-                    let delta = max(-limit, min(limit, error * magGain))
-                    turnHeading(by: delta)
-                    correction = Vector3(correction.x, correction.y, delta)
-                    // The accuracy relaxes towards the floor, or towards the mean innovation where that is larger (a
-                    // heading still converging after a disturbance): the innovation's noise averages out in the
-                    // heading as it does here.
-                    innovation += (error - innovation) * magGain
-                    headingSigma +=
-                        (max(configuration.headingAccuracyFloor, abs(innovation)) - headingSigma) * magGain
+        let learning = !resting && elapsed > configuration.accelTimeConstant
+        if headingN > 0 {
+            // Residual heading: the angle that still turns the block's mean horizontal field, after the current
+            // heading, to north.
+            let ex = headingSumX
+            let ey = headingSumY
+            let cosH = headingW * headingW - headingZ * headingZ
+            let sinH = 2 * headingW * headingZ
+            let error = Self.angle(cosH * ex - sinH * ey, sinH * ex + cosH * ey)
+            headingCorrected = true
+            if headingElapsed < configuration.magTimeConstant {
+                // Warm-up: the running mean of the heading, so the first readings count fully.
+                headingCount += headingN
+                headingElapsed += headingTime
+                let gain = max(headingN / headingCount, headingTime * inverseMagTimeConstant)
+                headingTurn = error * gain
+                headingSigma += (configuration.headingAccuracyFloor - headingSigma) * gain
+            } else {
+                // Converged: a first-order low-pass, its step bounded so that re-converging after a disturbance
+                // never jumps.
+                let limit = configuration.magMaxHeadingRate * headingTime
+                let magGain = min(headingTime * inverseMagTimeConstant, 1)
+                let delta = max(-limit, min(limit, error * magGain))
+                headingTurn = delta
+                // The heading correction (9D), about earth up, directly in the device frame, at the rate of the
+                // per-sample step it stands for.
+                if learning, delta != 0 {
+                    let gainBias = sampleInterval * inverseMotionBiasTimeConstant
+                    bias = clampBias(bias - q6.inverseRotate(Vector3(0, 0, delta)) * gainBias)
                 }
+                // The accuracy relaxes towards the floor, or towards the mean innovation where that is larger (a
+                // heading still converging after a disturbance): the innovation's noise averages out in the heading
+                // as it does here.
+                innovation += (error - innovation) * magGain
+                headingSigma += (max(configuration.headingAccuracyFloor, abs(innovation)) - headingSigma) * magGain
             }
         }
+        headingSumX = 0
+        headingSumY = 0
+        headingN = 0
+        headingTime = 0
         if usesMagnetometer, !headingCorrected {
-            // Held on the gyroscope: the heading accuracy degrades with its drift and scale uncertainty.
-            // The rotation rate about earth up: the third row of q6's rotation matrix times the rate.
-            let p = q6
-            let upRate =
-                2 * (p.x * p.z - p.w * p.y) * rate.x + 2 * (p.y * p.z + p.w * p.x) * rate.y
-                + (1 - 2 * (p.x * p.x + p.y * p.y)) * rate.z
+            // Held on the gyroscope: the heading accuracy degrades with its drift and scale uncertainty; the turn
+            // about earth up is the block's turn's vertical component.
+            let upTurn = qInclination.rotate(turn).z
             headingSigma = min(
                 .pi,
-                headingSigma + (configuration.headingDriftRate + configuration.headingScaleUncertainty * abs(upRate))
-                    * dt)
+                headingSigma + configuration.headingDriftRate * time + configuration.headingScaleUncertainty
+                    * abs(upTurn))
         }
 
         // Gyroscope errors in motion. A bias b and relative scale errors s make the almost-inertial frame turn
@@ -413,68 +508,74 @@ public struct AttitudeFilter: Sendable {
         // column times the rate about its axis (scale), filtered exactly as the accelerometer is; the correction
         // rate is their sum weighted by the remaining errors, and a least-mean-squares step removes them.
         // The regressors change at the pace of the rotation and are wanted at the pace of the low-pass (seconds):
-        // they are averaged over blocks of a few samples, and the low-pass and the step run once per block.
-        regressorSum =
-            regressorSum
-            + GyroErrorRegressors(
-                biasX: cx, biasY: cy, biasZ: cz, scaleX: cx * gyro.x, scaleY: cy * gyro.y, scaleZ: cz * gyro.z)
-        blockTime += dt
-        blockCount += 1
-        let learning = !resting && elapsed > configuration.accelTimeConstant
+        // they are averaged over the block, and the low-pass and the step run once per block.
+        let r = regressors.update(
+            regressorSum * (1 / Double(blockCount)), dt: time, weight: Double(blockCount))
         if learning {
-            correctionSum = correctionSum + Vector3(correction.x, correction.y, 0)
-            // The heading correction (9D), about earth up, directly in the device frame.
-            if correction.z != 0 {
-                let gainBias = dt * inverseMotionBiasTimeConstant
-                bias = clampBias(bias - q6.inverseRotate(Vector3(0, 0, correction.z)) * gainBias)
+            // The correction rate in the almost-inertial frame, and its up direction (not observed).
+            let y = qInclination.inverseRotate(correction) * (1 / time)
+            let u = qInclination.inverseRotate(Vector3(0, 0, 1))
+            func horizontal(_ v: Vector3) -> Vector3 { v - u * u.dot(v) }
+            let gainBias = time / configuration.motionBiasTimeConstant
+            bias = clampBias(
+                bias
+                    - Vector3(horizontal(r.biasX).dot(y), horizontal(r.biasY).dot(y), horizontal(r.biasZ).dot(y))
+                    * gainBias)
+            if configuration.scaleTimeConstant > 0 {
+                let ax = horizontal(r.scaleX)
+                let ay = horizontal(r.scaleY)
+                let az = horizontal(r.scaleZ)
+                // Normalised step: time constant `scaleTimeConstant` once the rotation is well above the
+                // reference rate.
+                let r0 = configuration.scaleReferenceRate
+                let gain =
+                    time / configuration.scaleTimeConstant
+                    / (r0 * r0 + ax.squaredNorm + ay.squaredNorm + az.squaredNorm)
+                let limit = configuration.maxScaleError
+                scale = Vector3(
+                    max(-limit, min(limit, scale.x - gain * ax.dot(y))),
+                    max(-limit, min(limit, scale.y - gain * ay.dot(y))),
+                    max(-limit, min(limit, scale.z - gain * az.dot(y))))
             }
         }
-        if blockCount >= Self.regressorBlock {
-            let r = regressors.update(regressorSum * (1 / Double(blockCount)), dt: blockTime)
-            if learning {
-                // The correction rate in the almost-inertial frame, and its up direction (not observed).
-                let y = qInclination.inverseRotate(correctionSum) * (1 / blockTime)
-                let u = qInclination.inverseRotate(Vector3(0, 0, 1))
-                func horizontal(_ v: Vector3) -> Vector3 { v - u * u.dot(v) }
-                let gainBias = blockTime / configuration.motionBiasTimeConstant
-                bias = clampBias(
-                    bias
-                        - Vector3(horizontal(r.biasX).dot(y), horizontal(r.biasY).dot(y), horizontal(r.biasZ).dot(y))
-                        * gainBias)
-                if configuration.scaleTimeConstant > 0 {
-                    let ax = horizontal(r.scaleX)
-                    let ay = horizontal(r.scaleY)
-                    let az = horizontal(r.scaleZ)
-                    // Normalised step: time constant `scaleTimeConstant` once the rotation is well above the
-                    // reference rate.
-                    let r0 = configuration.scaleReferenceRate
-                    let gain =
-                        blockTime / configuration.scaleTimeConstant
-                        / (r0 * r0 + ax.squaredNorm + ay.squaredNorm + az.squaredNorm)
-                    let limit = configuration.maxScaleError
-                    scale = Vector3(
-                        max(-limit, min(limit, scale.x - gain * ax.dot(y))),
-                        max(-limit, min(limit, scale.y - gain * ay.dot(y))),
-                        max(-limit, min(limit, scale.z - gain * az.dot(y))))
-                }
-            }
-            regressorSum = GyroErrorRegressors.zero
-            correctionSum = Vector3(0, 0, 0)
-            blockTime = 0
-            blockCount = 0
-            if usesMagnetometer, configuration.hardIronTimeConstant > 0 {
-                updateMagOffset()
-            }
+        regressorSum = GyroErrorRegressors.zero
+        blockTime = 0
+        blockCount = 0
+        if usesMagnetometer, configuration.hardIronTimeConstant > 0 {
+            updateMagOffset()
+        } else {
+            hardIron.clearBlock()
         }
+        // The heading turn, spread over the next block's samples.
+        turnHeading(by: 0)
+        if headingTurn != 0 {
+            let h = headingTurn / Double(2 * Self.regressorBlock)
+            headingStepC = cos(h)
+            headingStepS = sin(h)
+            headingStepsLeft = Self.regressorBlock
+        }
+        // (headingW, 0, 0, headingZ) ⊗ qInclination, written out: half the products of a general one.
+        qHeadingInclination = Self.headingTimes(qInclination, w: headingW, z: headingZ)
+        setInclinationMatrix()
+    }
 
-        // (headingW, 0, 0, headingZ) ⊗ q6, written out: half the products of a general one.
-        let hw = headingW
-        let hz = headingZ
-        attitude = Self.nearUnit(
-            Quaternion(
-                w: hw * q6.w - hz * q6.z, x: hw * q6.x - hz * q6.y, y: hw * q6.y + hz * q6.x,
-                z: hw * q6.z + hz * q6.w))
-        return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: magDisturbed, updated: true)
+    /// `qInclination`'s rotation matrix, by rows, for the per-sample rotations of the block.
+    @inlinable
+    mutating func setInclinationMatrix() {
+        let q = qInclination
+        inclinationX = Vector3(
+            1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y - q.w * q.z), 2 * (q.x * q.z + q.w * q.y))
+        inclinationY = Vector3(
+            2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x))
+        inclinationZ = Vector3(
+            2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+    }
+
+    /// `(w, 0, 0, z) ⊗ p`.
+    @inlinable @inline(__always)
+    static func headingTimes(_ p: Quaternion, w hw: Double, z hz: Double) -> Quaternion {
+        Quaternion(
+            w: hw * p.w - hz * p.z, x: hw * p.x - hz * p.y, y: hw * p.y + hz * p.x, z: hw * p.z + hz * p.w)
     }
 
     /// Closes the hard-iron estimator's block and, when its estimate is trusted, moves the offset in use towards it.
@@ -543,7 +644,9 @@ public struct AttitudeFilter: Sendable {
                 headingSigma = configuration.headingAccuracyFloor * 5
             }
         }
-        attitude = (Quaternion(w: headingW, x: 0, y: 0, z: headingZ) * qInclination).normalized
+        qHeadingInclination = Self.headingTimes(qInclination, w: headingW, z: headingZ)
+        attitude = qHeadingInclination.normalized
+        setInclinationMatrix()
     }
 
     /// `q` scaled to unit length (one division); the identity if that is impossible.
@@ -611,8 +714,10 @@ public struct AttitudeFilter: Sendable {
         let a2 = v.squaredNorm
         if a2 < 0.01 {
             // cos(a/2) and sin(a/2)/a to fourth order: error below 1e-12 for a < 0.1 rad.
-            let c = 1 - a2 / 8 + a2 * a2 / 384
-            let s = 0.5 - a2 / 48 + a2 * a2 / 3840
+            // Multiplications by the reciprocals (folded at compile time): a division by 384 is not exact, so the
+            // compiler would keep it.
+            let c = 1 - a2 * (1.0 / 8) + a2 * a2 * (1.0 / 384)
+            let s = 0.5 - a2 * (1.0 / 48) + a2 * a2 * (1.0 / 3840)
             return Quaternion(w: c, x: v.x * s, y: v.y * s, z: v.z * s)
         }
         let a = a2.squareRoot()
@@ -625,8 +730,7 @@ public struct AttitudeFilter: Sendable {
         gyro: Vector3, accel: Vector3, accelNorm2: Double, magDisturbed: Bool, updated: Bool = false
     ) -> AttitudeEstimate {
         if started, !updated {
-            let qh = Quaternion(w: headingW, x: 0, y: 0, z: headingZ)
-            attitude = Self.nearUnit(qh * qInclination * qGyro)
+            attitude = Self.nearUnit(qHeadingInclination * qGyro)
         }
         // Earth down in the device frame: −g times the third row of the attitude's rotation matrix.
         let a = quaternion

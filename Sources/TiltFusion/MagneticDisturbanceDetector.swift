@@ -29,6 +29,9 @@ struct MagneticDisturbanceDetector: Sendable {
     @usableFromInline var candidateDip = (cos: 1.0, sin: 0.0)
     @usableFromInline var candidateTime = 0.0
     @usableFromInline var candidateRotation = 0.0
+    /// The latest reading, while undisturbed (strength, horizontal and upward components), from which `judge`
+    /// starts a candidate when a disturbance begins.
+    @usableFromInline var lastUndisturbed: (norm: Double, horizontal: Double, up: Double)? = nil
     /// Set for one sample when the reference was replaced by a new field.
     @usableFromInline var acceptedNewField = false
 
@@ -71,6 +74,7 @@ struct MagneticDisturbanceDetector: Sendable {
             candidateRotation = 0
             candidateNorm = norm
             candidateDip = dip
+            lastUndisturbed = nil
             return false
         }
         // Disturbed: is it a steady new field?
@@ -98,6 +102,50 @@ struct MagneticDisturbanceDetector: Sendable {
         return true
     }
 
+    /// Feeds one reading, given by its strength and its components in the earth frame, and returns whether it is
+    /// disturbed: `update(norm:dip:rotationVector:dt:)` without a division while the field is undisturbed (the
+    /// usual case, on every sample).
+    /// - Parameters:
+    ///   - norm: field strength, µT.
+    ///   - horizontal: the horizontal strength, µT (never negative).
+    ///   - up: the upward component, µT (negative where the field dips downward).
+    @inlinable
+    mutating func judge(norm: Double, horizontal: Double, up: Double, rotationVector: Vector3, dt: Double) -> Bool {
+        guard hasReference, !acceptedNewField else {
+            let inverse = 1 / norm
+            return update(
+                norm: norm, dip: (cos: horizontal * inverse, sin: -up * inverse), rotationVector: rotationVector,
+                dt: dt)
+        }
+        // within(dip, referenceDip) with dip = (horizontal, −up) / norm, multiplied through by norm.
+        let undisturbed =
+            abs(norm - referenceNorm) < normTolerance * referenceNorm
+            && horizontal * referenceDip.cos - up * referenceDip.sin > cosDipTolerance * norm
+        guard undisturbed else {
+            if let last = lastUndisturbed {
+                // The disturbance starts: the candidate is the last undisturbed reading, as in `update`.
+                candidateNorm = last.norm
+                candidateDip = (cos: last.horizontal / last.norm, sin: -last.up / last.norm)
+                lastUndisturbed = nil
+            }
+            let inverse = 1 / norm
+            return update(
+                norm: norm, dip: (cos: horizontal * inverse, sin: -up * inverse), rotationVector: rotationVector,
+                dt: dt)
+        }
+        // Follow slow drifts of the local field (10 s). The dip is blended towards (horizontal, −up) / reference
+        // strength rather than / strength: within the tolerance, that changes the blend's rate by under
+        // `normTolerance`, and spares the division.
+        let alpha = min(dt * 0.1, 1)
+        let scale = 1 / referenceNorm
+        referenceNorm += (norm - referenceNorm) * alpha
+        referenceDip = Self.blend(referenceDip, (cos: horizontal * scale, sin: -up * scale), alpha)
+        candidateTime = 0
+        candidateRotation = 0
+        lastUndisturbed = (norm, horizontal, up)
+        return false
+    }
+
     /// Takes a field known by other means to be the Earth field as the reference.
     @inlinable
     mutating func replaceReference(norm: Double, dip: (cos: Double, sin: Double)) {
@@ -122,7 +170,13 @@ struct MagneticDisturbanceDetector: Sendable {
     {
         let c = a.cos + (b.cos - a.cos) * alpha
         let s = a.sin + (b.sin - a.sin) * alpha
-        let n = (c * c + s * s).squareRoot()
+        let n2 = c * c + s * s
+        if abs(n2 - 1) < 0.01 {
+            // A small step from a unit vector: one Newton step for 1/√n² (no division, no square root).
+            let k = 1.5 - 0.5 * n2
+            return (c * k, s * k)
+        }
+        let n = n2.squareRoot()
         return n > 0 ? (c / n, s / n) : a
     }
 }
