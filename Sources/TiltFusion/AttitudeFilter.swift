@@ -236,6 +236,8 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var ironFollowing = false
     /// The share of recent readings (time constant 2 s) that the disturbance detector rejected.
     @usableFromInline var disturbedShare = 0.0
+    /// How many of the current block's readings the detector rejected.
+    @usableFromInline var disturbedCount = 0.0
     /// Reciprocals of time constants divided by on every sample.
     @usableFromInline let inverseMagTimeConstant: Double
     @usableFromInline let inverseMotionBiasTimeConstant: Double
@@ -315,6 +317,7 @@ public struct AttitudeFilter: Sendable {
                 hardIron.clearBlock()
                 blockStart = qGyro
                 headingStepsLeft = 0
+                disturbedCount = 0
                 headingSumX = 0
                 headingSumY = 0
                 headingN = 0
@@ -343,7 +346,8 @@ public struct AttitudeFilter: Sendable {
         // Gyroscope strapdown integration.
         let rate = gyro - bias - Vector3(scale.x * gyro.x, scale.y * gyro.y, scale.z * gyro.z)
         let step = Self.exponential(rate * dt)
-        qGyro = Self.nearUnit(qGyro * step)
+        // Normalised once per block: a product of unit quaternions stays of unit length to rounding.
+        qGyro = qGyro * step
 
         // The almost-inertial frame's axes (R = qGyro's rotation matrix, by columns): for the accelerometer, the
         // hard-iron fit, the magnetometer's heading and the gyroscope error regressors (R·v as cx·v.x + cy·v.y +
@@ -362,20 +366,21 @@ public struct AttitudeFilter: Sendable {
             accelCount += 1
         }
         if let raw = mag {
-            let rm = cx * raw.x + cy * raw.y + cz * raw.z
-            hardIron.add(raw, rm: rm, cx: cx, cy: cy, cz: cz, dt: dt)
             // Each reading is judged on its own (a disturbance can last a few samples); the undisturbed ones are
-            // summed, earth frame, for the block's heading correction. The offset is subtracted in the
-            // almost-inertial frame (R·(m − o) = R·m − R·o), the rotation to earth by the block's matrix.
-            let f = rm - (cx * magOffset.x + cy * magOffset.y + cz * magOffset.z)
-            let e = Vector3(
-                inclinationX.dot(f), inclinationY.dot(f), inclinationZ.dot(f))
+            // summed, earth frame, for the block's heading correction. R·(m − o) serves the hard-iron fit too (it
+            // wants R·m: the block's R·o is added back when the block closes, o being fixed within a block).
+            let m = raw - magOffset
+            let f = cx * m.x + cy * m.y + cz * m.z
+            hardIron.add(raw, rm: f, cx: cx, cy: cy, cz: cz, dt: dt)
+            let e = Vector3(inclinationX.dot(f), inclinationY.dot(f), inclinationZ.dot(f))
             let horizontal = e.x * e.x + e.y * e.y
-            let norm = (horizontal + e.z * e.z).squareRoot()
+            let squaredNorm = horizontal + e.z * e.z
             magDisturbedNow = magDetector.judge(
-                norm: norm, horizontal: horizontal.squareRoot(), up: e.z, rotationVector: rate * dt, dt: dt)
-            disturbedShare += ((magDisturbedNow ? 1 : 0) - disturbedShare) * min(dt * 0.5, 1)
-            if !magDisturbedNow, horizontal > 1e-12 * norm * norm {
+                squaredNorm: squaredNorm, horizontal: horizontal.squareRoot(), up: e.z, rotationVector: rate * dt,
+                dt: dt)
+            if magDisturbedNow {
+                disturbedCount += 1
+            } else if horizontal > 1e-12 * squaredNorm {
                 headingSumX += e.x
                 headingSumY += e.y
                 headingN += 1
@@ -398,7 +403,7 @@ public struct AttitudeFilter: Sendable {
         if blockCount >= Self.regressorBlock {
             closeBlock(resting: resting)
         }
-        attitude = Self.nearUnit(qHeadingInclination * qGyro)
+        attitude = qHeadingInclination * qGyro
         return estimate(
             gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: mag != nil && magDisturbedNow,
             updated: true)
@@ -410,6 +415,7 @@ public struct AttitudeFilter: Sendable {
     mutating func closeBlock(resting: Bool) {
         let time = blockTime
         let sampleInterval = time / Double(blockCount)
+        qGyro = Self.nearUnit(qGyro)
         // The block's rotation of the device, in the almost-inertial frame: qGyro ⊗ start⁻¹, its vector part twice.
         let s = blockStart
         let turn =
@@ -541,6 +547,17 @@ public struct AttitudeFilter: Sendable {
         regressorSum = GyroErrorRegressors.zero
         blockTime = 0
         blockCount = 0
+        if hardIron.blockN > 0 {
+            // The share of recent readings (time constant 2 s) that the disturbance detector rejected.
+            disturbedShare +=
+                (disturbedCount / hardIron.blockN - disturbedShare) * min(hardIron.blockTime * 0.5, 1)
+            disturbedCount = 0
+            magDetector.follow()
+            // The block summed R·(m − o): R·o back, for the fit's R·m.
+            let o = magOffset
+            hardIron.blockRM =
+                hardIron.blockRM + hardIron.blockRx * o.x + hardIron.blockRy * o.y + hardIron.blockRz * o.z
+        }
         if usesMagnetometer, configuration.hardIronTimeConstant > 0 {
             updateMagOffset()
         } else {

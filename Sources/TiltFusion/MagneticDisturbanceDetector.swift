@@ -31,7 +31,12 @@ struct MagneticDisturbanceDetector: Sendable {
     @usableFromInline var candidateRotation = 0.0
     /// The latest reading, while undisturbed (strength, horizontal and upward components), from which `judge`
     /// starts a candidate when a disturbance begins.
-    @usableFromInline var lastUndisturbed: (norm: Double, horizontal: Double, up: Double)? = nil
+    @usableFromInline var lastUndisturbed: (squaredNorm: Double, horizontal: Double, up: Double)? = nil
+    /// Sums of the undisturbed readings `judge` saw since the last `follow()`.
+    @usableFromInline var followHorizontal = 0.0
+    @usableFromInline var followUp = 0.0
+    @usableFromInline var followCount = 0.0
+    @usableFromInline var followTime = 0.0
     /// Set for one sample when the reference was replaced by a new field.
     @usableFromInline var acceptedNewField = false
 
@@ -102,48 +107,76 @@ struct MagneticDisturbanceDetector: Sendable {
         return true
     }
 
-    /// Feeds one reading, given by its strength and its components in the earth frame, and returns whether it is
-    /// disturbed: `update(norm:dip:rotationVector:dt:)` without a division while the field is undisturbed (the
-    /// usual case, on every sample).
+    /// Feeds one reading, given by its components in the earth frame, and returns whether it is disturbed: what
+    /// `update(norm:dip:rotationVector:dt:)` decides, without a division or a square root while the field is
+    /// undisturbed (the usual case, on every sample). The reference then follows the undisturbed readings once per
+    /// block, in `follow()`.
     /// - Parameters:
-    ///   - norm: field strength, µT.
+    ///   - squaredNorm: the field's squared strength, µT².
     ///   - horizontal: the horizontal strength, µT (never negative).
     ///   - up: the upward component, µT (negative where the field dips downward).
     @inlinable
-    mutating func judge(norm: Double, horizontal: Double, up: Double, rotationVector: Vector3, dt: Double) -> Bool {
-        guard hasReference, !acceptedNewField else {
-            let inverse = 1 / norm
-            return update(
-                norm: norm, dip: (cos: horizontal * inverse, sin: -up * inverse), rotationVector: rotationVector,
-                dt: dt)
+    mutating func judge(squaredNorm: Double, horizontal: Double, up: Double, rotationVector: Vector3, dt: Double)
+        -> Bool
+    {
+        guard hasReference, !acceptedNewField, cosDipTolerance > 0 else {
+            return slowJudge(squaredNorm: squaredNorm, horizontal: horizontal, up: up, rotationVector, dt)
         }
-        // within(dip, referenceDip) with dip = (horizontal, −up) / norm, multiplied through by norm.
+        // |norm − reference| < tolerance · reference, squared; within(dip, referenceDip) with dip = (horizontal,
+        // −up) / norm, multiplied through by norm and squared (both sides positive).
+        let low = referenceNorm * (1 - normTolerance)
+        let high = referenceNorm * (1 + normTolerance)
+        let a = horizontal * referenceDip.cos - up * referenceDip.sin
         let undisturbed =
-            abs(norm - referenceNorm) < normTolerance * referenceNorm
-            && horizontal * referenceDip.cos - up * referenceDip.sin > cosDipTolerance * norm
+            squaredNorm > low * abs(low) && squaredNorm < high * high && a > 0
+            && a * a > cosDipTolerance * cosDipTolerance * squaredNorm
         guard undisturbed else {
             if let last = lastUndisturbed {
                 // The disturbance starts: the candidate is the last undisturbed reading, as in `update`.
-                candidateNorm = last.norm
-                candidateDip = (cos: last.horizontal / last.norm, sin: -last.up / last.norm)
+                let norm = last.squaredNorm.squareRoot()
+                candidateNorm = norm
+                candidateDip = (cos: last.horizontal / norm, sin: -last.up / norm)
                 lastUndisturbed = nil
             }
-            let inverse = 1 / norm
-            return update(
-                norm: norm, dip: (cos: horizontal * inverse, sin: -up * inverse), rotationVector: rotationVector,
-                dt: dt)
+            return slowJudge(squaredNorm: squaredNorm, horizontal: horizontal, up: up, rotationVector, dt)
         }
-        // Follow slow drifts of the local field (10 s). The dip is blended towards (horizontal, −up) / reference
-        // strength rather than / strength: within the tolerance, that changes the blend's rate by under
-        // `normTolerance`, and spares the division.
-        let alpha = min(dt * 0.1, 1)
-        let scale = 1 / referenceNorm
-        referenceNorm += (norm - referenceNorm) * alpha
-        referenceDip = Self.blend(referenceDip, (cos: horizontal * scale, sin: -up * scale), alpha)
+        followHorizontal += horizontal
+        followUp += up
+        followCount += 1
+        followTime += dt
         candidateTime = 0
         candidateRotation = 0
-        lastUndisturbed = (norm, horizontal, up)
+        lastUndisturbed = (squaredNorm, horizontal, up)
         return false
+    }
+
+    @usableFromInline
+    mutating func slowJudge(
+        squaredNorm: Double, horizontal: Double, up: Double, _ rotationVector: Vector3, _ dt: Double
+    ) -> Bool {
+        let norm = squaredNorm.squareRoot()
+        let inverse = norm > 0 ? 1 / norm : 0
+        return update(
+            norm: norm, dip: (cos: horizontal * inverse, sin: -up * inverse), rotationVector: rotationVector, dt: dt)
+    }
+
+    /// Moves the reference towards the mean of the undisturbed readings `judge` saw since the last call (time
+    /// constant 10 s, as `update` does per reading).
+    @inlinable
+    mutating func follow() {
+        guard followCount > 0 else { return }
+        let h = followHorizontal / followCount
+        let u = followUp / followCount
+        let norm = (h * h + u * u).squareRoot()
+        let alpha = min(followTime * 0.1, 1)
+        if norm > 0 {
+            referenceNorm += (norm - referenceNorm) * alpha
+            referenceDip = Self.blend(referenceDip, (cos: h / norm, sin: -u / norm), alpha)
+        }
+        followHorizontal = 0
+        followUp = 0
+        followCount = 0
+        followTime = 0
     }
 
     /// Takes a field known by other means to be the Earth field as the reference.
