@@ -212,9 +212,14 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var headingStepC = 1.0
     @usableFromInline var headingStepS = 0.0
     @usableFromInline var headingStepsLeft = 0
+    /// The whole of that turn, radians, taken into `headingW`, `headingZ` when the block closes.
+    @usableFromInline var pendingHeadingTurn = 0.0
     /// The undisturbed readings' horizontal field over the current block (earth frame), their count and duration.
-    @usableFromInline var headingSumX = 0.0
-    @usableFromInline var headingSumY = 0.0
+    @usableFromInline var headingSum: Vector3 = .zero
+    /// R's columns summed over the current block's samples without a magnetometer reading.
+    @usableFromInline var missingRx: Vector3 = .zero
+    @usableFromInline var missingRy: Vector3 = .zero
+    @usableFromInline var missingRz: Vector3 = .zero
     @usableFromInline var headingN = 0.0
     @usableFromInline var headingTime = 0.0
     /// `qInclination`'s rotation matrix, by rows, as the last block left it.
@@ -318,8 +323,10 @@ public struct AttitudeFilter: Sendable {
                 blockStart = qGyro
                 headingStepsLeft = 0
                 disturbedCount = 0
-                headingSumX = 0
-                headingSumY = 0
+                headingSum = .zero
+                missingRx = .zero
+                missingRy = .zero
+                missingRz = .zero
                 headingN = 0
                 headingTime = 0
                 blockTime = 0
@@ -371,21 +378,28 @@ public struct AttitudeFilter: Sendable {
             // wants R·m: the block's R·o is added back when the block closes, o being fixed within a block).
             let m = raw - magOffset
             let f = cx * m.x + cy * m.y + cz * m.z
-            hardIron.add(raw, rm: f, cx: cx, cy: cy, cz: cz, dt: dt)
-            let e = Vector3(inclinationX.dot(f), inclinationY.dot(f), inclinationZ.dot(f))
-            let horizontal = e.x * e.x + e.y * e.y
-            let squaredNorm = horizontal + e.z * e.z
+            hardIron.add(raw, rm: f, dt: dt)
+            // In the earth frame (up to heading) the field's upward component is the inclination's third row times
+            // f, and its strength that of f.
+            let up = inclinationZ.dot(f)
+            let squaredNorm = f.squaredNorm
+            let horizontal = max(squaredNorm - up * up, 0)
             magDisturbedNow = magDetector.judge(
-                squaredNorm: squaredNorm, horizontal: horizontal.squareRoot(), up: e.z, rotationVector: rate * dt,
+                squaredNorm: squaredNorm, horizontal: horizontal.squareRoot(), up: up, rotationVector: rate * dt,
                 dt: dt)
             if magDisturbedNow {
                 disturbedCount += 1
             } else if horizontal > 1e-12 * squaredNorm {
-                headingSumX += e.x
-                headingSumY += e.y
+                headingSum = headingSum + f
                 headingN += 1
                 headingTime += dt
             }
+        } else if configuration.useMagnetometer {
+            // R's columns are summed for the gyroscope errors over every sample; the hard-iron fit wants them over
+            // the samples with a reading.
+            missingRx = missingRx + cx
+            missingRy = missingRy + cy
+            missingRz = missingRz + cz
         }
         regressorSum =
             regressorSum
@@ -394,11 +408,10 @@ public struct AttitudeFilter: Sendable {
         blockTime += dt
         blockCount += 1
         if headingStepsLeft > 0 {
+            // One step of the heading turn, about earth up; `headingW`, `headingZ` take the whole turn when the
+            // block closes.
             headingStepsLeft -= 1
-            let w = headingW * headingStepC - headingZ * headingStepS
-            headingZ = headingZ * headingStepC + headingW * headingStepS
-            headingW = w
-            qHeadingInclination = Self.headingTimes(qInclination, w: headingW, z: headingZ)
+            qHeadingInclination = Self.headingTimes(qHeadingInclination, w: headingStepC, z: headingStepS)
         }
         if blockCount >= Self.regressorBlock {
             closeBlock(resting: resting)
@@ -416,6 +429,17 @@ public struct AttitudeFilter: Sendable {
         let time = blockTime
         let sampleInterval = time / Double(blockCount)
         qGyro = Self.nearUnit(qGyro)
+        if hardIron.blockN > 0 {
+            hardIron.blockRx = regressorSum.biasX - missingRx
+            hardIron.blockRy = regressorSum.biasY - missingRy
+            hardIron.blockRz = regressorSum.biasZ - missingRz
+        }
+        missingRx = Vector3(0, 0, 0)
+        missingRy = Vector3(0, 0, 0)
+        missingRz = Vector3(0, 0, 0)
+        // The previous block's heading turn is complete.
+        turnHeading(by: pendingHeadingTurn)
+        pendingHeadingTurn = 0
         // The block's rotation of the device, in the almost-inertial frame: qGyro ⊗ start⁻¹, its vector part twice.
         let s = blockStart
         let turn =
@@ -461,8 +485,9 @@ public struct AttitudeFilter: Sendable {
         if headingN > 0 {
             // Residual heading: the angle that still turns the block's mean horizontal field, after the current
             // heading, to north.
-            let ex = headingSumX
-            let ey = headingSumY
+            // The block's mean field, earth frame up to heading, by the block's inclination (not yet corrected).
+            let ex = inclinationX.dot(headingSum)
+            let ey = inclinationY.dot(headingSum)
             let cosH = headingW * headingW - headingZ * headingZ
             let sinH = 2 * headingW * headingZ
             let error = Self.angle(cosH * ex - sinH * ey, sinH * ex + cosH * ey)
@@ -494,8 +519,7 @@ public struct AttitudeFilter: Sendable {
                 headingSigma += (max(configuration.headingAccuracyFloor, abs(innovation)) - headingSigma) * magGain
             }
         }
-        headingSumX = 0
-        headingSumY = 0
+        headingSum = Vector3(0, 0, 0)
         headingN = 0
         headingTime = 0
         if usesMagnetometer, !headingCorrected {
@@ -564,12 +588,12 @@ public struct AttitudeFilter: Sendable {
             hardIron.clearBlock()
         }
         // The heading turn, spread over the next block's samples.
-        turnHeading(by: 0)
         if headingTurn != 0 {
             let h = headingTurn / Double(2 * Self.regressorBlock)
             headingStepC = cos(h)
             headingStepS = sin(h)
             headingStepsLeft = Self.regressorBlock
+            pendingHeadingTurn = headingTurn
         }
         // (headingW, 0, 0, headingZ) ⊗ qInclination, written out: half the products of a general one.
         qHeadingInclination = Self.headingTimes(qInclination, w: headingW, z: headingZ)

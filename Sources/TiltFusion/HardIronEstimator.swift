@@ -55,14 +55,13 @@ struct HardIronEstimator: Sendable {
         self.timeConstant = timeConstant
     }
 
-    /// Adds one reading: `m` in the device frame, the columns of `R` (device → almost-inertial) and `rm`, R·m.
+    /// Adds one reading: `m` in the device frame and `rm`, R·m (R: device → almost-inertial). The block's sums of
+    /// R's columns, `blockRx`, `blockRy`, `blockRz`, are the caller's to set before the block closes (it sums them
+    /// anyway).
     @inlinable
-    mutating func add(_ m: Vector3, rm: Vector3, cx: Vector3, cy: Vector3, cz: Vector3, dt: Double) {
+    mutating func add(_ m: Vector3, rm: Vector3, dt: Double) {
         blockN += 1
         blockM = blockM + m
-        blockRx = blockRx + cx
-        blockRy = blockRy + cy
-        blockRz = blockRz + cz
         blockRM = blockRM + rm
         blockM2 += m.squaredNorm
         blockTime += dt
