@@ -291,11 +291,25 @@ public struct AttitudeFilter: Sendable {
     @inlinable
     public mutating func update(_ sample: MotionSample) -> AttitudeEstimate {
         // Literal zeros: `Vector3.zero` is a global of another module, read through an accessor each time.
-        let gyro = sample.gyro.isFinite ? sample.gyro : Vector3(0, 0, 0)
-        let accel = sample.accel.isFinite ? sample.accel : Vector3(0, 0, 0)
+        var gyro = sample.gyro
+        var accel = sample.accel
+        // x − x is 0 for every finite x and NaN otherwise: one test for all six (no branch per component).
+        let check =
+            (gyro.x - gyro.x) + (gyro.y - gyro.y) + (gyro.z - gyro.z) + (accel.x - accel.x) + (accel.y - accel.y)
+            + (accel.z - accel.z)
+        if check != 0 {
+            if !gyro.isFinite { gyro = Vector3(0, 0, 0) }
+            if !accel.isFinite { accel = Vector3(0, 0, 0) }
+        }
         var mag: Vector3? = nil
-        if configuration.useMagnetometer, let m = sample.mag, m.isFinite, m.squaredNorm > 1e-12 { mag = m }
-        if mag != nil { usesMagnetometer = true }
+        if configuration.useMagnetometer, let m = sample.mag {
+            // Finite and not zero in one test: a NaN fails both comparisons, an infinity the second.
+            let n2 = m.squaredNorm
+            if n2 > 1e-12, n2 < .infinity {
+                mag = m
+                usesMagnetometer = true
+            }
+        }
         // Squared: the checks below compare it with squared bounds, so no square root is taken.
         let accelNorm2 = accel.squaredNorm
 
