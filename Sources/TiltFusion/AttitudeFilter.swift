@@ -15,7 +15,7 @@ import TiltCore
 /// - The accelerometer, rotated into that almost-inertial frame, is low-pass filtered there (second-order, time
 ///   constant `accelTimeConstant`). In that frame the device's own accelerations average out — position stays
 ///   bounded, so its second derivative averages to zero — while gravity stays put. `qInclination` is then the
-///   rotation that takes the filtered vector to earth up; it is corrected fully each sample, the smoothing having
+///   rotation that takes the filtered vector to earth up; it is corrected fully each block, the smoothing having
 ///   been done before.
 /// - `δ`, a heading offset about earth up, is a first-order low-pass (time constant `magTimeConstant`) of the
 ///   heading that makes the horizontal magnetic field point north. Readings whose strength or dip angle depart from
@@ -31,6 +31,13 @@ import TiltCore
 /// 2023) does for the bias, so the low-pass's lag is accounted for rather than mistaken for error; the scale step
 /// is normalised (time constant `scaleTimeConstant` at rates well above `scaleReferenceRate`) and bounded by
 /// `maxScaleError`.
+///
+/// Per sample the filter only integrates the gyroscope and adds the accelerometer, the magnetometer and the regressors,
+/// rotated into the almost-inertial frame (where gravity and the Earth field stand still), to sums over a block of
+/// `regressorBlock` samples (tens of milliseconds), and judges each magnetometer reading for disturbance; every
+/// correction (inclination, heading, gyroscope errors, hard iron) runs once per block on those sums, and the heading
+/// turn it decides is spread over the next block's samples, so that it never jumps. The low-passes are seconds long,
+/// so the block's mean loses nothing they would keep.
 ///
 /// Without a magnetometer (or with `useMagnetometer` false) it runs 6D and `δ` stays at its start value.
 public struct AttitudeFilter: Sendable {
@@ -230,7 +237,7 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var magDisturbedNow = false
     @usableFromInline var blockTime = 0.0
     @usableFromInline var blockCount = 0
-    /// Samples per block of the gyroscope error estimate.
+    /// Samples per block: the corrections run once per block (see the type's description).
     @usableFromInline static let regressorBlock = 8
     @usableFromInline var rest: RestDetector
     @usableFromInline var magDetector: MagneticDisturbanceDetector
