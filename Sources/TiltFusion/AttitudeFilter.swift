@@ -596,8 +596,9 @@ public struct AttitudeFilter: Sendable {
             // The share of recent readings (time constant 2 s) that the disturbance detector rejected.
             disturbedShare +=
                 (disturbedCount / hardIron.blockN - disturbedShare) * min(hardIron.blockTime * 0.5, 1)
+            let undisturbed = hardIron.blockN - disturbedCount
+            magDetector.follow(count: undisturbed, time: hardIron.blockTime * undisturbed / hardIron.blockN)
             disturbedCount = 0
-            magDetector.follow()
             // The block summed R·(m − o): R·o back, for the fit's R·m.
             let o = magOffset
             hardIron.blockRM =

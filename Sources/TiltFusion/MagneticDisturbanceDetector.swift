@@ -35,8 +35,6 @@ struct MagneticDisturbanceDetector: Sendable {
     /// Sums of the undisturbed readings `judge` saw since the last `follow()`.
     @usableFromInline var followHorizontal = 0.0
     @usableFromInline var followUp = 0.0
-    @usableFromInline var followCount = 0.0
-    @usableFromInline var followTime = 0.0
     /// Set for one sample when the reference was replaced by a new field.
     @usableFromInline var acceptedNewField = false
 
@@ -110,7 +108,7 @@ struct MagneticDisturbanceDetector: Sendable {
     /// Feeds one reading, given by its components in the earth frame, and returns whether it is disturbed: what
     /// `update(norm:dip:rotationVector:dt:)` decides, without a division or a square root while the field is
     /// undisturbed (the usual case, on every sample). The reference then follows the undisturbed readings once per
-    /// block, in `follow()`.
+    /// block, in `follow(count:time:)`.
     /// - Parameters:
     ///   - squaredNorm: the field's squared strength, µT².
     ///   - horizontal: the horizontal strength, µT (never negative).
@@ -142,10 +140,11 @@ struct MagneticDisturbanceDetector: Sendable {
         }
         followHorizontal += horizontal
         followUp += up
-        followCount += 1
-        followTime += dt
-        candidateTime = 0
-        candidateRotation = 0
+        // Stores only where needed: most samples find them zero already.
+        if candidateTime != 0 || candidateRotation != 0 {
+            candidateTime = 0
+            candidateRotation = 0
+        }
         lastUndisturbed = (squaredNorm, horizontal, up)
         return false
     }
@@ -160,10 +159,10 @@ struct MagneticDisturbanceDetector: Sendable {
             norm: norm, dip: (cos: horizontal * inverse, sin: -up * inverse), rotationVector: rotationVector, dt: dt)
     }
 
-    /// Moves the reference towards the mean of the undisturbed readings `judge` saw since the last call (time
-    /// constant 10 s, as `update` does per reading).
+    /// Moves the reference towards the mean of the undisturbed readings `judge` saw since the last call, `count`
+    /// readings over `time` seconds (time constant 10 s, as `update` does per reading).
     @inlinable
-    mutating func follow() {
+    mutating func follow(count followCount: Double, time followTime: Double) {
         guard followCount > 0 else { return }
         let h = followHorizontal / followCount
         let u = followUp / followCount
@@ -175,8 +174,6 @@ struct MagneticDisturbanceDetector: Sendable {
         }
         followHorizontal = 0
         followUp = 0
-        followCount = 0
-        followTime = 0
     }
 
     /// Takes a field known by other means to be the Earth field as the reference.
