@@ -15,7 +15,7 @@ import TiltCore
 /// - The accelerometer, rotated into that almost-inertial frame, is low-pass filtered there (second-order, time
 ///   constant `accelTimeConstant`). In that frame the device's own accelerations average out — position stays
 ///   bounded, so its second derivative averages to zero — while gravity stays put. `qInclination` is then the
-///   rotation that takes the filtered vector to earth up; it is corrected fully each sample, the smoothing having
+///   rotation that takes the filtered vector to earth up; it is corrected fully each block, the smoothing having
 ///   been done before.
 /// - `δ`, a heading offset about earth up, is a first-order low-pass (time constant `magTimeConstant`) of the
 ///   heading that makes the horizontal magnetic field point north. Readings whose strength or dip angle depart from
@@ -31,6 +31,13 @@ import TiltCore
 /// 2023) does for the bias, so the low-pass's lag is accounted for rather than mistaken for error; the scale step
 /// is normalised (time constant `scaleTimeConstant` at rates well above `scaleReferenceRate`) and bounded by
 /// `maxScaleError`.
+///
+/// Per sample the filter only integrates the gyroscope and adds the accelerometer, the magnetometer and the regressors,
+/// rotated into the almost-inertial frame (where gravity and the Earth field stand still), to sums over a block of
+/// `regressorBlock` samples (tens of milliseconds), and judges each magnetometer reading for disturbance; every
+/// correction (inclination, heading, gyroscope errors, hard iron) runs once per block on those sums, and the heading
+/// turn it decides is spread over the next block's samples, so that it never jumps. The low-passes are seconds long,
+/// so the block's mean loses nothing they would keep.
 ///
 /// Without a magnetometer (or with `useMagnetometer` false) it runs 6D and `δ` stays at its start value.
 public struct AttitudeFilter: Sendable {
@@ -200,10 +207,37 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var regressors: LowPassFilter<GyroErrorRegressors>
     /// Sum of the regressors and of the inclination corrections (earth frame) over the current block.
     @usableFromInline var regressorSum: GyroErrorRegressors = .zero
-    @usableFromInline var correctionSum: Vector3 = .zero
+    /// Sum of the accelerometer in the almost-inertial frame over the current block, and how many samples it holds.
+    @usableFromInline var accelSum: Vector3 = .zero
+    @usableFromInline var accelCount = 0
+    /// `qGyro` when the current block started.
+    @usableFromInline var blockStart: Quaternion = .identity
+    /// `(headingW, 0, 0, headingZ) ⊗ qInclination`, as the last block left them.
+    @usableFromInline var qHeadingInclination: Quaternion = .identity
+    /// The heading turn decided at the end of the last block, spread over the samples of the next one so that the
+    /// heading never jumps: the turn per sample as (cos, sin) of its half angle, and how many samples still take it.
+    @usableFromInline var headingStepC = 1.0
+    @usableFromInline var headingStepS = 0.0
+    @usableFromInline var headingStepsLeft = 0
+    /// The whole of that turn, radians, taken into `headingW`, `headingZ` when the block closes.
+    @usableFromInline var pendingHeadingTurn = 0.0
+    /// The undisturbed readings' horizontal field over the current block (earth frame), their count and duration.
+    @usableFromInline var headingSum: Vector3 = .zero
+    /// R's columns summed over the current block's samples without a magnetometer reading.
+    @usableFromInline var missingRx: Vector3 = .zero
+    @usableFromInline var missingRy: Vector3 = .zero
+    @usableFromInline var missingRz: Vector3 = .zero
+    @usableFromInline var headingN = 0.0
+    @usableFromInline var headingTime = 0.0
+    /// `qInclination`'s rotation matrix, by rows, as the last block left it.
+    @usableFromInline var inclinationX = Vector3(1, 0, 0)
+    @usableFromInline var inclinationY = Vector3(0, 1, 0)
+    @usableFromInline var inclinationZ = Vector3(0, 0, 1)
+    /// Whether the latest magnetometer reading was disturbed.
+    @usableFromInline var magDisturbedNow = false
     @usableFromInline var blockTime = 0.0
     @usableFromInline var blockCount = 0
-    /// Samples per block of the gyroscope error estimate.
+    /// Samples per block: the corrections run once per block (see the type's description).
     @usableFromInline static let regressorBlock = 8
     @usableFromInline var rest: RestDetector
     @usableFromInline var magDetector: MagneticDisturbanceDetector
@@ -214,9 +248,12 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var ironFollowing = false
     /// The share of recent readings (time constant 2 s) that the disturbance detector rejected.
     @usableFromInline var disturbedShare = 0.0
+    /// How many of the current block's readings the detector rejected.
+    @usableFromInline var disturbedCount = 0.0
     /// Reciprocals of time constants divided by on every sample.
     @usableFromInline let inverseMagTimeConstant: Double
     @usableFromInline let inverseMotionBiasTimeConstant: Double
+    @usableFromInline let inverseRestBiasTimeConstant: Double
     /// Whether a magnetometer reading has been fused.
     @usableFromInline var usesMagnetometer = false
     /// The heading accuracy, rad.
@@ -243,6 +280,7 @@ public struct AttitudeFilter: Sendable {
         hardIron = HardIronEstimator(timeConstant: configuration.hardIronTimeConstant)
         inverseMagTimeConstant = 1 / configuration.magTimeConstant
         inverseMotionBiasTimeConstant = 1 / configuration.motionBiasTimeConstant
+        inverseRestBiasTimeConstant = 1 / configuration.restBiasTimeConstant
         magOffset = configuration.magOffset
     }
 
@@ -260,11 +298,25 @@ public struct AttitudeFilter: Sendable {
     @inlinable
     public mutating func update(_ sample: MotionSample) -> AttitudeEstimate {
         // Literal zeros: `Vector3.zero` is a global of another module, read through an accessor each time.
-        let gyro = sample.gyro.isFinite ? sample.gyro : Vector3(0, 0, 0)
-        let accel = sample.accel.isFinite ? sample.accel : Vector3(0, 0, 0)
+        var gyro = sample.gyro
+        var accel = sample.accel
+        // x − x is 0 for every finite x and NaN otherwise: one test for all six (no branch per component).
+        let check =
+            (gyro.x - gyro.x) + (gyro.y - gyro.y) + (gyro.z - gyro.z) + (accel.x - accel.x) + (accel.y - accel.y)
+            + (accel.z - accel.z)
+        if check != 0 {
+            if !gyro.isFinite { gyro = Vector3(0, 0, 0) }
+            if !accel.isFinite { accel = Vector3(0, 0, 0) }
+        }
         var mag: Vector3? = nil
-        if configuration.useMagnetometer, let m = sample.mag, m.isFinite, m.squaredNorm > 1e-12 { mag = m }
-        if mag != nil { usesMagnetometer = true }
+        if configuration.useMagnetometer, let m = sample.mag {
+            // Finite and not zero in one test: a NaN fails both comparisons, an infinity the second.
+            let n2 = m.squaredNorm
+            if n2 > 1e-12, n2 < .infinity {
+                mag = m
+                usesMagnetometer = true
+            }
+        }
         // Squared: the checks below compare it with squared bounds, so no square root is taken.
         let accelNorm2 = accel.squaredNorm
 
@@ -286,7 +338,18 @@ public struct AttitudeFilter: Sendable {
                 accelFilter.reset()
                 regressors.reset()
                 regressorSum = .zero
-                correctionSum = .zero
+                accelSum = .zero
+                accelCount = 0
+                hardIron.clearBlock()
+                blockStart = qGyro
+                headingStepsLeft = 0
+                disturbedCount = 0
+                headingSum = .zero
+                missingRx = .zero
+                missingRy = .zero
+                missingRz = .zero
+                headingN = 0
+                headingTime = 0
                 blockTime = 0
                 blockCount = 0
                 headingCount = 0
@@ -304,28 +367,114 @@ public struct AttitudeFilter: Sendable {
         rest.update(gyro: gyro, accel: accel, dt: dt)
         let resting = rest.isResting
         if resting {
-            bias = bias + (rest.gyroMean - bias) * min(dt / configuration.restBiasTimeConstant, 1)
+            bias = bias + (rest.gyroMean - bias) * min(dt * inverseRestBiasTimeConstant, 1)
             bias = clampBias(bias)
         }
 
         // Gyroscope strapdown integration.
         let rate = gyro - bias - Vector3(scale.x * gyro.x, scale.y * gyro.y, scale.z * gyro.z)
         let step = Self.exponential(rate * dt)
-        qGyro = Self.nearUnit(qGyro * step)
+        // Normalised once per block: a product of unit quaternions stays of unit length to rounding.
+        qGyro = qGyro * step
 
         // The almost-inertial frame's axes (R = qGyro's rotation matrix, by columns): for the accelerometer, the
-        // hard-iron fit and the gyroscope error regressors (R·v as cx·v.x + cy·v.y + cz·v.z costs half a quaternion
-        // rotation once R is known).
+        // hard-iron fit, the magnetometer's heading and the gyroscope error regressors (R·v as cx·v.x + cy·v.y +
+        // cz·v.z costs half a quaternion rotation once R is known).
         let q = qGyro
         let cx = Vector3(1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z), 2 * (q.x * q.z - q.w * q.y))
         let cy = Vector3(2 * (q.x * q.y - q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z + q.w * q.x))
         let cz = Vector3(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
 
+        // Per sample, only sums in the almost-inertial frame, where gravity and the Earth field stand still: so their
+        // mean over a block of a few samples (tens of milliseconds) loses nothing that the accelerometer's low-pass
+        // (seconds) or the heading's (seconds) would keep, and every correction runs once per block on that mean.
+        // No gating of the accelerometer: the device's own accelerations average out only if every sample is taken.
+        if accelNorm2 > 1e-18 {
+            accelSum = accelSum + cx * accel.x + cy * accel.y + cz * accel.z
+            accelCount += 1
+        }
+        if let raw = mag {
+            // Each reading is judged on its own (a disturbance can last a few samples); the undisturbed ones are
+            // summed, earth frame, for the block's heading correction. R·(m − o) serves the hard-iron fit too (it
+            // wants R·m: the block's R·o is added back when the block closes, o being fixed within a block).
+            let m = raw - magOffset
+            let f = cx * m.x + cy * m.y + cz * m.z
+            hardIron.add(raw, rm: f, dt: dt)
+            // In the earth frame (up to heading) the field's upward component is the inclination's third row times
+            // f, and its strength that of f.
+            let up = inclinationZ.dot(f)
+            let squaredNorm = f.squaredNorm
+            let horizontal = max(squaredNorm - up * up, 0)
+            magDisturbedNow = magDetector.judge(
+                squaredNorm: squaredNorm, horizontal: horizontal.squareRoot(), up: up, rotationVector: rate * dt,
+                dt: dt)
+            if magDisturbedNow {
+                disturbedCount += 1
+            } else if horizontal > 1e-12 * squaredNorm {
+                headingSum = headingSum + f
+                headingN += 1
+                headingTime += dt
+            }
+        } else if configuration.useMagnetometer {
+            // R's columns are summed for the gyroscope errors over every sample; the hard-iron fit wants them over
+            // the samples with a reading.
+            missingRx = missingRx + cx
+            missingRy = missingRy + cy
+            missingRz = missingRz + cz
+        }
+        regressorSum =
+            regressorSum
+            + GyroErrorRegressors(
+                biasX: cx, biasY: cy, biasZ: cz, scaleX: cx * gyro.x, scaleY: cy * gyro.y, scaleZ: cz * gyro.z)
+        blockTime += dt
+        blockCount += 1
+        if headingStepsLeft > 0 {
+            // One step of the heading turn, about earth up; `headingW`, `headingZ` take the whole turn when the
+            // block closes.
+            headingStepsLeft -= 1
+            qHeadingInclination = Self.headingTimes(qHeadingInclination, w: headingStepC, z: headingStepS)
+        }
+        if blockCount >= Self.regressorBlock {
+            closeBlock(resting: resting)
+        }
+        attitude = qHeadingInclination * qGyro
+        return estimate(
+            gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: mag != nil && magDisturbedNow,
+            updated: true)
+    }
+
+    /// Runs the corrections on the block's sums (the accelerometer, the magnetometer's heading and disturbance
+    /// judgement, the gyroscope errors in motion, the hard-iron estimate) and starts a new block.
+    @usableFromInline
+    mutating func closeBlock(resting: Bool) {
+        let time = blockTime
+        let sampleInterval = time / Double(blockCount)
+        qGyro = Self.nearUnit(qGyro)
+        if hardIron.blockN > 0 {
+            hardIron.blockRx = regressorSum.biasX - missingRx
+            hardIron.blockRy = regressorSum.biasY - missingRy
+            hardIron.blockRz = regressorSum.biasZ - missingRz
+        }
+        missingRx = Vector3(0, 0, 0)
+        missingRy = Vector3(0, 0, 0)
+        missingRz = Vector3(0, 0, 0)
+        // The previous block's heading turn is complete.
+        turnHeading(by: pendingHeadingTurn)
+        pendingHeadingTurn = 0
+        // The block's rotation of the device, in the almost-inertial frame: qGyro ⊗ start⁻¹, its vector part twice.
+        let s = blockStart
+        let turn =
+            Vector3(
+                s.w * qGyro.x - s.x * qGyro.w - s.y * qGyro.z + s.z * qGyro.y,
+                s.w * qGyro.y + s.x * qGyro.z - s.y * qGyro.w - s.z * qGyro.x,
+                s.w * qGyro.z - s.x * qGyro.y + s.y * qGyro.x - s.z * qGyro.w) * 2
+        blockStart = qGyro
+
         // Inclination from the accelerometer, low-passed in the almost-inertial frame.
         var correction = Vector3(0, 0, 0)
-        if accelNorm2 > 1e-18 {
-            // No gating here: the device's own accelerations average out only if every sample is taken.
-            let filtered = accelFilter.update(cx * accel.x + cy * accel.y + cz * accel.z, dt: dt)
+        if accelCount > 0 {
+            let filtered = accelFilter.update(
+                accelSum * (1 / Double(accelCount)), dt: time, weight: Double(accelCount))
             let v = qInclination.rotate(filtered)
             let n2 = v.squaredNorm
             if n2 > 1e-18, n2.isFinite {
@@ -334,7 +483,7 @@ public struct AttitudeFilter: Sendable {
                 var c: Quaternion
                 if up.z > 0.9999 {
                     // Under 0.8°, the usual case: half the sine stands in for the sine of the half angle (relative
-                    // angle error below θ²/12 < 2·10⁻⁵, and the next sample corrects what is left).
+                    // angle error below θ²/12 < 2·10⁻⁵, and the next block corrects what is left).
                     c = Quaternion(w: 1, x: up.y / 2, y: -up.x / 2, z: 0)
                 } else if up.z > -1 + 1e-9 {
                     c = Self.unit(Quaternion(w: 1 + up.z, x: up.y, y: -up.x, z: 0))
@@ -346,65 +495,62 @@ public struct AttitudeFilter: Sendable {
                 correction = Vector3(c.x, c.y, 0) * 2
             }
         }
+        accelSum = Vector3(0, 0, 0)
+        accelCount = 0
 
-        // Heading from the magnetometer.
-        var magDisturbed = false
+        // Heading from the magnetometer: the block's mean field, almost-inertial frame, offset removed.
         var headingCorrected = false
+        var headingTurn = 0.0
         let q6 = qInclination * qGyro
-        if let raw = mag {
-            if configuration.hardIronTimeConstant > 0 {
-                hardIron.add(raw, cx: cx, cy: cy, cz: cz, dt: dt)
-            }
-            let m = raw - magOffset
-            let e = q6.rotate(m)
-            let horizontal = e.x * e.x + e.y * e.y
-            let norm = (horizontal + e.z * e.z).squareRoot()
-            let inverseNorm = 1 / norm
-            let dip = (cos: horizontal.squareRoot() * inverseNorm, sin: -e.z * inverseNorm)
-            magDisturbed = magDetector.update(norm: norm, dip: dip, rotationVector: rate * dt, dt: dt)
-            disturbedShare += ((magDisturbed ? 1 : 0) - disturbedShare) * min(dt * 0.5, 1)
-            if !magDisturbed, horizontal > 1e-12 * norm * norm {
-                // Residual heading: the angle that still turns the horizontal field, after the current heading, to
-                // north.
-                let cosH = headingW * headingW - headingZ * headingZ
-                let sinH = 2 * headingW * headingZ
-                let error = Self.angle(cosH * e.x - sinH * e.y, sinH * e.x + cosH * e.y)
-                headingCorrected = true
-                if headingElapsed < configuration.magTimeConstant {
-                    // Warm-up: the running mean of the heading, so the first readings count fully.
-                    headingCount += 1
-                    headingElapsed += dt
-                    let gain = max(1 / headingCount, dt * inverseMagTimeConstant)
-                    turnHeading(by: error * gain)
-                    headingSigma += (configuration.headingAccuracyFloor - headingSigma) * gain
-                } else {
-                    // Converged: a first-order low-pass, its step bounded so that re-converging after a
-                    // disturbance never jumps.
-                    let limit = configuration.magMaxHeadingRate * dt
-                    let magGain = min(dt * inverseMagTimeConstant, 1)
-                    let delta = max(-limit, min(limit, error * magGain))
-                    turnHeading(by: delta)
-                    correction = Vector3(correction.x, correction.y, delta)
-                    // The accuracy relaxes towards the floor, or towards the mean innovation where that is larger (a
-                    // heading still converging after a disturbance): the innovation's noise averages out in the
-                    // heading as it does here.
-                    innovation += (error - innovation) * magGain
-                    headingSigma +=
-                        (max(configuration.headingAccuracyFloor, abs(innovation)) - headingSigma) * magGain
+        let learning = !resting && elapsed > configuration.accelTimeConstant
+        if headingN > 0 {
+            // Residual heading: the angle that still turns the block's mean horizontal field, after the current
+            // heading, to north.
+            // The block's mean field, earth frame up to heading, by the block's inclination (not yet corrected).
+            let ex = inclinationX.dot(headingSum)
+            let ey = inclinationY.dot(headingSum)
+            let cosH = headingW * headingW - headingZ * headingZ
+            let sinH = 2 * headingW * headingZ
+            let error = Self.angle(cosH * ex - sinH * ey, sinH * ex + cosH * ey)
+            headingCorrected = true
+            if headingElapsed < configuration.magTimeConstant {
+                // Warm-up: the running mean of the heading, so the first readings count fully.
+                headingCount += headingN
+                headingElapsed += headingTime
+                let gain = max(headingN / headingCount, headingTime * inverseMagTimeConstant)
+                headingTurn = error * gain
+                headingSigma += (configuration.headingAccuracyFloor - headingSigma) * gain
+            } else {
+                // Converged: a first-order low-pass, its step bounded so that re-converging after a disturbance
+                // never jumps.
+                let limit = configuration.magMaxHeadingRate * headingTime
+                let magGain = min(headingTime * inverseMagTimeConstant, 1)
+                let delta = max(-limit, min(limit, error * magGain))
+                headingTurn = delta
+                // The heading correction (9D), about earth up, directly in the device frame, at the rate of the
+                // per-sample step it stands for.
+                if learning, delta != 0 {
+                    let gainBias = sampleInterval * inverseMotionBiasTimeConstant
+                    bias = clampBias(bias - q6.inverseRotate(Vector3(0, 0, delta)) * gainBias)
                 }
+                // The accuracy relaxes towards the floor, or towards the mean innovation where that is larger (a
+                // heading still converging after a disturbance): the innovation's noise averages out in the heading
+                // as it does here.
+                innovation += (error - innovation) * magGain
+                headingSigma += (max(configuration.headingAccuracyFloor, abs(innovation)) - headingSigma) * magGain
             }
         }
+        headingSum = Vector3(0, 0, 0)
+        headingN = 0
+        headingTime = 0
         if usesMagnetometer, !headingCorrected {
-            // Held on the gyroscope: the heading accuracy degrades with its drift and scale uncertainty.
-            // The rotation rate about earth up: the third row of q6's rotation matrix times the rate.
-            let p = q6
-            let upRate =
-                2 * (p.x * p.z - p.w * p.y) * rate.x + 2 * (p.y * p.z + p.w * p.x) * rate.y
-                + (1 - 2 * (p.x * p.x + p.y * p.y)) * rate.z
+            // Held on the gyroscope: the heading accuracy degrades with its drift and scale uncertainty; the turn
+            // about earth up is the block's turn's vertical component.
+            let upTurn = qInclination.rotate(turn).z
             headingSigma = min(
                 .pi,
-                headingSigma + (configuration.headingDriftRate + configuration.headingScaleUncertainty * abs(upRate))
-                    * dt)
+                headingSigma + configuration.headingDriftRate * time + configuration.headingScaleUncertainty
+                    * abs(upTurn))
         }
 
         // Gyroscope errors in motion. A bias b and relative scale errors s make the almost-inertial frame turn
@@ -413,68 +559,86 @@ public struct AttitudeFilter: Sendable {
         // column times the rate about its axis (scale), filtered exactly as the accelerometer is; the correction
         // rate is their sum weighted by the remaining errors, and a least-mean-squares step removes them.
         // The regressors change at the pace of the rotation and are wanted at the pace of the low-pass (seconds):
-        // they are averaged over blocks of a few samples, and the low-pass and the step run once per block.
-        regressorSum =
-            regressorSum
-            + GyroErrorRegressors(
-                biasX: cx, biasY: cy, biasZ: cz, scaleX: cx * gyro.x, scaleY: cy * gyro.y, scaleZ: cz * gyro.z)
-        blockTime += dt
-        blockCount += 1
-        let learning = !resting && elapsed > configuration.accelTimeConstant
+        // they are averaged over the block, and the low-pass and the step run once per block.
+        let r = regressors.update(
+            regressorSum * (1 / Double(blockCount)), dt: time, weight: Double(blockCount))
         if learning {
-            correctionSum = correctionSum + Vector3(correction.x, correction.y, 0)
-            // The heading correction (9D), about earth up, directly in the device frame.
-            if correction.z != 0 {
-                let gainBias = dt * inverseMotionBiasTimeConstant
-                bias = clampBias(bias - q6.inverseRotate(Vector3(0, 0, correction.z)) * gainBias)
+            // The correction rate in the almost-inertial frame, and its up direction (not observed).
+            let y = qInclination.inverseRotate(correction) * (1 / time)
+            let u = qInclination.inverseRotate(Vector3(0, 0, 1))
+            func horizontal(_ v: Vector3) -> Vector3 { v - u * u.dot(v) }
+            let gainBias = time / configuration.motionBiasTimeConstant
+            bias = clampBias(
+                bias
+                    - Vector3(horizontal(r.biasX).dot(y), horizontal(r.biasY).dot(y), horizontal(r.biasZ).dot(y))
+                    * gainBias)
+            if configuration.scaleTimeConstant > 0 {
+                let ax = horizontal(r.scaleX)
+                let ay = horizontal(r.scaleY)
+                let az = horizontal(r.scaleZ)
+                // Normalised step: time constant `scaleTimeConstant` once the rotation is well above the
+                // reference rate.
+                let r0 = configuration.scaleReferenceRate
+                let gain =
+                    time / configuration.scaleTimeConstant
+                    / (r0 * r0 + ax.squaredNorm + ay.squaredNorm + az.squaredNorm)
+                let limit = configuration.maxScaleError
+                scale = Vector3(
+                    max(-limit, min(limit, scale.x - gain * ax.dot(y))),
+                    max(-limit, min(limit, scale.y - gain * ay.dot(y))),
+                    max(-limit, min(limit, scale.z - gain * az.dot(y))))
             }
         }
-        if blockCount >= Self.regressorBlock {
-            let r = regressors.update(regressorSum * (1 / Double(blockCount)), dt: blockTime)
-            if learning {
-                // The correction rate in the almost-inertial frame, and its up direction (not observed).
-                let y = qInclination.inverseRotate(correctionSum) * (1 / blockTime)
-                let u = qInclination.inverseRotate(Vector3(0, 0, 1))
-                func horizontal(_ v: Vector3) -> Vector3 { v - u * u.dot(v) }
-                let gainBias = blockTime / configuration.motionBiasTimeConstant
-                bias = clampBias(
-                    bias
-                        - Vector3(horizontal(r.biasX).dot(y), horizontal(r.biasY).dot(y), horizontal(r.biasZ).dot(y))
-                        * gainBias)
-                if configuration.scaleTimeConstant > 0 {
-                    let ax = horizontal(r.scaleX)
-                    let ay = horizontal(r.scaleY)
-                    let az = horizontal(r.scaleZ)
-                    // Normalised step: time constant `scaleTimeConstant` once the rotation is well above the
-                    // reference rate.
-                    let r0 = configuration.scaleReferenceRate
-                    let gain =
-                        blockTime / configuration.scaleTimeConstant
-                        / (r0 * r0 + ax.squaredNorm + ay.squaredNorm + az.squaredNorm)
-                    let limit = configuration.maxScaleError
-                    scale = Vector3(
-                        max(-limit, min(limit, scale.x - gain * ax.dot(y))),
-                        max(-limit, min(limit, scale.y - gain * ay.dot(y))),
-                        max(-limit, min(limit, scale.z - gain * az.dot(y))))
-                }
-            }
-            regressorSum = GyroErrorRegressors.zero
-            correctionSum = Vector3(0, 0, 0)
-            blockTime = 0
-            blockCount = 0
-            if usesMagnetometer, configuration.hardIronTimeConstant > 0 {
-                updateMagOffset()
-            }
+        regressorSum = GyroErrorRegressors.zero
+        blockTime = 0
+        blockCount = 0
+        if hardIron.blockN > 0 {
+            // The share of recent readings (time constant 2 s) that the disturbance detector rejected.
+            disturbedShare +=
+                (disturbedCount / hardIron.blockN - disturbedShare) * min(hardIron.blockTime * 0.5, 1)
+            let undisturbed = hardIron.blockN - disturbedCount
+            magDetector.follow(count: undisturbed, time: hardIron.blockTime * undisturbed / hardIron.blockN)
+            disturbedCount = 0
+            // The block summed R·(m − o): R·o back, for the fit's R·m.
+            let o = magOffset
+            hardIron.blockRM =
+                hardIron.blockRM + hardIron.blockRx * o.x + hardIron.blockRy * o.y + hardIron.blockRz * o.z
         }
+        if usesMagnetometer, configuration.hardIronTimeConstant > 0 {
+            updateMagOffset()
+        } else {
+            hardIron.clearBlock()
+        }
+        // The heading turn, spread over the next block's samples.
+        if headingTurn != 0 {
+            let h = headingTurn / Double(2 * Self.regressorBlock)
+            headingStepC = cos(h)
+            headingStepS = sin(h)
+            headingStepsLeft = Self.regressorBlock
+            pendingHeadingTurn = headingTurn
+        }
+        // (headingW, 0, 0, headingZ) ⊗ qInclination, written out: half the products of a general one.
+        qHeadingInclination = Self.headingTimes(qInclination, w: headingW, z: headingZ)
+        setInclinationMatrix()
+    }
 
-        // (headingW, 0, 0, headingZ) ⊗ q6, written out: half the products of a general one.
-        let hw = headingW
-        let hz = headingZ
-        attitude = Self.nearUnit(
-            Quaternion(
-                w: hw * q6.w - hz * q6.z, x: hw * q6.x - hz * q6.y, y: hw * q6.y + hz * q6.x,
-                z: hw * q6.z + hz * q6.w))
-        return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: magDisturbed, updated: true)
+    /// `qInclination`'s rotation matrix, by rows, for the per-sample rotations of the block.
+    @inlinable
+    mutating func setInclinationMatrix() {
+        let q = qInclination
+        inclinationX = Vector3(
+            1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y - q.w * q.z), 2 * (q.x * q.z + q.w * q.y))
+        inclinationY = Vector3(
+            2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x))
+        inclinationZ = Vector3(
+            2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+    }
+
+    /// `(w, 0, 0, z) ⊗ p`.
+    @inlinable @inline(__always)
+    static func headingTimes(_ p: Quaternion, w hw: Double, z hz: Double) -> Quaternion {
+        Quaternion(
+            w: hw * p.w - hz * p.z, x: hw * p.x - hz * p.y, y: hw * p.y + hz * p.x, z: hw * p.z + hz * p.w)
     }
 
     /// Closes the hard-iron estimator's block and, when its estimate is trusted, moves the offset in use towards it.
@@ -543,7 +707,9 @@ public struct AttitudeFilter: Sendable {
                 headingSigma = configuration.headingAccuracyFloor * 5
             }
         }
-        attitude = (Quaternion(w: headingW, x: 0, y: 0, z: headingZ) * qInclination).normalized
+        qHeadingInclination = Self.headingTimes(qInclination, w: headingW, z: headingZ)
+        attitude = qHeadingInclination.normalized
+        setInclinationMatrix()
     }
 
     /// `q` scaled to unit length (one division); the identity if that is impossible.
@@ -611,8 +777,10 @@ public struct AttitudeFilter: Sendable {
         let a2 = v.squaredNorm
         if a2 < 0.01 {
             // cos(a/2) and sin(a/2)/a to fourth order: error below 1e-12 for a < 0.1 rad.
-            let c = 1 - a2 / 8 + a2 * a2 / 384
-            let s = 0.5 - a2 / 48 + a2 * a2 / 3840
+            // Multiplications by the reciprocals (folded at compile time): a division by 384 is not exact, so the
+            // compiler would keep it.
+            let c = 1 - a2 * (1.0 / 8) + a2 * a2 * (1.0 / 384)
+            let s = 0.5 - a2 * (1.0 / 48) + a2 * a2 * (1.0 / 3840)
             return Quaternion(w: c, x: v.x * s, y: v.y * s, z: v.z * s)
         }
         let a = a2.squareRoot()
@@ -625,8 +793,7 @@ public struct AttitudeFilter: Sendable {
         gyro: Vector3, accel: Vector3, accelNorm2: Double, magDisturbed: Bool, updated: Bool = false
     ) -> AttitudeEstimate {
         if started, !updated {
-            let qh = Quaternion(w: headingW, x: 0, y: 0, z: headingZ)
-            attitude = Self.nearUnit(qh * qInclination * qGyro)
+            attitude = Self.nearUnit(qHeadingInclination * qGyro)
         }
         // Earth down in the device frame: −g times the third row of the attitude's rotation matrix.
         let a = quaternion

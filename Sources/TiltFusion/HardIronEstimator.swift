@@ -55,17 +55,29 @@ struct HardIronEstimator: Sendable {
         self.timeConstant = timeConstant
     }
 
-    /// Adds one reading: `m` in the device frame, and the columns of `R` (device → almost-inertial).
+    /// Adds one reading: `m` in the device frame and `rm`, R·m (R: device → almost-inertial). The block's sums of
+    /// R's columns, `blockRx`, `blockRy`, `blockRz`, are the caller's to set before the block closes (it sums them
+    /// anyway).
     @inlinable
-    mutating func add(_ m: Vector3, cx: Vector3, cy: Vector3, cz: Vector3, dt: Double) {
+    mutating func add(_ m: Vector3, rm: Vector3, dt: Double) {
         blockN += 1
         blockM = blockM + m
-        blockRx = blockRx + cx
-        blockRy = blockRy + cy
-        blockRz = blockRz + cz
-        blockRM = blockRM + cx * m.x + cy * m.y + cz * m.z
+        blockRM = blockRM + rm
         blockM2 += m.squaredNorm
         blockTime += dt
+    }
+
+    /// Drops the current block's readings.
+    @inlinable
+    mutating func clearBlock() {
+        blockN = 0
+        blockM = .zero
+        blockRx = .zero
+        blockRy = .zero
+        blockRz = .zero
+        blockRM = .zero
+        blockM2 = 0
+        blockTime = 0
     }
 
     /// Forgets the old sums by the block's duration, adds the block and solves. Returns whether a solution exists.

@@ -51,14 +51,15 @@ struct LowPassFilter<Value: LowPassValue>: Sendable {
         self = LowPassFilter(timeConstant: timeConstant)
     }
 
-    /// Feeds one input taken `dt` seconds after the previous one and returns the new output.
+    /// Feeds one input taken `dt` seconds after the previous one and returns the new output. `weight` is how many
+    /// samples the input stands for (the mean of a block of samples), for the running mean of the warm-up phase.
     @inlinable
     @discardableResult
-    mutating func update(_ x: Value, dt: Double, timeConstant tau: Double? = nil) -> Value {
+    mutating func update(_ x: Value, dt: Double, timeConstant tau: Double? = nil, weight: Double = 1) -> Value {
         if !warm {
-            count += 1
+            count += weight
             elapsed += dt
-            output = output + (x - output) * (1 / count)
+            output = output + (x - output) * (weight / count)
             if elapsed >= timeConstant {
                 warm = true
                 setCoefficients(dt: dt, timeConstant: tau ?? timeConstant)

@@ -29,6 +29,12 @@ struct MagneticDisturbanceDetector: Sendable {
     @usableFromInline var candidateDip = (cos: 1.0, sin: 0.0)
     @usableFromInline var candidateTime = 0.0
     @usableFromInline var candidateRotation = 0.0
+    /// The latest reading, while undisturbed (strength, horizontal and upward components), from which `judge`
+    /// starts a candidate when a disturbance begins.
+    @usableFromInline var lastUndisturbed: (squaredNorm: Double, horizontal: Double, up: Double)? = nil
+    /// Sums of the undisturbed readings `judge` saw since the last `follow()`.
+    @usableFromInline var followHorizontal = 0.0
+    @usableFromInline var followUp = 0.0
     /// Set for one sample when the reference was replaced by a new field.
     @usableFromInline var acceptedNewField = false
 
@@ -71,6 +77,7 @@ struct MagneticDisturbanceDetector: Sendable {
             candidateRotation = 0
             candidateNorm = norm
             candidateDip = dip
+            lastUndisturbed = nil
             return false
         }
         // Disturbed: is it a steady new field?
@@ -98,6 +105,77 @@ struct MagneticDisturbanceDetector: Sendable {
         return true
     }
 
+    /// Feeds one reading, given by its components in the earth frame, and returns whether it is disturbed: what
+    /// `update(norm:dip:rotationVector:dt:)` decides, without a division or a square root while the field is
+    /// undisturbed (the usual case, on every sample). The reference then follows the undisturbed readings once per
+    /// block, in `follow(count:time:)`.
+    /// - Parameters:
+    ///   - squaredNorm: the field's squared strength, µT².
+    ///   - horizontal: the horizontal strength, µT (never negative).
+    ///   - up: the upward component, µT (negative where the field dips downward).
+    @inlinable
+    mutating func judge(squaredNorm: Double, horizontal: Double, up: Double, rotationVector: Vector3, dt: Double)
+        -> Bool
+    {
+        guard hasReference, !acceptedNewField, cosDipTolerance > 0 else {
+            return slowJudge(squaredNorm: squaredNorm, horizontal: horizontal, up: up, rotationVector, dt)
+        }
+        // |norm − reference| < tolerance · reference, squared; within(dip, referenceDip) with dip = (horizontal,
+        // −up) / norm, multiplied through by norm and squared (both sides positive).
+        let low = referenceNorm * (1 - normTolerance)
+        let high = referenceNorm * (1 + normTolerance)
+        let a = horizontal * referenceDip.cos - up * referenceDip.sin
+        let undisturbed =
+            squaredNorm > low * abs(low) && squaredNorm < high * high && a > 0
+            && a * a > cosDipTolerance * cosDipTolerance * squaredNorm
+        guard undisturbed else {
+            if let last = lastUndisturbed {
+                // The disturbance starts: the candidate is the last undisturbed reading, as in `update`.
+                let norm = last.squaredNorm.squareRoot()
+                candidateNorm = norm
+                candidateDip = (cos: last.horizontal / norm, sin: -last.up / norm)
+                lastUndisturbed = nil
+            }
+            return slowJudge(squaredNorm: squaredNorm, horizontal: horizontal, up: up, rotationVector, dt)
+        }
+        followHorizontal += horizontal
+        followUp += up
+        // Stores only where needed: most samples find them zero already.
+        if candidateTime != 0 || candidateRotation != 0 {
+            candidateTime = 0
+            candidateRotation = 0
+        }
+        lastUndisturbed = (squaredNorm, horizontal, up)
+        return false
+    }
+
+    @usableFromInline
+    mutating func slowJudge(
+        squaredNorm: Double, horizontal: Double, up: Double, _ rotationVector: Vector3, _ dt: Double
+    ) -> Bool {
+        let norm = squaredNorm.squareRoot()
+        let inverse = norm > 0 ? 1 / norm : 0
+        return update(
+            norm: norm, dip: (cos: horizontal * inverse, sin: -up * inverse), rotationVector: rotationVector, dt: dt)
+    }
+
+    /// Moves the reference towards the mean of the undisturbed readings `judge` saw since the last call, `count`
+    /// readings over `time` seconds (time constant 10 s, as `update` does per reading).
+    @inlinable
+    mutating func follow(count followCount: Double, time followTime: Double) {
+        guard followCount > 0 else { return }
+        let h = followHorizontal / followCount
+        let u = followUp / followCount
+        let norm = (h * h + u * u).squareRoot()
+        let alpha = min(followTime * 0.1, 1)
+        if norm > 0 {
+            referenceNorm += (norm - referenceNorm) * alpha
+            referenceDip = Self.blend(referenceDip, (cos: h / norm, sin: -u / norm), alpha)
+        }
+        followHorizontal = 0
+        followUp = 0
+    }
+
     /// Takes a field known by other means to be the Earth field as the reference.
     @inlinable
     mutating func replaceReference(norm: Double, dip: (cos: Double, sin: Double)) {
@@ -122,7 +200,13 @@ struct MagneticDisturbanceDetector: Sendable {
     {
         let c = a.cos + (b.cos - a.cos) * alpha
         let s = a.sin + (b.sin - a.sin) * alpha
-        let n = (c * c + s * s).squareRoot()
+        let n2 = c * c + s * s
+        if abs(n2 - 1) < 0.01 {
+            // A small step from a unit vector: one Newton step for 1/√n² (no division, no square root).
+            let k = 1.5 - 0.5 * n2
+            return (c * k, s * k)
+        }
+        let n = n2.squareRoot()
         return n > 0 ? (c / n, s / n) : a
     }
 }

@@ -38,7 +38,7 @@ struct RestDetector: Sendable {
     @inlinable var isResting: Bool { stillTime >= minimumDuration }
 
     /// Feeds one sample (raw gyroscope and accelerometer) taken `dt` seconds after the previous one.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func update(gyro: Vector3, accel: Vector3, dt: Double) {
         guard started else {
             started = true
