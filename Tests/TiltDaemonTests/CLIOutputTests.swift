@@ -26,6 +26,13 @@ struct CLIOutputTests {
         try body(dir, DaemonProcess.temporarySocket(in: dir))
     }
 
+    /// The row count of `tilt record`'s last progress line ("recording FILE: N samples, S s"), 0 before one.
+    private func recordedRows(_ stderr: String) -> Int {
+        let line = stderr.split(whereSeparator: { $0 == "\r" || $0 == "\n" }).last { $0.contains(" samples,") }
+        guard let line, let head = line.components(separatedBy: " samples,").first else { return 0 }
+        return head.split(separator: " ").last.flatMap { Int($0) } ?? 0
+    }
+
     private func contents(_ path: String) -> String? {
         try? String(contentsOfFile: path, encoding: .utf8)
     }
@@ -262,7 +269,9 @@ struct CLIOutputTests {
             let record = try BackgroundProcess(
                 TestPaths.executable("tilt"),
                 ["record", "--from", "daemon", "--socket", socket, "--output", out, "--force"])
-            try #require(waitUntil(timeout: 10) { record.stderr.contains("samples,") }, "\(record.stderr)")
+            // Its progress line counts the rows written; wait for 20, so that "more than 10 lines" holds however
+            // slowly a loaded machine hands the first samples over.
+            try #require(waitUntil(timeout: 10) { recordedRows(record.stderr) >= 20 }, "\(record.stderr)")
             #expect(contents(out) == "old recording\n", "the old file stays until the recording ends")
             #expect(record.kill(SIGTERM))
             #expect(record.process.terminationStatus == 0, "\(record.stderr)")
