@@ -66,6 +66,7 @@ public enum ShaderGenerator {
         uniform sampler2D tilt_pictureCanvas;
         uniform vec4 tilt_pictureRect;
         uniform vec2 tilt_canvasSize;
+        uniform vec2 tilt_picturePadding;
         vec3 tilt_encodeSRGB(vec3 c) {
             return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
         }
@@ -84,12 +85,13 @@ public enum ShaderGenerator {
             return tilt_workingColor(texture(tilt_picture, uv));
         }
         /// The picture at `position` (pixels, origin top-left), premultiplied; transparent outside it or without one.
+        /// (`tilt_picturePadding`: the transparent margin of a fitted picture that is also the first pass's output.)
         vec4 samplePicture(vec2 position) {
             vec4 r = tilt_pictureRect;
             if (!hasPicture() || any(lessThan(position, r.xy)) || any(greaterThan(position, r.xy + r.zw))) {
                 return vec4(0.0);
             }
-            vec2 uv = position / tilt_canvasSize;
+            vec2 uv = (position + tilt_picturePadding) / (tilt_canvasSize + 2.0 * tilt_picturePadding);
             return texture(tilt_pictureCanvas, vec2(uv.x, 1.0 - uv.y));
         }
         /// A named texture at `uv` (0…1, origin top-left) in the effects' colour: premultiplied sRGB values.

@@ -24,6 +24,9 @@ public final class EffectRenderer {
     var picture: (content: PictureContent, texture: ImageTexture, fit: GLuint)?
     /// The picture fitted to the current size, in the effects' colour (drawn when the size or the picture changes).
     var pictureCanvas: RenderTarget?
+    /// The transparent margin around the picture in ``pictureCanvas``: the first pass's padding when the canvas is
+    /// that pass's output (``fitsIntoFirstPass``), else zero.
+    private var picturePadding: SIMD2<Double> = .zero
     /// The preset's named textures, in the order of `preset.textures`, on units from ``TextureUnit/firstNamedTexture``
     private let textures: [ImageTexture]
     /// The preset's simulation and its textures, stepped once per frame, when it has one.
@@ -113,6 +116,14 @@ public final class EffectRenderer {
                 previousDrawn = false
                 continue
             }
+            if i == 0, fitsIntoFirstPass, let target {
+                // The fit drew this pass's output already (a new video frame): nothing to copy.
+                previous = (target, pass.outputPadding)
+                previousDrawn = true
+                drawCounts[i] += 1
+                passesDrawnLastFrame += 1
+                continue
+            }
             if let blur = blurs[i], let previous, case .layer(let e) = pass.input,
                 let settings = preset.effects[e].blur,
                 previousDrawn || blur.texture == nil
@@ -181,6 +192,16 @@ public final class EffectRenderer {
         glUniform1i(program.location("tilt_pictureCanvas"), TextureUnit.picture)
         glUniform4f(program.location("tilt_pictureRect"), GLfloat(r.x), GLfloat(r.y), GLfloat(r.z), GLfloat(r.w))
         glUniform2f(program.location("tilt_canvasSize"), GLfloat(canvas.x), GLfloat(canvas.y))
+        glUniform2f(program.location("tilt_picturePadding"), GLfloat(picturePadding.x), GLfloat(picturePadding.y))
+    }
+
+    /// Whether the picture is fitted straight into the first pass's output: a moving picture (a new fit each video
+    /// frame) under a first pass that only copies it into a padded texture for a layer effect (no effect chained,
+    /// static). Its fit draws the picture inside that pass's transparent margin, which is what the copy drew, so
+    /// the copy (a full-size pass per video frame) is skipped.
+    var fitsIntoFirstPass: Bool {
+        guard let picture, picture.content.isMoving, passes.count > 1, let first = passes.first else { return false }
+        return first.input == .picture && first.chain.isEmpty && first.isStatic && !first.stateful
     }
 
     /// Draws the picture fitted to a `width`×`height` canvas into ``pictureCanvas``: sRGB-decoded and filtered in
@@ -188,14 +209,17 @@ public final class EffectRenderer {
     func fitPicture(width: Int, height: Int) throws(RenderError) {
         guard let picture else { return }
         let canvas: RenderTarget
-        if let reusable = pictureCanvas, reusable.width == width, reusable.height == height {
+        var padding = SIMD2<Double>.zero
+        if fitsIntoFirstPass, let first = targets.first?.first {
+            canvas = first
+            padding = passes[0].outputPadding
+        } else if let reusable = pictureCanvas, reusable.width == width, reusable.height == height {
             canvas = reusable
         } else {
             canvas = try RenderTarget(width: width, height: height)
         }
         let r = picture.content.rect(canvas: SIMD2(Double(width), Double(height)))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), canvas.framebuffer)
-        glViewport(0, 0, GLsizei(width), GLsizei(height))
         glUseProgram(picture.fit)
         glBindVertexArray(vertexArray)
         TextureUnit.activate(TextureUnit.picture)
@@ -204,9 +228,14 @@ public final class EffectRenderer {
         glUniform4f(
             glGetUniformLocation(picture.fit, "tilt_pictureRect"), GLfloat(r.x), GLfloat(r.y), GLfloat(r.z),
             GLfloat(r.w))
-        glUniform2f(glGetUniformLocation(picture.fit, "tilt_targetSize"), GLfloat(width), GLfloat(height))
+        glUniform2f(
+            glGetUniformLocation(picture.fit, "tilt_targetSize"), GLfloat(canvas.width), GLfloat(canvas.height))
+        glUniform2f(
+            glGetUniformLocation(picture.fit, "tilt_targetPadding"), GLfloat(padding.x), GLfloat(padding.y))
+        glViewport(0, 0, GLsizei(canvas.width), GLsizei(canvas.height))
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         pictureCanvas = canvas
+        picturePadding = padding
     }
 
     /// Sets the built-in uniforms every pass has (`iTime`, `iTilt` …).
