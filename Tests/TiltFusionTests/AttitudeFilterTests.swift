@@ -10,12 +10,12 @@ import TiltTestKit
 #endif
 
 /// Inclination (tilt) error between two orientations, degrees.
-private func inclinationError(_ estimate: Quaternion, _ truth: Quaternion) -> Double {
+func inclinationError(_ estimate: Quaternion, _ truth: Quaternion) -> Double {
     BroadScore.angles(of: estimate * truth.conjugate).inclination * 180 / .pi
 }
 
 /// Heading error between two orientations, degrees.
-private func headingError(_ estimate: Quaternion, _ truth: Quaternion) -> Double {
+func headingError(_ estimate: Quaternion, _ truth: Quaternion) -> Double {
     BroadScore.angles(of: estimate * truth.conjugate).heading * 180 / .pi
 }
 

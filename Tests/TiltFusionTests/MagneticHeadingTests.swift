@@ -9,21 +9,11 @@ import TiltTestKit
     import Darwin
 #endif
 
-/// Heading error between two orientations, degrees.
-private func headingError(_ estimate: Quaternion, _ truth: Quaternion) -> Double {
-    BroadScore.angles(of: estimate * truth.conjugate).heading * 180 / .pi
-}
-
 /// Signed heading error (rotation of the error about earth up), degrees.
 private func signedHeadingError(_ estimate: Quaternion, _ truth: Quaternion) -> Double {
     let e = estimate * truth.conjugate
     let sign: Double = e.w < 0 ? -1 : 1
     return 2 * atan2(e.z * sign, e.w * sign) * 180 / .pi
-}
-
-/// Inclination error between two orientations, degrees.
-private func inclinationError(_ estimate: Quaternion, _ truth: Quaternion) -> Double {
-    BroadScore.angles(of: estimate * truth.conjugate).inclination * 180 / .pi
 }
 
 /// A small magnet attached to the device: its dipole moment (A·m²) and distance (m) along a device direction.
