@@ -261,6 +261,11 @@ public struct AttitudeFilter: Sendable {
     /// The heading innovation (the magnetometer's heading minus the estimate), low-passed as the heading is, rad.
     @usableFromInline var innovation = 0.0
     @usableFromInline var started = false
+    /// The latest sample's gyroscope and accelerometer, and whether its magnetometer reading was disturbed.
+    @usableFromInline var lastGyro = Vector3(0, 0, 0)
+    @usableFromInline var lastAccel = Vector3(0, 0, 0)
+    @usableFromInline var lastAccelNorm2 = 0.0
+    @usableFromInline var lastMagDisturbed = false
     @usableFromInline var startTime = 0.0
     @usableFromInline var lastTime = 0.0
     @usableFromInline var elapsed = 0.0
@@ -296,7 +301,16 @@ public struct AttitudeFilter: Sendable {
     /// second only one nominal sample interval is integrated (the gyroscope is unknown in between) and the
     /// accelerometer and heading averages start afresh, re-anchoring the attitude.
     @inlinable
+    @discardableResult
     public mutating func update(_ sample: MotionSample) -> AttitudeEstimate {
+        fuse(sample)
+        return estimate
+    }
+
+    /// Feeds one sample, as ``update(_:)`` does, without building the estimate: read ``quaternion`` (or
+    /// ``estimate``) after it. For callers that want only the orientation of every sample.
+    @inlinable
+    public mutating func fuse(_ sample: MotionSample) {
         // Literal zeros: `Vector3.zero` is a global of another module, read through an accessor each time.
         var gyro = sample.gyro
         var accel = sample.accel
@@ -324,7 +338,8 @@ public struct AttitudeFilter: Sendable {
             if accelNorm2 > 1e-18, sample.time.isFinite {
                 start(accel: accel, mag: mag, time: sample.time)
             }
-            return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: false)
+            remember(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: false)
+            return
         }
 
         // Sample interval.
@@ -359,7 +374,9 @@ public struct AttitudeFilter: Sendable {
             }
         }
         guard dt > 0 else {
-            return estimate(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: false)
+            attitude = Self.nearUnit(qHeadingInclination * qGyro)
+            remember(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: false)
+            return
         }
         elapsed += dt
 
@@ -438,9 +455,16 @@ public struct AttitudeFilter: Sendable {
             closeBlock(resting: resting)
         }
         attitude = qHeadingInclination * qGyro
-        return estimate(
-            gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: mag != nil && magDisturbedNow,
-            updated: true)
+        remember(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: mag != nil && magDisturbedNow)
+    }
+
+    /// Keeps what ``estimate`` reports of the latest sample besides the filter's state.
+    @inlinable @inline(__always)
+    mutating func remember(gyro: Vector3, accel: Vector3, accelNorm2: Double, magDisturbed: Bool) {
+        lastGyro = gyro
+        lastAccel = accel
+        lastAccelNorm2 = accelNorm2
+        lastMagDisturbed = magDisturbed
     }
 
     /// Runs the corrections on the block's sums (the accelerometer, the magnetometer's heading and disturbance
@@ -788,13 +812,12 @@ public struct AttitudeFilter: Sendable {
         return Quaternion(w: cos(a / 2), x: v.x * s, y: v.y * s, z: v.z * s)
     }
 
+    /// The filter's output after the latest sample: the orientation and what follows from it and that sample.
     @inlinable
-    mutating func estimate(
-        gyro: Vector3, accel: Vector3, accelNorm2: Double, magDisturbed: Bool, updated: Bool = false
-    ) -> AttitudeEstimate {
-        if started, !updated {
-            attitude = Self.nearUnit(qHeadingInclination * qGyro)
-        }
+    public var estimate: AttitudeEstimate {
+        let gyro = lastGyro
+        let accel = lastAccel
+        let accelNorm2 = lastAccelNorm2
         // Earth down in the device frame: −g times the third row of the attitude's rotation matrix.
         let a = quaternion
         let gravity =
@@ -815,7 +838,7 @@ public struct AttitudeFilter: Sendable {
                 initializing: !started || elapsed < configuration.accelTimeConstant,
                 rest: rest.isResting,
                 accelDisturbed: accelDisturbed,
-                magDisturbed: magDisturbed))
+                magDisturbed: lastMagDisturbed))
     }
 }
 

@@ -70,7 +70,8 @@ public struct BroadTrial: Sendable {
         estimates.withUnsafeMutableBufferPointer { out in
             samples.withUnsafeBufferPointer { input in
                 for i in 0..<input.count {
-                    out[i] = filter.update(input[i]).quaternion
+                    filter.fuse(input[i])
+                    out[i] = filter.quaternion
                 }
             }
         }
