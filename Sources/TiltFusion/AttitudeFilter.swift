@@ -205,8 +205,14 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var accelFilter: LowPassFilter<Vector3>
     /// The regressors of the gyroscope error estimate, through the accelerometer's low-pass.
     @usableFromInline var regressors: LowPassFilter<GyroErrorRegressors>
-    /// Sum of the regressors and of the inclination corrections (earth frame) over the current block.
-    @usableFromInline var regressorSum: GyroErrorRegressors = .zero
+    /// The gyroscope over the current block: the sum of its readings, and of each reading times its index in the
+    /// block (1, 2, …), for the block's regressors (see `closeBlock`).
+    @usableFromInline var rateSum = Vector3(0, 0, 0)
+    /// R's columns summed over the current block.
+    @usableFromInline var columnSumX = Vector3(0, 0, 0)
+    @usableFromInline var columnSumY = Vector3(0, 0, 0)
+    @usableFromInline var columnSumZ = Vector3(0, 0, 0)
+    @usableFromInline var rateMoment = Vector3(0, 0, 0)
     /// Sum of the accelerometer in the almost-inertial frame over the current block, and how many samples it holds.
     @usableFromInline var accelSum: Vector3 = .zero
     @usableFromInline var accelCount = 0
@@ -352,7 +358,11 @@ public struct AttitudeFilter: Sendable {
                 dt = nominalInterval
                 accelFilter.reset()
                 regressors.reset()
-                regressorSum = .zero
+                rateSum = Vector3(0, 0, 0)
+                rateMoment = Vector3(0, 0, 0)
+                columnSumX = Vector3(0, 0, 0)
+                columnSumY = Vector3(0, 0, 0)
+                columnSumZ = Vector3(0, 0, 0)
                 accelSum = .zero
                 accelCount = 0
                 hardIron.clearBlock()
@@ -380,27 +390,20 @@ public struct AttitudeFilter: Sendable {
         }
         elapsed += dt
 
-        // Rest detection and rest bias.
-        rest.update(gyro: gyro, accel: accel, dt: dt)
-        let resting = rest.isResting
-        if resting {
-            bias = bias + (rest.gyroMean - bias) * min(dt * inverseRestBiasTimeConstant, 1)
-            bias = clampBias(bias)
-        }
+        // Rest detection: sums, judged when the block closes.
+        rest.add(gyro: gyro, accel: accel)
 
         // Gyroscope strapdown integration.
         let rate = gyro - bias - Vector3(scale.x * gyro.x, scale.y * gyro.y, scale.z * gyro.z)
         let step = Self.exponential(rate * dt)
         // Normalised once per block: a product of unit quaternions stays of unit length to rounding.
-        qGyro = qGyro * step
+        let g = qGyro * step
+        qGyro = g
 
         // The almost-inertial frame's axes (R = qGyro's rotation matrix, by columns): for the accelerometer, the
         // hard-iron fit, the magnetometer's heading and the gyroscope error regressors (R·v as cx·v.x + cy·v.y +
         // cz·v.z costs half a quaternion rotation once R is known).
-        let q = qGyro
-        let cx = Vector3(1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z), 2 * (q.x * q.z - q.w * q.y))
-        let cy = Vector3(2 * (q.x * q.y - q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z + q.w * q.x))
-        let cz = Vector3(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+        let (cx, cy, cz) = Self.columns(g)
 
         // Per sample, only sums in the almost-inertial frame, where gravity and the Earth field stand still: so their
         // mean over a block of a few samples (tens of milliseconds) loses nothing that the accelerometer's low-pass
@@ -439,22 +442,31 @@ public struct AttitudeFilter: Sendable {
             missingRy = missingRy + cy
             missingRz = missingRz + cz
         }
-        regressorSum =
-            regressorSum
-            + GyroErrorRegressors(
-                biasX: cx, biasY: cy, biasZ: cz, scaleX: cx * gyro.x, scaleY: cy * gyro.y, scaleZ: cz * gyro.z)
-        blockTime += dt
+        // The regressors: R's columns (also the hard-iron fit's ΣR), summed; each times the rate about its axis,
+        // from these sums and R at the block's two ends, when it closes.
+        columnSumX = columnSumX + cx
+        columnSumY = columnSumY + cy
+        columnSumZ = columnSumZ + cz
         blockCount += 1
+        rateSum = rateSum + gyro
+        rateMoment = rateMoment + gyro * Double(blockCount)
+        blockTime += dt
+        // The orientations are taken into locals and stored once: reading back a value just stored in pieces of
+        // other sizes stalls the processor.
+        var hi = qHeadingInclination
         if headingStepsLeft > 0 {
             // One step of the heading turn, about earth up; `headingW`, `headingZ` take the whole turn when the
             // block closes.
             headingStepsLeft -= 1
-            qHeadingInclination = Self.headingTimes(qHeadingInclination, w: headingStepC, z: headingStepS)
+            hi = Self.headingTimes(hi, w: headingStepC, z: headingStepS)
+            qHeadingInclination = hi
         }
         if blockCount >= Self.regressorBlock {
-            closeBlock(resting: resting)
+            closeBlock()
+            attitude = qHeadingInclination * qGyro
+        } else {
+            attitude = hi * g
         }
-        attitude = qHeadingInclination * qGyro
         remember(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: mag != nil && magDisturbedNow)
     }
 
@@ -470,10 +482,33 @@ public struct AttitudeFilter: Sendable {
     /// Runs the corrections on the block's sums (the accelerometer, the magnetometer's heading and disturbance
     /// judgement, the gyroscope errors in motion, the hard-iron estimate) and starts a new block.
     @usableFromInline
-    mutating func closeBlock(resting: Bool) {
+    mutating func closeBlock() {
         let time = blockTime
         let sampleInterval = time / Double(blockCount)
+        // Rest, and the rest bias: the gyroscope's short-term mean.
+        rest.closeBlock(time: time)
+        let resting = rest.isResting
+        if resting {
+            bias = clampBias(bias + (rest.gyroMean - bias) * min(time * inverseRestBiasTimeConstant, 1))
+        }
         qGyro = Self.nearUnit(qGyro)
+        // The scale regressors summed over the block's samples i = 1 … n, with R taken as varying linearly between
+        // its values at the block's start (R₀) and end (Rₙ): ΣRᵢ·eₖ·ωᵢₖ = R₀·eₖ·Σωᵢₖ + (Rₙ − R₀)·eₖ·Σ(i/n)·ωᵢₖ. The
+        // block turns by a few degrees at most, so R's departure from a straight line (second order in that turn)
+        // is negligible for an estimate that averages over seconds. (The hard-iron fit needs ΣRᵢ exactly, consistent
+        // with its ΣRᵢ·mᵢ: those are summed per sample.)
+        let (r0x, r0y, r0z) = Self.columns(blockStart)
+        let (rnx, rny, rnz) = Self.columns(qGyro)
+        let moment = rateMoment * (1 / Double(blockCount))
+        let regressorSum = GyroErrorRegressors(
+            biasX: columnSumX, biasY: columnSumY, biasZ: columnSumZ,
+            scaleX: r0x * rateSum.x + (rnx - r0x) * moment.x, scaleY: r0y * rateSum.y + (rny - r0y) * moment.y,
+            scaleZ: r0z * rateSum.z + (rnz - r0z) * moment.z)
+        rateSum = Vector3(0, 0, 0)
+        rateMoment = Vector3(0, 0, 0)
+        columnSumX = Vector3(0, 0, 0)
+        columnSumY = Vector3(0, 0, 0)
+        columnSumZ = Vector3(0, 0, 0)
         if hardIron.blockN > 0 {
             hardIron.blockRx = regressorSum.biasX - missingRx
             hardIron.blockRy = regressorSum.biasY - missingRy
@@ -613,7 +648,6 @@ public struct AttitudeFilter: Sendable {
                     max(-limit, min(limit, scale.z - gain * az.dot(y))))
             }
         }
-        regressorSum = GyroErrorRegressors.zero
         blockTime = 0
         blockCount = 0
         if hardIron.blockN > 0 {
@@ -656,6 +690,16 @@ public struct AttitudeFilter: Sendable {
             2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x))
         inclinationZ = Vector3(
             2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+    }
+
+    /// The columns of `q`'s rotation matrix.
+    @inlinable @inline(__always)
+    static func columns(_ q: Quaternion) -> (Vector3, Vector3, Vector3) {
+        (
+            Vector3(1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y + q.w * q.z), 2 * (q.x * q.z - q.w * q.y)),
+            Vector3(2 * (q.x * q.y - q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z + q.w * q.x)),
+            Vector3(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+        )
     }
 
     /// `(w, 0, 0, z) ⊗ p`.
@@ -716,7 +760,6 @@ public struct AttitudeFilter: Sendable {
         lastTime = time
         qGyro = .identity
         accelFilter.update(accel, dt: 0)
-        rest.update(gyro: .zero, accel: accel, dt: 0)
         if let up = accel.normalized {
             qInclination = Quaternion(from: up, to: .unitZ)
         }

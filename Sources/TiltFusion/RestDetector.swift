@@ -3,10 +3,14 @@ import TiltCore
 /// Decides whether the device lies still, from how far the gyroscope and accelerometer wander from their own
 /// short-term means.
 ///
-/// Each sample is compared with a first-order low-pass of its sensor (time constant `filterTimeConstant`); the device
-/// is at rest once both deviations have stayed under their thresholds for `minimumDuration` seconds. Comparing with
-/// the local mean rather than with zero makes the test independent of the gyroscope bias and of the orientation;
-/// the mean itself must stay below `maximumMeanRate` (the largest plausible bias), so that a steady turn is motion.
+/// The samples are compared, a block at a time, with a first-order low-pass of their sensor (time constant
+/// `filterTimeConstant`); the device is at rest once both deviations (RMS over each block) have stayed under their
+/// thresholds for `minimumDuration` seconds. Comparing with the local mean rather than with zero makes the test
+/// independent of the gyroscope bias and of the orientation; the mean itself must stay below `maximumMeanRate` (the
+/// largest plausible bias), so that a steady turn is motion.
+///
+/// Per sample only sums are kept (`add`); `closeBlock` judges them. The block's RMS deviation stands for each
+/// sample's: a block of tens of milliseconds is far shorter than the still time asked for.
 @usableFromInline
 struct RestDetector: Sendable {
     @usableFromInline let gyroThreshold: Double
@@ -20,6 +24,12 @@ struct RestDetector: Sendable {
     @usableFromInline var accelMean: Vector3 = .zero
     @usableFromInline var stillTime = 0.0
     @usableFromInline var started = false
+    /// The current block's sums: of the readings and of their squared lengths, and how many.
+    @usableFromInline var gyroSum = Vector3(0, 0, 0)
+    @usableFromInline var gyroSquares = 0.0
+    @usableFromInline var accelSum = Vector3(0, 0, 0)
+    @usableFromInline var accelSquares = 0.0
+    @usableFromInline var count = 0.0
 
     @usableFromInline
     init(
@@ -37,24 +47,45 @@ struct RestDetector: Sendable {
     /// Whether the device has been still for at least `minimumDuration`.
     @inlinable var isResting: Bool { stillTime >= minimumDuration }
 
-    /// Feeds one sample (raw gyroscope and accelerometer) taken `dt` seconds after the previous one.
+    /// Adds one sample (raw gyroscope and accelerometer) to the current block.
     @inlinable @inline(__always)
-    mutating func update(gyro: Vector3, accel: Vector3, dt: Double) {
-        guard started else {
+    mutating func add(gyro: Vector3, accel: Vector3) {
+        gyroSum = gyroSum + gyro
+        gyroSquares += gyro.squaredNorm
+        accelSum = accelSum + accel
+        accelSquares += accel.squaredNorm
+        count += 1
+    }
+
+    /// Judges the current block, which lasted `time` seconds, and starts a new one.
+    @inlinable
+    mutating func closeBlock(time: Double) {
+        guard count > 0 else { return }
+        let inverse = 1 / count
+        let gyroBlock = gyroSum * inverse
+        let accelBlock = accelSum * inverse
+        if !started {
             started = true
-            gyroMean = gyro
-            accelMean = accel
-            return
+            gyroMean = gyroBlock
+            accelMean = accelBlock
         }
-        let alpha = min(dt * inverseFilterTimeConstant, 1)
-        gyroMean = gyroMean + (gyro - gyroMean) * alpha
-        accelMean = accelMean + (accel - accelMean) * alpha
+        // Mean squared deviation from the short-term mean μ: Σ|x|²/n − 2 μ·x̄ + |μ|².
+        let gyroDeviation = gyroSquares * inverse - 2 * gyroMean.dot(gyroBlock) + gyroMean.squaredNorm
+        let accelDeviation = accelSquares * inverse - 2 * accelMean.dot(accelBlock) + accelMean.squaredNorm
         // A steady turn (a turntable) also keeps the gyroscope near its mean: a mean rate larger than any
         // plausible bias is motion.
         let still =
             gyroMean.squaredNorm < maximumMeanRate * maximumMeanRate
-            && (gyro - gyroMean).squaredNorm < gyroThreshold * gyroThreshold
-            && (accel - accelMean).squaredNorm < accelThreshold * accelThreshold
-        stillTime = still ? stillTime + dt : 0
+            && gyroDeviation < gyroThreshold * gyroThreshold
+            && accelDeviation < accelThreshold * accelThreshold
+        stillTime = still ? stillTime + time : 0
+        let alpha = min(time * inverseFilterTimeConstant, 1)
+        gyroMean = gyroMean + (gyroBlock - gyroMean) * alpha
+        accelMean = accelMean + (accelBlock - accelMean) * alpha
+        gyroSum = Vector3(0, 0, 0)
+        gyroSquares = 0
+        accelSum = Vector3(0, 0, 0)
+        accelSquares = 0
+        count = 0
     }
 }
