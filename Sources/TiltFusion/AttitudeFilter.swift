@@ -421,16 +421,13 @@ public struct AttitudeFilter: Sendable {
             let f = cx * m.x + cy * m.y + cz * m.z
             hardIron.add(raw, rm: f, dt: dt)
             // In the earth frame (up to heading) the field's upward component is the inclination's third row times
-            // f, and its strength that of f.
+            // f, and its strength that of m (a rotation keeps it).
             let up = inclinationZ.dot(f)
-            let squaredNorm = f.squaredNorm
-            let horizontal = max(squaredNorm - up * up, 0)
-            magDisturbedNow = magDetector.judge(
-                squaredNorm: squaredNorm, horizontal: horizontal.squareRoot(), up: up, rotationVector: rate * dt,
-                dt: dt)
+            let squaredNorm = m.squaredNorm
+            magDisturbedNow = magDetector.judge(squaredNorm: squaredNorm, up: up, rotationVector: rate * dt, dt: dt)
             if magDisturbedNow {
                 disturbedCount += 1
-            } else if horizontal > 1e-12 * squaredNorm {
+            } else if squaredNorm - up * up > 1e-12 * squaredNorm {
                 headingSum = headingSum + f
                 headingN += 1
                 headingTime += dt

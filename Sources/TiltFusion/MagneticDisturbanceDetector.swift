@@ -21,19 +21,26 @@ struct MagneticDisturbanceDetector: Sendable {
     @usableFromInline let newFieldTime: Double
     @usableFromInline let newFieldRotation: Double
     @usableFromInline var referenceNorm = 0.0
-    /// The reference dip as a unit vector (cos, sin) in the vertical plane of the field.
+    /// The reference dip as a unit vector (cos, sin) in the vertical plane of the field; set it with
+    /// `setReferenceDip`, which keeps the bounds below.
     @usableFromInline var referenceDip = (cos: 1.0, sin: 0.0)
     @usableFromInline let cosDipTolerance: Double
+    @usableFromInline let sinDipTolerance: Double
+    /// The sines of the reference dip minus and plus the tolerance, each capped at the vertical (±1): a reading
+    /// whose downward share (−up / strength) lies strictly between them is within the tolerance (the dip runs from
+    /// −90° to 90°, where the sine rises monotonically). Kept with their squares, signed, for `judge`.
+    @usableFromInline var lowSine = -1.0
+    @usableFromInline var highSine = 1.0
     @usableFromInline var hasReference = false
     @usableFromInline var candidateNorm = 0.0
     @usableFromInline var candidateDip = (cos: 1.0, sin: 0.0)
     @usableFromInline var candidateTime = 0.0
     @usableFromInline var candidateRotation = 0.0
-    /// The latest reading, while undisturbed (strength, horizontal and upward components), from which `judge`
+    /// The latest reading, while undisturbed (squared strength and upward component), from which `judge`
     /// starts a candidate when a disturbance begins.
-    @usableFromInline var lastUndisturbed: (squaredNorm: Double, horizontal: Double, up: Double)? = nil
-    /// Sums of the undisturbed readings `judge` saw since the last `follow()`.
-    @usableFromInline var followHorizontal = 0.0
+    @usableFromInline var lastUndisturbed: (squaredNorm: Double, up: Double)? = nil
+    /// Sums of the undisturbed readings `judge` saw since the last `follow()`: squared strength, upward component.
+    @usableFromInline var followSquaredNorm = 0.0
     @usableFromInline var followUp = 0.0
     /// Set for one sample when the reference was replaced by a new field.
     @usableFromInline var acceptedNewField = false
@@ -43,8 +50,10 @@ struct MagneticDisturbanceDetector: Sendable {
         self.normTolerance = normTolerance
         self.dipTolerance = dipTolerance
         cosDipTolerance = cos(dipTolerance)
+        sinDipTolerance = sin(dipTolerance)
         self.newFieldTime = newFieldTime
         self.newFieldRotation = newFieldRotation
+        setReferenceDip((cos: 1, sin: 0))
     }
 
     /// Feeds one reading and returns whether it is disturbed.
@@ -61,7 +70,7 @@ struct MagneticDisturbanceDetector: Sendable {
         guard hasReference else {
             hasReference = true
             referenceNorm = norm
-            referenceDip = dip
+            setReferenceDip(dip)
             candidateNorm = norm
             candidateDip = dip
             return false
@@ -72,7 +81,7 @@ struct MagneticDisturbanceDetector: Sendable {
             // Follow slow drifts of the local field (10 s).
             let alpha = min(dt * 0.1, 1)
             referenceNorm += (norm - referenceNorm) * alpha
-            referenceDip = Self.blend(referenceDip, dip, alpha)
+            setReferenceDip(Self.blend(referenceDip, dip, alpha))
             candidateTime = 0
             candidateRotation = 0
             candidateNorm = norm
@@ -90,7 +99,7 @@ struct MagneticDisturbanceDetector: Sendable {
             candidateRotation += rotationVector.norm
             if candidateTime >= newFieldTime && candidateRotation >= newFieldRotation {
                 referenceNorm = candidateNorm
-                referenceDip = candidateDip
+                setReferenceDip(candidateDip)
                 candidateTime = 0
                 candidateRotation = 0
                 acceptedNewField = true
@@ -105,55 +114,57 @@ struct MagneticDisturbanceDetector: Sendable {
         return true
     }
 
-    /// Feeds one reading, given by its components in the earth frame, and returns whether it is disturbed: what
-    /// `update(norm:dip:rotationVector:dt:)` decides, without a division or a square root while the field is
-    /// undisturbed (the usual case, on every sample). The reference then follows the undisturbed readings once per
-    /// block, in `follow(count:time:)`.
+    /// Feeds one reading, given by its strength and its upward component in the earth frame, and returns whether
+    /// it is disturbed: what `update(norm:dip:rotationVector:dt:)` decides, without a square root or a division
+    /// while the field is undisturbed (the usual case, on every sample). The reference then follows the undisturbed
+    /// readings once per block, in `follow(count:time:)`.
     /// - Parameters:
     ///   - squaredNorm: the field's squared strength, µT².
-    ///   - horizontal: the horizontal strength, µT (never negative).
     ///   - up: the upward component, µT (negative where the field dips downward).
     @inlinable
-    mutating func judge(squaredNorm: Double, horizontal: Double, up: Double, rotationVector: Vector3, dt: Double)
-        -> Bool
-    {
-        guard hasReference, !acceptedNewField, cosDipTolerance > 0 else {
-            return slowJudge(squaredNorm: squaredNorm, horizontal: horizontal, up: up, rotationVector, dt)
+    mutating func judge(squaredNorm: Double, up: Double, rotationVector: Vector3, dt: Double) -> Bool {
+        guard hasReference, !acceptedNewField else {
+            return slowJudge(squaredNorm: squaredNorm, up: up, rotationVector, dt)
         }
-        // |norm − reference| < tolerance · reference, squared; within(dip, referenceDip) with dip = (horizontal,
-        // −up) / norm, multiplied through by norm and squared (both sides positive).
+        // |norm − reference| < tolerance · reference, squared; lowSine < −up / norm < highSine, multiplied through
+        // by norm and squared where the signs allow.
         let low = referenceNorm * (1 - normTolerance)
         let high = referenceNorm * (1 + normTolerance)
-        let a = horizontal * referenceDip.cos - up * referenceDip.sin
-        let undisturbed =
-            squaredNorm > low * abs(low) && squaredNorm < high * high && a > 0
-            && a * a > cosDipTolerance * cosDipTolerance * squaredNorm
+        let down = -up
+        let down2 = up * up
+        let aboveLow =
+            lowSine >= 0 ? down > 0 && down2 > lowSine * lowSine * squaredNorm
+            : down >= 0 || down2 < lowSine * lowSine * squaredNorm
+        let belowHigh =
+            highSine > 0 ? down <= 0 || down2 < highSine * highSine * squaredNorm
+            : down < 0 && down2 > highSine * highSine * squaredNorm
+        let undisturbed = squaredNorm > low * abs(low) && squaredNorm < high * high && aboveLow && belowHigh
         guard undisturbed else {
             if let last = lastUndisturbed {
                 // The disturbance starts: the candidate is the last undisturbed reading, as in `update`.
                 let norm = last.squaredNorm.squareRoot()
+                let horizontal = max(last.squaredNorm - last.up * last.up, 0).squareRoot()
                 candidateNorm = norm
-                candidateDip = (cos: last.horizontal / norm, sin: -last.up / norm)
+                candidateDip = (cos: horizontal / norm, sin: -last.up / norm)
                 lastUndisturbed = nil
             }
-            return slowJudge(squaredNorm: squaredNorm, horizontal: horizontal, up: up, rotationVector, dt)
+            return slowJudge(squaredNorm: squaredNorm, up: up, rotationVector, dt)
         }
-        followHorizontal += horizontal
+        followSquaredNorm += squaredNorm
         followUp += up
         // Stores only where needed: most samples find them zero already.
         if candidateTime != 0 || candidateRotation != 0 {
             candidateTime = 0
             candidateRotation = 0
         }
-        lastUndisturbed = (squaredNorm, horizontal, up)
+        lastUndisturbed = (squaredNorm, up)
         return false
     }
 
     @usableFromInline
-    mutating func slowJudge(
-        squaredNorm: Double, horizontal: Double, up: Double, _ rotationVector: Vector3, _ dt: Double
-    ) -> Bool {
+    mutating func slowJudge(squaredNorm: Double, up: Double, _ rotationVector: Vector3, _ dt: Double) -> Bool {
         let norm = squaredNorm.squareRoot()
+        let horizontal = max(squaredNorm - up * up, 0).squareRoot()
         let inverse = norm > 0 ? 1 / norm : 0
         return update(
             norm: norm, dip: (cos: horizontal * inverse, sin: -up * inverse), rotationVector: rotationVector, dt: dt)
@@ -164,23 +175,36 @@ struct MagneticDisturbanceDetector: Sendable {
     @inlinable
     mutating func follow(count followCount: Double, time followTime: Double) {
         guard followCount > 0 else { return }
-        let h = followHorizontal / followCount
+        // The readings' RMS strength and mean upward component: the strength varies by noise alone, a fraction of
+        // a per cent, so this is their mean strength and dip to far better than the tolerances.
+        let norm = (followSquaredNorm / followCount).squareRoot()
         let u = followUp / followCount
-        let norm = (h * h + u * u).squareRoot()
         let alpha = min(followTime * 0.1, 1)
         if norm > 0 {
+            let sine = max(-1, min(1, -u / norm))
             referenceNorm += (norm - referenceNorm) * alpha
-            referenceDip = Self.blend(referenceDip, (cos: h / norm, sin: -u / norm), alpha)
+            setReferenceDip(Self.blend(referenceDip, (cos: (1 - sine * sine).squareRoot(), sin: sine), alpha))
         }
-        followHorizontal = 0
+        followSquaredNorm = 0
         followUp = 0
+    }
+
+    /// Sets the reference dip and the bounds `judge` compares with.
+    @inlinable
+    mutating func setReferenceDip(_ dip: (cos: Double, sin: Double)) {
+        referenceDip = dip
+        // sin(δ ∓ t) = sin δ cos t ∓ cos δ sin t, capped at ∓1 once δ ∓ t passes ∓90° (cos(δ ∓ t) ≤ 0).
+        let c = cosDipTolerance
+        let s = sinDipTolerance
+        lowSine = dip.cos * c + dip.sin * s > 0 ? dip.sin * c - dip.cos * s : -1
+        highSine = dip.cos * c - dip.sin * s > 0 ? dip.sin * c + dip.cos * s : 1
     }
 
     /// Takes a field known by other means to be the Earth field as the reference.
     @inlinable
     mutating func replaceReference(norm: Double, dip: (cos: Double, sin: Double)) {
         referenceNorm = norm
-        referenceDip = dip
+        setReferenceDip(dip)
         candidateTime = 0
         candidateRotation = 0
     }
