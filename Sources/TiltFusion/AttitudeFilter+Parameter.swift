@@ -71,6 +71,7 @@ extension AttitudeFilter {
             Parameter("headingDriftRate", \.headingDriftRate, 0...1, "rad/s"),
             Parameter("headingScaleUncertainty", \.headingScaleUncertainty, 0...0.5, "relative"),
             Parameter("headingAccuracyFloor", \.headingAccuracyFloor, 0...3.1416, "rad"),
+            Parameter("sensorDelay", \.sensorDelay, 0...0.1, "s"),
         ]
 
         /// The parameter called `name`, or `nil`.

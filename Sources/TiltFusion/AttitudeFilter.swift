@@ -113,6 +113,11 @@ public struct AttitudeFilter: Sendable {
         /// The heading accuracy while the magnetometer corrects it, rad (noise and soft iron of a calibrated
         /// magnetometer in a steady field).
         public var headingAccuracyFloor: Double
+        /// How long the sensor's readings trail the motion, s: MEMS sensors low-pass their readings on the chip, and
+        /// that filter delays them by a millisecond or a few (its group delay). The reported orientation is carried
+        /// this far ahead along the bias-corrected rotation rate, so that it is the orientation at the sample's
+        /// timestamp rather than that delay before it (0 reports the integrated orientation as it is).
+        public var sensorDelay: Double
 
         public init(
             useMagnetometer: Bool = true,
@@ -138,7 +143,8 @@ public struct AttitudeFilter: Sendable {
             magMaxHeadingRate: Double = 2.0 * .pi / 180,
             headingDriftRate: Double = 0.05 * .pi / 180,
             headingScaleUncertainty: Double = 0.005,
-            headingAccuracyFloor: Double = 2.0 * .pi / 180
+            headingAccuracyFloor: Double = 2.0 * .pi / 180,
+            sensorDelay: Double = 0.002
         ) {
             self.useMagnetometer = useMagnetometer
             self.accelTimeConstant = accelTimeConstant
@@ -164,6 +170,7 @@ public struct AttitudeFilter: Sendable {
             self.headingDriftRate = headingDriftRate
             self.headingScaleUncertainty = headingScaleUncertainty
             self.headingAccuracyFloor = headingAccuracyFloor
+            self.sensorDelay = sensorDelay
         }
     }
 
@@ -260,6 +267,8 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline let inverseMagTimeConstant: Double
     @usableFromInline let inverseMotionBiasTimeConstant: Double
     @usableFromInline let inverseRestBiasTimeConstant: Double
+    /// Half the sensor's delay, s.
+    @usableFromInline let halfSensorDelay: Double
     /// Whether a magnetometer reading has been fused.
     @usableFromInline var usesMagnetometer = false
     /// The heading accuracy, rad.
@@ -292,6 +301,7 @@ public struct AttitudeFilter: Sendable {
         inverseMagTimeConstant = 1 / configuration.magTimeConstant
         inverseMotionBiasTimeConstant = 1 / configuration.motionBiasTimeConstant
         inverseRestBiasTimeConstant = 1 / configuration.restBiasTimeConstant
+        halfSensorDelay = max(configuration.sensorDelay, 0) / 2
         magOffset = configuration.magOffset
     }
 
@@ -315,7 +325,7 @@ public struct AttitudeFilter: Sendable {
 
     /// Feeds one sample, as ``update(_:)`` does, without building the estimate: read ``quaternion`` (or
     /// ``estimate``) after it. For callers that want only the orientation of every sample.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func fuse(_ sample: MotionSample) {
         // Literal zeros: `Vector3.zero` is a global of another module, read through an accessor each time.
         var gyro = sample.gyro
@@ -458,12 +468,24 @@ public struct AttitudeFilter: Sendable {
             hi = Self.headingTimes(hi, w: headingStepC, z: headingStepS)
             qHeadingInclination = hi
         }
+        var orientation: Quaternion
         if blockCount >= Self.regressorBlock {
             closeBlock()
-            attitude = qHeadingInclination * qGyro
+            orientation = qHeadingInclination * qGyro
         } else {
-            attitude = hi * g
+            orientation = hi * g
         }
+        if halfSensorDelay > 0 {
+            // Carried ahead by the sensor's delay τ: ⊗ exp(ω τ), by a unit quaternion whose vector part is the half
+            // angle v = ω τ / 2 (a degree or less): w = √(1 − |v|²) to the |v|⁴ term, of unit length to |v|⁶/8;
+            // normalised exactly beyond 0.1 rad (a saturated gyroscope).
+            let v = rate * halfSensorDelay
+            let a = v.squaredNorm
+            var ahead = Quaternion(w: 1 - a * (0.5 + 0.125 * a), x: v.x, y: v.y, z: v.z)
+            if a > 0.01 { ahead = Self.unit(ahead) }
+            orientation = orientation * ahead
+        }
+        attitude = orientation
         remember(gyro: gyro, accel: accel, accelNorm2: accelNorm2, magDisturbed: mag != nil && magDisturbedNow)
     }
 

@@ -35,6 +35,7 @@ public struct CrossValidation: Sendable {
         grid("hardIronTolerance", [0.06, 0.08, 0.1, 0.12, 0.15]),
         grid("hardIronFollowTime", [2, 6, 12]),
         grid("magMaxHeadingRate", [1 * .pi / 180, 2 * .pi / 180, 5 * .pi / 180]),
+        grid("sensorDelay", [0, 0.001, 0.002, 0.003]),
     ]
 
     private static func grid(_ name: String, _ candidates: [Double]) -> Grid {

@@ -58,7 +58,7 @@ struct HardIronEstimator: Sendable {
     /// Adds one reading: `m` in the device frame and `rm`, R·m (R: device → almost-inertial). The block's sums of
     /// R's columns, `blockRx`, `blockRy`, `blockRz`, are the caller's to set before the block closes (it sums them
     /// anyway).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func add(_ m: Vector3, rm: Vector3, dt: Double) {
         blockN += 1
         blockM = blockM + m

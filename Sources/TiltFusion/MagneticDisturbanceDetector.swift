@@ -121,7 +121,7 @@ struct MagneticDisturbanceDetector: Sendable {
     /// - Parameters:
     ///   - squaredNorm: the field's squared strength, µT².
     ///   - up: the upward component, µT (negative where the field dips downward).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func judge(squaredNorm: Double, up: Double, rotationVector: Vector3, dt: Double) -> Bool {
         guard hasReference, !acceptedNewField else {
             return slowJudge(squaredNorm: squaredNorm, up: up, rotationVector, dt)
@@ -140,15 +140,7 @@ struct MagneticDisturbanceDetector: Sendable {
             : down < 0 && down2 > highSine * highSine * squaredNorm
         let undisturbed = squaredNorm > low * abs(low) && squaredNorm < high * high && aboveLow && belowHigh
         guard undisturbed else {
-            if let last = lastUndisturbed {
-                // The disturbance starts: the candidate is the last undisturbed reading, as in `update`.
-                let norm = last.squaredNorm.squareRoot()
-                let horizontal = max(last.squaredNorm - last.up * last.up, 0).squareRoot()
-                candidateNorm = norm
-                candidateDip = (cos: horizontal / norm, sin: -last.up / norm)
-                lastUndisturbed = nil
-            }
-            return slowJudge(squaredNorm: squaredNorm, up: up, rotationVector, dt)
+            return disturbedJudge(squaredNorm: squaredNorm, up: up, rotationVector, dt)
         }
         followSquaredNorm += squaredNorm
         followUp += up
@@ -159,6 +151,20 @@ struct MagneticDisturbanceDetector: Sendable {
         }
         lastUndisturbed = (squaredNorm, up)
         return false
+    }
+
+    /// `judge` for a reading outside the tolerances.
+    @usableFromInline
+    mutating func disturbedJudge(squaredNorm: Double, up: Double, _ rotationVector: Vector3, _ dt: Double) -> Bool {
+        if let last = lastUndisturbed {
+            // The disturbance starts: the candidate is the last undisturbed reading, as in `update`.
+            let norm = last.squaredNorm.squareRoot()
+            let horizontal = max(last.squaredNorm - last.up * last.up, 0).squareRoot()
+            candidateNorm = norm
+            candidateDip = (cos: horizontal / norm, sin: -last.up / norm)
+            lastUndisturbed = nil
+        }
+        return slowJudge(squaredNorm: squaredNorm, up: up, rotationVector, dt)
     }
 
     @usableFromInline
