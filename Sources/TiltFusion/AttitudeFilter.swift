@@ -34,7 +34,7 @@ import TiltCore
 ///
 /// Per sample the filter only integrates the gyroscope and adds the accelerometer, the magnetometer and the regressors,
 /// rotated into the almost-inertial frame (where gravity and the Earth field stand still), to sums over a block of
-/// `regressorBlock` samples (tens of milliseconds), and judges each magnetometer reading for disturbance; every
+/// up to `regressorBlock` samples (60 ms at most), and judges each magnetometer reading for disturbance; every
 /// correction (inclination, heading, gyroscope errors, hard iron) runs once per block on those sums, and the heading
 /// turn it decides is spread over the next block's samples, so that it never jumps. The low-passes are seconds long,
 /// so the block's mean loses nothing they would keep.
@@ -250,8 +250,13 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var magDisturbedNow = false
     @usableFromInline var blockTime = 0.0
     @usableFromInline var blockCount = 0
-    /// Samples per block: the corrections run once per block (see the type's description).
-    @usableFromInline static let regressorBlock = 8
+    /// The most samples in a block, and its longest duration, s: the corrections run once per block (see the
+    /// type's description), of as many samples as the nominal sample interval allows, 16 at most (at 285 Hz 16 samples
+    /// are 56 ms; at 100 Hz a block holds 6 samples, at 10 Hz one).
+    @usableFromInline static let regressorBlock = 16
+    @usableFromInline static let longestBlock = 0.06
+    /// Samples in the current block, from the nominal sample interval; it changes only when a block closes.
+    @usableFromInline var blockLength = 1
     @usableFromInline var rest: RestDetector
     @usableFromInline var magDetector: MagneticDisturbanceDetector
     @usableFromInline var hardIron: HardIronEstimator
@@ -469,7 +474,7 @@ public struct AttitudeFilter: Sendable {
             qHeadingInclination = hi
         }
         var orientation: Quaternion
-        if blockCount >= Self.regressorBlock {
+        if blockCount >= blockLength {
             closeBlock()
             orientation = qHeadingInclination * qGyro
         } else {
@@ -503,6 +508,8 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline
     mutating func closeBlock() {
         let time = blockTime
+        // The next block's length (a sample interval of a second or more, a gap, makes it one sample).
+        blockLength = max(1, min(Self.regressorBlock, Int((Self.longestBlock / max(nominalInterval, 1e-6)).rounded())))
         let sampleInterval = time / Double(blockCount)
         // Rest, and the rest bias: the gyroscope's short-term mean.
         rest.closeBlock(time: time)
@@ -688,10 +695,9 @@ public struct AttitudeFilter: Sendable {
         }
         // The heading turn, spread over the next block's samples.
         if headingTurn != 0 {
-            let h = headingTurn / Double(2 * Self.regressorBlock)
-            headingStepC = cos(h)
-            headingStepS = sin(h)
-            headingStepsLeft = Self.regressorBlock
+            let h = headingTurn / Double(2 * blockLength)
+            (headingStepC, headingStepS) = Self.cosineAndSine(h)
+            headingStepsLeft = blockLength
             pendingHeadingTurn = headingTurn
         }
         // (headingW, 0, 0, headingZ) ⊗ qInclination, written out: half the products of a general one.
@@ -828,20 +834,19 @@ public struct AttitudeFilter: Sendable {
         return atan2(y, x)
     }
 
+    /// `(cos h, sin h)`, by their series where `h` is small (the usual case: a correction's half angle).
+    @inlinable @inline(__always)
+    static func cosineAndSine(_ h: Double) -> (Double, Double) {
+        guard abs(h) < 0.05 else { return (cos(h), sin(h)) }
+        // Error below 3·10⁻¹³ for |h| < 0.05.
+        let h2 = h * h
+        return (1 - h2 * (0.5 - h2 * (1.0 / 24)), h * (1 - h2 * (1.0 / 6 - h2 * (1.0 / 120))))
+    }
+
     /// Turns the heading offset by `angle` radians about earth up.
     @inlinable
     mutating func turnHeading(by angle: Double) {
-        let h = angle / 2
-        let c: Double
-        let s: Double
-        if abs(h) < 0.05 {
-            let h2 = h * h
-            c = 1 - h2 / 2 + h2 * h2 / 24
-            s = h * (1 - h2 / 6 + h2 * h2 / 120)
-        } else {
-            c = cos(h)
-            s = sin(h)
-        }
+        let (c, s) = Self.cosineAndSine(angle / 2)
         let w = headingW * c - headingZ * s
         let z = headingZ * c + headingW * s
         // Already of unit length up to rounding and the series' error: one Newton step for 1/√n² restores it.
