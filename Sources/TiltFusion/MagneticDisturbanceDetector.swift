@@ -133,10 +133,12 @@ struct MagneticDisturbanceDetector: Sendable {
         let down = -up
         let down2 = up * up
         let aboveLow =
-            lowSine >= 0 ? down > 0 && down2 > lowSine * lowSine * squaredNorm
+            lowSine >= 0
+            ? down > 0 && down2 > lowSine * lowSine * squaredNorm
             : down >= 0 || down2 < lowSine * lowSine * squaredNorm
         let belowHigh =
-            highSine > 0 ? down <= 0 || down2 < highSine * highSine * squaredNorm
+            highSine > 0
+            ? down <= 0 || down2 < highSine * highSine * squaredNorm
             : down < 0 && down2 > highSine * highSine * squaredNorm
         let undisturbed = squaredNorm > low * abs(low) && squaredNorm < high * high && aboveLow && belowHigh
         guard undisturbed else {

@@ -1,7 +1,8 @@
 import Testing
 import TiltCore
-@testable import TiltFusion
 import TiltTestKit
+
+@testable import TiltFusion
 
 #if canImport(Glibc)
     import Glibc
