@@ -70,10 +70,10 @@ public struct AttitudeFilter: Sendable {
         public var maxScaleError: Double
         /// Largest bias magnitude accepted per axis, rad/s (MEMS gyroscopes: a few °/s at most).
         public var maxBias: Double
-        /// Rest: largest deviation of the gyroscope from its short-term mean, rad/s (2 °/s: above sensor noise,
-        /// below any deliberate motion).
+        /// Rest: largest RMS deviation (over a block) of the gyroscope from its short-term mean, rad/s (2 °/s: above
+        /// sensor noise, below any deliberate motion).
         public var restGyroThreshold: Double
-        /// Rest: largest deviation of the accelerometer from its short-term mean, m/s².
+        /// Rest: largest RMS deviation (over a block) of the accelerometer from its short-term mean, m/s².
         public var restAccelThreshold: Double
         /// Rest: how long both must stay under their thresholds, s.
         public var restMinimumDuration: Double
