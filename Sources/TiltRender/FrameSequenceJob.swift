@@ -14,6 +14,8 @@ public struct FrameSequenceJob: Sendable {
         case replay(MotionTimeline, name: String)
         /// The running daemon; frames are taken in real time at `fps`.
         case daemon(socketPath: String?)
+        /// A tilt held still (X, Y radians, as `tiltfx render --tilt`): only the effect's time runs.
+        case held(tilt: SIMD2<Double>)
     }
 
     /// The preset to draw.
@@ -119,7 +121,9 @@ public struct FrameSequenceJob: Sendable {
         let feed = PictureFeed(picture: picture, stepped: true)
         try feed?.start()
         defer { feed?.stop() }
-        var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
+        var held = SIMD2<Double>.zero
+        if case .held(let tilt) = motion { held = tilt }
+        var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)), tilt: held)
         var written: [String] = []
         defer { progress?.finish() }
         /// Draws frame `i` with `motion` (if any) and writes its PNG or encodes it.
@@ -160,6 +164,11 @@ public struct FrameSequenceJob: Sendable {
             }
             for i in 0..<frames {
                 try render(i, timeline.frame(at: Double(i) / fps))
+            }
+        case .held(let tilt):
+            logger.info("rendering \(frames) frames at the tilt \(tilt.x),\(tilt.y)")
+            for i in 0..<frames {
+                try render(i, nil)
             }
         case .daemon(let socketPath):
             let daemon = DaemonMotion(socketPath: socketPath, rate: fps)

@@ -16,7 +16,8 @@ struct RenderCommand: ParsableCommand {
             One frame (the same arguments always give the same pixels):
               tiltfx render --preset holo-card --tilt 0.2,0.1 --size 800x1100 \\
                 --out card.png
-            A sequence driven by a sensor log (or, without --replay, by tiltd):
+            A sequence driven by a sensor log (with --tilt, held at that tilt while the effect's time runs; with \
+            neither, driven by tiltd):
               tiltfx render --preset foil --frames 120 --fps 30 \\
                 --replay LOG.csv.gz --out frames/
             The same sequence as a video, chosen by the extension of --out: .webm (VP9, or --codec vp8), .mp4 \
@@ -49,8 +50,9 @@ struct RenderCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help:
-            "Tilt as X,Y radians (rotation about the screen's x and y axes), each from -π to π, e.g. --tilt -0.1,0.2.")
+        help: ArgumentHelp(
+            "Tilt as X,Y radians (rotation about the screen's x and y axes), each from -π to π, e.g. --tilt -0.1,0.2;"
+                + " with --frames, every frame holds it."))
     var tilt: TiltPair?
 
     @Option(parsing: .unconditional, help: "Effect time in seconds (one frame only).")
@@ -98,6 +100,9 @@ struct RenderCommand: ParsableCommand {
         try presets.requireDirectory()
         if frames != nil && watch { throw ValidationError("--watch renders one frame; drop --frames") }
         if frames == nil && (replay != nil) { throw ValidationError("--replay drives a sequence; add --frames N") }
+        if tilt != nil && replay != nil {
+            throw ValidationError("--tilt holds the tilt still and --replay drives it; give one of them")
+        }
         if strict && replay == nil {
             throw ValidationError("--strict applies to the log of --replay; add --replay LOG")
         }
@@ -155,6 +160,8 @@ struct RenderCommand: ParsableCommand {
                         FileHandle.standardError.write(Data(($0 + "\n").utf8))
                     })
                 motion = .replay(timeline, name: replay)
+            } else if let tilt {
+                motion = .held(tilt: SIMD2(tilt.x, tilt.y))
             } else {
                 motion = .daemon(socketPath: socket)
             }

@@ -21,7 +21,10 @@ import TiltEffects
 
     @Test func mistyGlassRunsTheRaindropSimulationAndBlursItsPicture() throws {
         let preset = try PresetLibrary(searchPaths: [PresetTests.repositoryPresets]).load("misty-glass")
-        guard case .raindrops(let config) = try #require(preset.simulation).kind else { return }
+        guard case .raindrops(let config) = try #require(preset.simulation).kind else {
+            Issue.record("misty-glass's simulation is not raindrops")
+            return
+        }
         #expect(config.seed == 15)
         #expect(preset.textures.filter(\.simulated).map(\.name) == ["mist", "drops"])
         let glass = try #require(preset.effects.last)
@@ -37,7 +40,10 @@ import TiltEffects
             #"{"simulation": {"kind": "raindrops", "seed": 9, "regrowPerSecond": 0.5, "maxDrops": 10}, "#
                 + Self.glass + "}")
         let loaded = try Preset.load(directory: dir)
-        guard case .raindrops(let c) = try #require(loaded.simulation).kind else { return }
+        guard case .raindrops(let c) = try #require(loaded.simulation).kind else {
+            Issue.record("the preset's simulation is not raindrops")
+            return
+        }
         #expect(c.seed == 9 && c.regrowPerSecond == 0.5 && c.maxDrops == 10 && c.minRadius == 1.5)
         #expect(loaded.effects[0].blur == LayerBlur(radius: 8))
         let shader = try ShaderGenerator.generate(pass: try #require(PassPlanner.plan(loaded).last), preset: loaded)

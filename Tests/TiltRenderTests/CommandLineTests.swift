@@ -55,14 +55,53 @@ import TiltTestKit
         #expect(r.stderr.contains("does not exist; create it (mkdir -p)"), "stderr: \(r.stderr)")
     }
 
-    @Test func fullDiskSaysSo() throws {
-        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"))
+    func fullDiskSaysSo() throws {
         let r = try TiltFXProcess.run([
             "render", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "foil", "--size", "16x16", "--out",
             "/dev/full",
         ])
         #expect(r.status != 0)
         #expect(r.stderr.contains("disk is full"), "stderr: \(r.stderr)")
+    }
+
+    @Test func heldTiltSequenceNeedsNoDaemonAndEachFrameIsTheStillAtItsTime() throws {
+        // No tiltd here: `--frames` with `--tilt` holds the tilt while the effect's time runs.
+        let dir = TestPaths.temporaryDirectory("tiltfx")
+        let frames = dir.appendingPathComponent("frames").path
+        let r = try TiltFXProcess.run(
+            [
+                "render", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "holo-card", "--tilt",
+                "0.2,-0.1",
+                "--frames", "3", "--fps", "10", "--size", "48x64", "--out", frames,
+            ],
+            environment: ["TILTD_SOCKET": dir.appendingPathComponent("no-tiltd.sock").path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        var sequence: [Data] = []
+        for i in 0..<3 {
+            let frame = try Data(contentsOf: URL(fileURLWithPath: frames + "/frame-0000\(i).png"))
+            sequence.append(frame)
+            let still = dir.appendingPathComponent("still\(i).png").path
+            let s = try TiltFXProcess.run([
+                "render", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "holo-card", "--tilt",
+                "0.2,-0.1",
+                "--time", "\(Double(i) / 10)", "--size", "48x64", "--out", still,
+            ])
+            #expect(s.status == 0, "stderr: \(s.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: still)) == frame, "frame \(i)")
+        }
+        // The effect's time runs: the frames are not all one picture.
+        #expect(sequence[0] != sequence[2])
+    }
+
+    @Test func heldTiltAndAReplayAreRefusedTogether() throws {
+        let r = try TiltFXProcess.run([
+            "render", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "foil", "--tilt", "0.1,0",
+            "--frames",
+            "2", "--replay", "log.csv", "--out", "/tmp/x",
+        ])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--tilt holds the tilt still and --replay drives it; give one of them"))
     }
 
     @Test func missingReplayLogExitsNonZero() throws {
