@@ -212,14 +212,13 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var accelFilter: LowPassFilter<Vector3>
     /// The regressors of the gyroscope error estimate, through the accelerometer's low-pass.
     @usableFromInline var regressors: LowPassFilter<GyroErrorRegressors>
-    /// The gyroscope over the current block: the sum of its readings, and of each reading times its index in the
-    /// block (1, 2, …), for the block's regressors (see `closeBlock`).
-    @usableFromInline var rateSum = Vector3(0, 0, 0)
+    /// The gyroscope's readings over the current block, each times its index in the block (1, 2, …), for the
+    /// block's scale regressors (see `closeBlock`; their plain sum is the rest detector's `gyroSum`).
+    @usableFromInline var rateMoment = Vector3(0, 0, 0)
     /// R's columns summed over the current block.
     @usableFromInline var columnSumX = Vector3(0, 0, 0)
     @usableFromInline var columnSumY = Vector3(0, 0, 0)
     @usableFromInline var columnSumZ = Vector3(0, 0, 0)
-    @usableFromInline var rateMoment = Vector3(0, 0, 0)
     /// Sum of the accelerometer in the almost-inertial frame over the current block, and how many samples it holds.
     @usableFromInline var accelSum: Vector3 = .zero
     @usableFromInline var accelCount = 0
@@ -373,7 +372,7 @@ public struct AttitudeFilter: Sendable {
                 dt = nominalInterval
                 accelFilter.reset()
                 regressors.reset()
-                rateSum = Vector3(0, 0, 0)
+                rest.clearBlock()
                 rateMoment = Vector3(0, 0, 0)
                 columnSumX = Vector3(0, 0, 0)
                 columnSumY = Vector3(0, 0, 0)
@@ -405,7 +404,7 @@ public struct AttitudeFilter: Sendable {
         }
         elapsed += dt
 
-        // Rest detection: sums, judged when the block closes.
+        // Rest detection: sums, judged when the block closes (the gyroscope's sum serves the scale regressors too).
         rest.add(gyro: gyro, accel: accel)
 
         // Gyroscope strapdown integration.
@@ -460,7 +459,6 @@ public struct AttitudeFilter: Sendable {
         columnSumY = columnSumY + cy
         columnSumZ = columnSumZ + cz
         blockCount += 1
-        rateSum = rateSum + gyro
         rateMoment = rateMoment + gyro * Double(blockCount)
         blockTime += dt
         // The orientations are taken into locals and stored once: reading back a value just stored in pieces of
@@ -512,6 +510,7 @@ public struct AttitudeFilter: Sendable {
         blockLength = max(1, min(Self.regressorBlock, Int((Self.longestBlock / max(nominalInterval, 1e-6)).rounded())))
         let sampleInterval = time / Double(blockCount)
         // Rest, and the rest bias: the gyroscope's short-term mean.
+        let rateSum = rest.gyroSum
         rest.closeBlock(time: time)
         let resting = rest.isResting
         if resting {
@@ -530,7 +529,6 @@ public struct AttitudeFilter: Sendable {
             biasX: columnSumX, biasY: columnSumY, biasZ: columnSumZ,
             scaleX: r0x * rateSum.x + (rnx - r0x) * moment.x, scaleY: r0y * rateSum.y + (rny - r0y) * moment.y,
             scaleZ: r0z * rateSum.z + (rnz - r0z) * moment.z)
-        rateSum = Vector3(0, 0, 0)
         rateMoment = Vector3(0, 0, 0)
         columnSumX = Vector3(0, 0, 0)
         columnSumY = Vector3(0, 0, 0)

@@ -82,6 +82,12 @@ struct RestDetector: Sendable {
         let alpha = min(time * inverseFilterTimeConstant, 1)
         gyroMean = gyroMean + (gyroBlock - gyroMean) * alpha
         accelMean = accelMean + (accelBlock - accelMean) * alpha
+        clearBlock()
+    }
+
+    /// Drops the current block's samples (after a gap, the averages start afresh).
+    @inlinable
+    mutating func clearBlock() {
         gyroSum = Vector3(0, 0, 0)
         gyroSquares = 0
         accelSum = Vector3(0, 0, 0)
