@@ -703,16 +703,11 @@ public struct AttitudeFilter: Sendable {
         setInclinationMatrix()
     }
 
-    /// `qInclination`'s rotation matrix, by rows, for the per-sample rotations of the block.
+    /// `qInclination`'s rotation matrix, by rows (the columns of its transpose, the conjugate's matrix), for the
+    /// per-sample rotations of the block.
     @inlinable
     mutating func setInclinationMatrix() {
-        let q = qInclination
-        inclinationX = Vector3(
-            1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y - q.w * q.z), 2 * (q.x * q.z + q.w * q.y))
-        inclinationY = Vector3(
-            2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x))
-        inclinationZ = Vector3(
-            2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
+        (inclinationX, inclinationY, inclinationZ) = Self.columns(qInclination.conjugate)
     }
 
     /// The columns of `q`'s rotation matrix.
