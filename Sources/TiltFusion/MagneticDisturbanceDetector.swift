@@ -28,7 +28,7 @@ struct MagneticDisturbanceDetector: Sendable {
     @usableFromInline let sinDipTolerance: Double
     /// The sines of the reference dip minus and plus the tolerance, each capped at the vertical (±1): a reading
     /// whose downward share (−up / strength) lies strictly between them is within the tolerance (the dip runs from
-    /// −90° to 90°, where the sine rises monotonically). Kept with their squares, signed, for `judge`.
+    /// −90° to 90°, where the sine rises monotonically). `judge` compares them squared, minding their signs.
     @usableFromInline var lowSine = -1.0
     @usableFromInline var highSine = 1.0
     @usableFromInline var hasReference = false
