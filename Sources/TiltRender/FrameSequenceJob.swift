@@ -76,6 +76,20 @@ public struct FrameSequenceJob: Sendable {
     }
 
     /// The file name of frame `i`: `frame-00000.png`.
+    /// The warning when `directory` still holds frames numbered from `frames` on (an earlier, longer render into the
+    /// same folder): they are kept, and they are not part of this sequence. `nil` when there are none.
+    public static func staleFrames(in directory: String, after frames: Int) -> String? {
+        let next = (directory as NSString).appendingPathComponent(fileName(frames))
+        guard FileManager.default.fileExists(atPath: next) else { return nil }
+        var last = frames
+        while FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(fileName(last + 1)))
+        {
+            last += 1
+        }
+        return "\(directory) still holds \(fileName(frames))\(last > frames ? " to \(fileName(last))" : "") from an "
+            + "earlier render; they are not part of these \(frames) frames (remove them, or render into an empty folder)"
+    }
+
     public static func fileName(_ i: Int) -> String {
         let n = String(i)
         return "frame-" + String(repeating: "0", count: max(0, 5 - n.count)) + n + ".png"
@@ -198,6 +212,9 @@ public struct FrameSequenceJob: Sendable {
             return [directory]
         }
         logger.info("wrote \(written.count) frames to \(directory)")
+        if let stale = Self.staleFrames(in: directory, after: frames) {
+            logger.warning("\(stale)")
+        }
         return written
     }
 

@@ -94,6 +94,24 @@ import TiltTestKit
         #expect(sequence[0] != sequence[2])
     }
 
+    @Test func aShorterSequenceIntoAnEarlierOnesFolderKeepsItsFramesAndSaysSo() throws {
+        let dir = TestPaths.temporaryDirectory("tiltfx")
+        let frames = dir.appendingPathComponent("frames").path
+        for count in ["4", "2"] {
+            let r = try TiltFXProcess.run([
+                "render", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "foil", "--tilt", "0.1,0",
+                "--frames", count, "--size", "16x16", "--out", frames,
+            ])
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            #expect(
+                r.stderr.contains("still holds frame-00002.png to frame-00003.png from an earlier render")
+                    == (count == "2"),
+                "stderr: \(r.stderr)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
+        #expect(names == (0..<4).map { "frame-0000\($0).png" })
+    }
+
     @Test func heldTiltAndAReplayAreRefusedTogether() throws {
         let r = try TiltFXProcess.run([
             "render", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "foil", "--tilt", "0.1,0",
