@@ -82,10 +82,15 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(name: "TiltEffects", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
         .target(name: "TiltMedia", dependencies: ["TiltCore", "CGStreamer"], swiftSettings: swiftSettings),
+        .target(name: "TiltImage", dependencies: ["TiltCore", "CPNG", "CTurboJPEG"], swiftSettings: swiftSettings),
+        .target(
+            name: "TiltGL", dependencies: ["TiltCore", "TiltEffects", "TiltImage", "CEGL"], swiftSettings: swiftSettings
+        ),
         .target(
             name: "TiltRender",
             dependencies: [
-                "TiltCore", "TiltEffects", "TiltClient", "TiltWire", "TiltMedia", "CSDL2", "CEGL", "CPNG", "CTurboJPEG",
+                "TiltCore", "TiltEffects", "TiltImage", "TiltGL", "TiltClient", "TiltWire", "TiltMedia", "CSDL2",
+                "CEGL",
                 "CXRandR",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -93,8 +98,9 @@ let package = Package(
         .target(
             name: "TiltServe",
             dependencies: [
-                "TiltCore", "TiltWire", "TiltEffects", "TiltRender",
+                "TiltCore", "TiltWire", "TiltEffects", "TiltGL",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ] + nio,
@@ -106,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "tiltd",
             dependencies: [
-                "TiltDaemon",
+                "TiltDaemon", "TiltWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -121,7 +127,9 @@ let package = Package(
         .executableTarget(
             name: "tiltfx",
             dependencies: [
-                "TiltRender", "TiltEffects", "TiltPlayback", "TiltServe", "TiltMedia",
+                "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltPlayback", "TiltServe", "TiltMedia",
+                "TiltCore",
+                "TiltWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -129,20 +137,23 @@ let package = Package(
 
         // MARK: Tests
         .target(
-            name: "TiltTestKit", dependencies: ["TiltCore", "TiltSensors"], path: "Tests/TiltTestKit",
+            name: "TiltTestKit", dependencies: ["TiltCore", "TiltSensors", "TiltImage", "CPNG", "CTurboJPEG"],
+            path: "Tests/TiltTestKit",
             swiftSettings: swiftSettings),
         .testTarget(name: "TiltCoreTests", dependencies: ["TiltCore", "TiltTestKit"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltMediaTests", dependencies: ["TiltMedia", "TiltCore", "TiltTestKit"], swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "TiltFusionTests", dependencies: ["TiltFusion", "TiltTestKit"], swiftSettings: swiftSettings),
+            name: "TiltFusionTests", dependencies: ["TiltFusion", "TiltCore", "TiltTestKit"],
+            swiftSettings: swiftSettings),
         .testTarget(
-            name: "TiltSensorsTests", dependencies: ["TiltSensors", "TiltTestKit"], swiftSettings: swiftSettings),
+            name: "TiltSensorsTests", dependencies: ["TiltSensors", "TiltCore", "TiltTestKit"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltWireTests",
             dependencies: [
-                "TiltWire", .product(name: "NIOCore", package: "swift-nio"),
+                "TiltWire", "TiltCore", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
@@ -153,15 +164,19 @@ let package = Package(
         .testTarget(
             name: "TiltDaemonTests",
             dependencies: [
-                "TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit", "TiltSensors", "TiltCore",
+                "TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit", "TiltSensors", "TiltFusion", "TiltCore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltEffectsTests", dependencies: ["TiltEffects", "TiltCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltRenderTests",
-            dependencies: ["TiltRender", "TiltEffects", "TiltCore", "TiltTestKit", "TiltMedia", "CPNG", "CTurboJPEG"],
+            dependencies: [
+                "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltCore", "TiltTestKit", "TiltMedia", "CPNG",
+                "CTurboJPEG",
+            ],
             exclude: ["Golden"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltServeTests",
@@ -174,8 +189,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "TiltImageTests", dependencies: ["TiltImage", "TiltTestKit", "TiltCore"], swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "TiltPlaybackTests", dependencies: ["TiltPlayback", "TiltCore", "TiltSensors", "TiltTestKit"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "TiltWebTests", dependencies: ["TiltTestKit", "TiltRender"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltWebTests", dependencies: ["TiltTestKit", "TiltRender", "TiltImage"], swiftSettings: swiftSettings
+        ),
     ]
 )

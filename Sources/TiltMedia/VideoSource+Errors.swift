@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import TiltCore
 
 extension VideoSource {
     /// GStreamer's error, as it came from the parser or the bus: its domain, code, message and debug text.

@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import TiltCore
 
 /// Moving pictures from a ``VideoInput`` through a GStreamer pipeline ending in an app sink: frames are decoded on
 /// GStreamer's streaming threads and handed over as RGBA ``VideoFrame``s.

@@ -1,6 +1,7 @@
 import Foundation
 import TiltCore
 import TiltEffects
+import TiltGL
 
 /// Headless frames-per-second for presets at given sizes.
 public struct Benchmark: Sendable {

@@ -1,4 +1,6 @@
 import CEGL
+import TiltGL
+import TiltImage
 import TiltMedia
 
 extension EffectRenderer {

@@ -1,4 +1,5 @@
 import Glibc
+import TiltGL
 
 /// Watches the folders of a preset's files through inotify and says when one of those files changed.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TiltCore
 import TiltEffects
+import TiltGL
 import TiltMedia
 
 /// `tiltfx render --frames N --fps F --out DIR`: a numbered PNG sequence, or with ``video`` a video file (WebM, MP4,

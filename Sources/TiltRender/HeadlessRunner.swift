@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import TiltCore
 import TiltEffects
+import TiltGL
 
 /// Set by SIGINT or SIGTERM during a headless run: the run ends and prints its statistics.
 private let headlessStopRequested = Atomic<Bool>(false)

@@ -1,11 +1,7 @@
 import CEGL
+import TiltGL
+import TiltImage
 import TiltMedia
-
-extension ImageTexture.Options {
-    /// A moving picture's texture: the bytes as the decoder gives them (sRGB-encoded, opaque, so premultiplied
-    /// already) in plain `GL_RGBA8`, not decoded on sampling: ``ShaderGenerator/videoFitSource`` copies them.
-    static let video = ImageTexture.Options(sRGB: false, premultiply: false)
-}
 
 extension ImageTexture {
     /// Replaces the texels with a video frame: `glTexSubImage2D` into the same texture while the size stays, a new

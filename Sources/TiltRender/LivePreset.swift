@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import TiltEffects
+import TiltGL
+import TiltImage
 
 /// A preset being shown live: its compiled effects, reloaded when its files change, keeping the last good shader
 /// when a reload fails.

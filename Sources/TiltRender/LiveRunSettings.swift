@@ -1,4 +1,5 @@
 import TiltEffects
+import TiltGL
 
 /// What a live run (`tiltfx run`, in a window or headless) shows and under which rules: the preset, the output size,
 /// the daemon that drives it, the power policy and how long it lasts. Shared by ``WindowRunner`` and

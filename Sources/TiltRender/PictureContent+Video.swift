@@ -1,5 +1,8 @@
 import Foundation
 import Glibc
+import TiltCore
+import TiltGL
+import TiltImage
 import TiltMedia
 
 extension PictureContent {
@@ -84,6 +87,4 @@ extension PictureContent {
         return Array(bytes.prefix(n))
     }
 
-    /// Whether the picture moves (a video, a camera, a pipeline).
-    public var isMoving: Bool { video != nil }
 }

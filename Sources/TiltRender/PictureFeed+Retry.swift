@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TiltCore
+import TiltGL
 import TiltMedia
 
 extension PictureFeed {

@@ -1,5 +1,7 @@
 import Logging
 import TiltCore
+import TiltGL
+import TiltImage
 import TiltMedia
 
 /// The moving picture of a render: a ``VideoSource`` for a ``PictureContent``'s ``PictureContent/video``, whose

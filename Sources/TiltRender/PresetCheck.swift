@@ -1,5 +1,6 @@
 import Foundation
 import TiltEffects
+import TiltGL
 
 /// `tiltfx check`: loads every preset of a presets folder and, where a GL context can be had, compiles its shaders,
 /// reporting each finding as `ok`, `note` or `FAIL`. Clients get working presets when nothing failed.

@@ -3,6 +3,7 @@ import CSDL2
 import Foundation
 import TiltCore
 import TiltEffects
+import TiltGL
 
 /// An SDL2 window with a current GL ES 3 context: the only place the window runner touches SDL.
 ///

@@ -1,3 +1,6 @@
+import TiltGL
+import TiltImage
+
 extension StillRenderJob {
     /// Shows the picture's video as it is `time` seconds in (a camera or pipeline: its first frame), so one frame
     /// of a video is as repeatable as the rest of a still render. Does nothing for a still picture.

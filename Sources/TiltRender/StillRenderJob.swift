@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import TiltCore
 import TiltEffects
+import TiltGL
+import TiltImage
 
 /// `tiltfx render --out FILE.png`: one deterministic frame, optionally re-rendered whenever the preset changes.
 public struct StillRenderJob: Sendable {
@@ -81,7 +83,7 @@ public struct StillRenderJob: Sendable {
         while !shouldStop() {
             guard watcher.waitForChange(timeoutMilliseconds: 250) else { continue }
             let start = ContinuousClock.now
-            do {
+            do throws(any Error) {
                 let reloaded = try current.reloaded()
                 if reloaded.files != current.files { watcher = try FileWatcher(files: reloaded.files) }
                 if let renderer {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TiltCore
 import TiltEffects
+import TiltGL
 
 /// `tiltfx run`: an SDL2 window (X11 or Wayland) drawing a preset with the same `EffectRenderer` as the headless
 /// path, driven by `tiltd`, or by the pointer when no daemon answers. Watches the preset and reloads it on change.

@@ -1,7 +1,7 @@
 import Foundation
 import TiltCore
 import TiltEffects
-import TiltRender
+import TiltGL
 
 /// The result of compiling a preset with some files replaced: its program, or its errors.
 struct CompileOutcome: Sendable {

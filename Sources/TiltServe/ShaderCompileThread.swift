@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import TiltRender
+import TiltGL
 
 /// One thread that owns a headless EGL context and runs every compile, one at a time, in order.
 ///

@@ -1,6 +1,8 @@
 import ArgumentParser
 import TiltCore
 import TiltEffects
+import TiltGL
+import TiltImage
 import TiltRender
 
 /// `tiltfx bench`: headless frames per second per preset.

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import TiltGL
+import TiltImage
 import TiltRender
 
 /// `--image FILE | --camera [DEVICE] | --source PIPELINE`, with `--fit MODE`: the user's picture, still or moving, as

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltEffects
+import TiltGL
 import TiltRender
 
 /// Static passes are drawn once and reused until the size, the shaders or the content change.

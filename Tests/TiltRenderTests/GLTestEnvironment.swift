@@ -1,5 +1,6 @@
 import Foundation
 import TiltEffects
+import TiltGL
 import TiltRender
 import TiltTestKit
 

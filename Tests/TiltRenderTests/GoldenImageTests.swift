@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltImage
 import TiltRender
 
 /// Every preset at three tilts, compared with committed 96×96 images.

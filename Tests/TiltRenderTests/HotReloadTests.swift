@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltEffects
+import TiltGL
 import TiltRender
 import TiltTestKit
 

@@ -1,7 +1,10 @@
 import Testing
 import TiltEffects
 import TiltRender
+import TiltTestKit
 
+@testable import TiltGL
+@testable import TiltImage
 @testable import TiltRender
 
 /// Texel preparation (premultiplied in linear light, shrinking) and the upload's size limit.

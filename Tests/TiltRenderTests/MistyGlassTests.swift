@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TiltEffects
+import TiltGL
+import TiltImage
 import TiltRender
 import TiltTestKit
 

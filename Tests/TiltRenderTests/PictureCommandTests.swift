@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltImage
 import TiltRender
 import TiltTestKit
 

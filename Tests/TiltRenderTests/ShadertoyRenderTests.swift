@@ -3,6 +3,8 @@ import Testing
 import TiltEffects
 import TiltTestKit
 
+@testable import TiltGL
+@testable import TiltImage
 @testable import TiltRender
 
 /// Shadertoy programs on llvmpipe: buffers with feedback, Shadertoy's pass order, texture channels with their

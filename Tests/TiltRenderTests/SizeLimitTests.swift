@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltEffects
+import TiltGL
 import TiltRender
 
 /// A `--size` over the GL's limits is refused up front with the real limit, counting the padding of layer passes.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TiltCore
 import TiltEffects
+import TiltGL
+import TiltImage
 import TiltRender
 import TiltTestKit
 

@@ -3,6 +3,7 @@ import TiltCore
 import TiltEffects
 import TiltTestKit
 
+@testable import TiltGL
 @testable import TiltRender
 
 /// A moving picture under a first pass that only copies it (misty-glass) is fitted straight into that pass's padded

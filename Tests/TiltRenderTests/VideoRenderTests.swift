@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltCore
+import TiltImage
 import TiltMedia
 import TiltRender
 import TiltTestKit

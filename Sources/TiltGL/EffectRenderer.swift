@@ -1,6 +1,7 @@
 import CEGL
 import Foundation
 import TiltEffects
+import TiltImage
 
 /// Draws a preset's render passes with the current GL context.
 ///
@@ -17,11 +18,11 @@ public final class EffectRenderer {
     private var vertexArray: GLuint = 0
     /// Per pass: its output textures (two for stateful passes), or empty for the last pass.
     private var targets: [[RenderTarget]] = []
-    var targetSize: SIMD2<Int> = .zero
+    package var targetSize: SIMD2<Int> = .zero
     private var pingPong = 0
     /// The user's picture, its texture and the program that fits it to the canvas, when one is given.
     /// (A moving picture's frames replace its texture and content size: EffectRenderer+Video.swift.)
-    var picture: (content: PictureContent, texture: ImageTexture, fit: GLuint)?
+    package var picture: (content: PictureContent, texture: ImageTexture, fit: GLuint)?
     /// The picture fitted to the current size, in the effects' colour (drawn when the size or the picture changes).
     var pictureCanvas: RenderTarget?
     /// The transparent margin around the picture in ``pictureCanvas``: the first pass's padding when the canvas is
@@ -206,7 +207,7 @@ public final class EffectRenderer {
 
     /// Draws the picture fitted to a `width`×`height` canvas into ``pictureCanvas``: sRGB-decoded and filtered in
     /// linear light by the GL, encoded into the effects' colour, once per size.
-    func fitPicture(width: Int, height: Int) throws(RenderError) {
+    package func fitPicture(width: Int, height: Int) throws(RenderError) {
         guard let picture else { return }
         let canvas: RenderTarget
         var padding = SIMD2<Double>.zero

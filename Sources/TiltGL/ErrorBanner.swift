@@ -4,7 +4,7 @@ import CEGL
 /// its file:line, in a panel at the top (drawn with `BitmapFont`).
 ///
 /// Uses the current GL context; create and draw on the thread that owns it.
-final class ErrorBanner {
+package final class ErrorBanner {
     private var program: GLuint = 0
     private var texture: GLuint = 0
     private var vertexArray: GLuint = 0
@@ -13,7 +13,7 @@ final class ErrorBanner {
     private var uploadedFor: (lines: [String], width: Int)?
 
     /// Compiles the tiny textured-panel shader.
-    init() throws(RenderError) {
+    package init() throws(RenderError) {
         let vs = """
             #version 300 es
             void main() {
@@ -45,12 +45,12 @@ final class ErrorBanner {
     }
 
     /// Sets the message (the first lines of an error) to show.
-    func show(_ error: String) {
+    package func show(_ error: String) {
         message = Array(error.split(separator: "\n").prefix(6).map(String.init))
     }
 
     /// Draws the frame and the message over the current framebuffer of `width`×`height`.
-    func draw(width: Int, height: Int) {
+    package func draw(width: Int, height: Int) {
         let t = max(4, min(width, height) / 60)
         glEnable(GLenum(GL_SCISSOR_TEST))
         glClearColor(0.85, 0.1, 0.1, 1)

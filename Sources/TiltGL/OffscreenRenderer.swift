@@ -1,5 +1,6 @@
 import CEGL
 import TiltEffects
+import TiltImage
 
 /// Renders a preset with no display: an EGL surfaceless context and a framebuffer object, read back as pixels.
 ///
@@ -100,6 +101,8 @@ public final class OffscreenRenderer {
         stage("reading back")
         let pixels = output.readPixels()
         stage("writing PNG")
-        try PNGFile.write(rgba: pixels, width: width, height: height, to: path)
+        do { try PNGFile.write(rgba: pixels, width: width, height: height, to: path) } catch {
+            throw .write(error.path, reason: error.reason)
+        }
     }
 }

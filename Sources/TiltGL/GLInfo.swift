@@ -1,11 +1,11 @@
 import CEGL
 
 /// Strings describing the current GL context.
-enum GLInfo {
+package enum GLInfo {
     /// `GL_RENDERER`.
-    static var renderer: String { string(GLenum(GL_RENDERER)) }
+    package static var renderer: String { string(GLenum(GL_RENDERER)) }
     /// `GL_VERSION`.
-    static var version: String { string(GLenum(GL_VERSION)) }
+    package static var version: String { string(GLenum(GL_VERSION)) }
 
     private static func string(_ name: GLenum) -> String {
         guard let p = glGetString(name) else { return "unknown" }

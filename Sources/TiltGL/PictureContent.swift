@@ -1,4 +1,5 @@
-import TiltMedia
+import TiltCore
+import TiltImage
 
 /// The user's picture (`--image FILE --fit MODE`): the content the first effect shades, in place of the effects a
 /// preset marks `"content": true`. A moving picture (a video file, a camera, a GStreamer pipeline) carries its
@@ -31,6 +32,9 @@ public struct PictureContent: Sendable, Hashable {
         self.fit = fit
         self.video = video
     }
+
+    /// Whether the picture moves (a video, a camera, a pipeline).
+    public var isMoving: Bool { video != nil }
 
     /// Where the picture lies on a `canvas`-sized layer: origin x, y (top-left) and width, height, in pixels.
     public func rect(canvas: SIMD2<Double>) -> SIMD4<Double> {

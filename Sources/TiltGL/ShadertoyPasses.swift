@@ -1,6 +1,7 @@
 import CEGL
 import Foundation
 import TiltEffects
+import TiltImage
 
 /// A preset's Shadertoy program on the GPU: the buffer passes with their ping-pong textures, the image textures of its
 /// channels and a sampler object per filter and wrap; renders the buffers and binds any pass's channels.

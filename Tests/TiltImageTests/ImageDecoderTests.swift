@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TiltRender
+import TiltImage
 import TiltTestKit
 
 /// PNG (libpng) and JPEG (libjpeg-turbo) decoding of pictures made here, and every way a file can be bad.

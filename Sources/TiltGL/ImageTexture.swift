@@ -1,6 +1,7 @@
 import CEGL
 import Foundation
 import TiltEffects
+import TiltImage
 
 /// A picture uploaded as a GL texture: premultiplied, sRGB-decoded on sampling, with a filter and a wrap.
 ///
@@ -52,9 +53,9 @@ public final class ImageTexture {
     /// The GL texture name.
     public let id: GLuint
     /// The uploaded size (smaller than the picture's when it was shrunk to fit).
-    public internal(set) var width: Int
+    public package(set) var width: Int
     /// The uploaded height.
-    public internal(set) var height: Int
+    public package(set) var height: Int
     /// The notice given when the picture was shrunk, else `nil`.
     public let notice: String?
 
@@ -120,4 +121,10 @@ public final class ImageTexture {
     public static func printNotice(_ text: String) {
         FileHandle.standardError.write(Data("notice: \(text)\n".utf8))
     }
+}
+
+extension ImageTexture.Options {
+    /// A moving picture's texture: the bytes as the decoder gives them (sRGB-encoded, opaque, so premultiplied
+    /// already) in plain `GL_RGBA8`, not decoded on sampling: ``ShaderGenerator/videoFitSource`` copies them.
+    package static let video = ImageTexture.Options(sRGB: false, premultiply: false)
 }

@@ -6,8 +6,8 @@ import TiltCore
 /// PNG encoding and decoding through libpng's simplified API (no `setjmp`), with file errors that say what to do.
 public enum PNGFile {
     /// Encodes straight-alpha RGBA8 pixels, top row first.
-    /// - Throws: `RenderError.write` when libpng refuses the image.
-    public static func encode(rgba: [UInt8], width: Int, height: Int) throws(RenderError) -> [UInt8] {
+    /// - Throws: `PNGFileError` (``PNGFileError/Kind/write``) when libpng refuses the image.
+    public static func encode(rgba: [UInt8], width: Int, height: Int) throws(PNGFileError) -> [UInt8] {
         var image = png_image()
         image.version = tilt_png_image_version
         image.width = png_uint_32(width)
@@ -15,20 +15,20 @@ public enum PNGFile {
         image.format = tilt_png_format_rgba
         var size: Int = 0
         let probe = rgba.withUnsafeBytes { png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, 0, nil) }
-        guard probe != 0, size > 0 else { throw .write("(memory)", reason: message(image)) }
+        guard probe != 0, size > 0 else { throw PNGFileError(.write, path: "(memory)", reason: message(image)) }
         var out = [UInt8](repeating: 0, count: size)
         let ok = rgba.withUnsafeBytes { pixels in
             out.withUnsafeMutableBytes {
                 png_image_write_to_memory(&image, $0.baseAddress, &size, 0, pixels.baseAddress, 0, nil)
             }
         }
-        guard ok != 0 else { throw .write("(memory)", reason: message(image)) }
+        guard ok != 0 else { throw PNGFileError(.write, path: "(memory)", reason: message(image)) }
         return Array(out.prefix(size))
     }
 
     /// Writes pixels to `path` as PNG.
-    /// - Throws: `RenderError.write` saying whether the folder is missing, the disk is full or access is denied.
-    public static func write(rgba: [UInt8], width: Int, height: Int, to path: String) throws(RenderError) {
+    /// - Throws: `PNGFileError` (``PNGFileError/Kind/write``) saying whether the folder is missing, the disk is full or access is denied.
+    public static func write(rgba: [UInt8], width: Int, height: Int, to path: String) throws(PNGFileError) {
         let bytes = try encode(rgba: rgba, width: width, height: height)
         try writeFile(bytes, to: path)
     }
@@ -38,29 +38,30 @@ public enum PNGFile {
     /// Re-rendering over the last image is the point of `--out` (and of `--watch`), so an existing file is replaced
     /// without `--force`; but through ``AtomicFileOutput``, so a viewer never shows a half-written PNG and a failed
     /// write keeps the previous image.
-    public static func writeFile(_ bytes: [UInt8], to path: String) throws(RenderError) {
+    public static func writeFile(_ bytes: [UInt8], to path: String) throws(PNGFileError) {
         do {
             let output = try AtomicFileOutput(path: path, replacing: true)
             try output.write(bytes)
             try output.commit()
         } catch {
-            throw .write(path, reason: explain(error.problem == .isFolder ? EISDIR : error.code, path: path))
+            throw PNGFileError(
+                .write, path: path, reason: explain(error.problem == .isFolder ? EISDIR : error.code, path: path))
         }
     }
 
     /// Decodes a PNG file into straight-alpha RGBA8, top row first.
-    public static func read(path: String) throws(RenderError) -> (rgba: [UInt8], width: Int, height: Int) {
+    public static func read(path: String) throws(PNGFileError) -> (rgba: [UInt8], width: Int, height: Int) {
         var image = png_image()
         image.version = tilt_png_image_version
         guard png_image_begin_read_from_file(&image, path) != 0 else {
-            throw .read(path, reason: message(image))
+            throw PNGFileError(.read, path: path, reason: message(image))
         }
         image.format = tilt_png_format_rgba
         let width = Int(image.width)
         let height = Int(image.height)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let ok = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
-        guard ok != 0 else { throw .read(path, reason: message(image)) }
+        guard ok != 0 else { throw PNGFileError(.read, path: path, reason: message(image)) }
         return (pixels, width, height)
     }
 

@@ -1,4 +1,5 @@
 import TiltEffects
+import TiltImage
 
 /// Decodes and uploads a preset's named textures (`"textures"` in preset.json).
 enum PresetTextureLoader {

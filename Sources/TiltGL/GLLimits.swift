@@ -20,7 +20,7 @@ public struct GLLimits: Sendable, Equatable {
     }
 
     /// The limits of the context current on this thread.
-    static var current: GLLimits {
+    package static var current: GLLimits {
         var texture: GLint = 0
         var renderbuffer: GLint = 0
         var viewport: [GLint] = [0, 0]

@@ -2,16 +2,15 @@ import CPNG
 import CTurboJPEG
 import Foundation
 import Glibc
-import TiltRender
-import TiltTestKit
+import TiltImage
 
 /// Pictures made in the tests with the real libraries: PNG of each colour type through libpng, JPEG through
 /// libjpeg-turbo.
-enum TestPictures {
+public enum TestPictures {
     /// A picture with smooth gradients, a hard-edged block and (with `alpha`) a transparent corner, so a wrong row
     /// order, channel order, fit or alpha handling shows: red rises to the right, green downwards, blue is 96; the
     /// block is white; alpha falls to 0 towards the top-left corner when `alpha`.
-    static func pattern(width: Int, height: Int, alpha: Bool = false) -> DecodedImage {
+    public static func pattern(width: Int, height: Int, alpha: Bool = false) -> DecodedImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
@@ -27,7 +26,7 @@ enum TestPictures {
     }
 
     /// libpng's simplified-API format flags.
-    enum PNGKind: UInt32 {
+    public enum PNGKind: UInt32 {
         case gray = 0
         case rgb = 2
         case rgba = 3
@@ -38,7 +37,7 @@ enum TestPictures {
     }
 
     /// Encodes `image` as a PNG of `kind` (grey takes the red channel; palette needs at most 256 colours).
-    static func png(_ image: DecodedImage, kind: PNGKind = .rgba) throws -> [UInt8] {
+    public static func png(_ image: DecodedImage, kind: PNGKind = .rgba) throws -> [UInt8] {
         var png = png_image()
         png.version = tilt_png_image_version
         png.width = png_uint_32(image.width)
@@ -91,7 +90,7 @@ enum TestPictures {
 
     /// Writes an Adam7-interlaced 8-bit RGBA PNG through libpng's full API (the simplified API writes no interlaced
     /// files). The input is valid, so libpng's error path, which needs `setjmp`, is never taken.
-    static func interlacedPNG(_ image: DecodedImage, to path: String) throws {
+    public static func interlacedPNG(_ image: DecodedImage, to path: String) throws {
         guard let file = fopen(path, "wb") else { throw TestPictureError("cannot create \(path)") }
         defer { fclose(file) }
         var write = png_create_write_struct(tilt_png_libpng_version, nil, nil, nil)
@@ -113,7 +112,7 @@ enum TestPictures {
     }
 
     /// Encodes `image` as a baseline JPEG (alpha dropped) at `quality`; `gray` writes one channel.
-    static func jpeg(_ image: DecodedImage, quality: Int32 = 95, gray: Bool = false) throws -> [UInt8] {
+    public static func jpeg(_ image: DecodedImage, quality: Int32 = 95, gray: Bool = false) throws -> [UInt8] {
         guard let handle = tjInitCompress() else { throw TestPictureError("no TurboJPEG compressor") }
         defer { tjDestroy(handle) }
         var out: UnsafeMutablePointer<UInt8>?
@@ -131,14 +130,14 @@ enum TestPictures {
     }
 
     /// Writes `bytes` to a new file in a fresh temporary folder and returns its path.
-    static func file(_ bytes: [UInt8], name: String) throws -> String {
+    public static func file(_ bytes: [UInt8], name: String) throws -> String {
         let path = TestPaths.temporaryDirectory("pic").appendingPathComponent(name).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
 
     /// A PNG whose header claims `width`×`height` (with a valid CRC) but holds no pixel data.
-    static func pngHeaderClaiming(width: UInt32, height: UInt32) throws -> [UInt8] {
+    public static func pngHeaderClaiming(width: UInt32, height: UInt32) throws -> [UInt8] {
         var bytes = try png(pattern(width: 1, height: 1), kind: .rgba)
         // Signature (8), IHDR length (4) and type (4), then width and height, big-endian.
         for (offset, value) in [(16, width), (20, height)] {
@@ -150,7 +149,7 @@ enum TestPictures {
     }
 
     /// CRC-32 as PNG chunks use it.
-    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    public static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
         for b in bytes {
             c ^= UInt32(b)
@@ -161,7 +160,7 @@ enum TestPictures {
 }
 
 /// A test picture could not be made.
-struct TestPictureError: Error, CustomStringConvertible {
-    var description: String
+public struct TestPictureError: Error, CustomStringConvertible {
+    public var description: String
     init(_ description: String) { self.description = description }
 }

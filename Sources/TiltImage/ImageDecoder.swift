@@ -16,7 +16,7 @@ public enum ImageDecoder {
     public static let maxPixels = 16384 * 16384
 
     /// The formats recognised.
-    enum Format { case png, jpeg }
+    package enum Format { case png, jpeg }
 
     /// Reads and decodes the picture at `path`.
     /// - Throws: `ImageError` naming the file and what is wrong with it.
@@ -36,7 +36,7 @@ public enum ImageDecoder {
     }
 
     /// The format the first bytes announce.
-    static func format(of bytes: [UInt8], path: String) throws(ImageError) -> Format {
+    package static func format(of bytes: [UInt8], path: String) throws(ImageError) -> Format {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         if bytes.starts(with: png) { return .png }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
@@ -51,7 +51,7 @@ public enum ImageDecoder {
     }
 
     /// The whole file, or an error saying why it cannot be read.
-    static func readFile(_ path: String) throws(ImageError) -> [UInt8] {
+    package static func readFile(_ path: String) throws(ImageError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw unreadable(path, errno) }
         defer { close(fd) }

@@ -22,7 +22,7 @@ extension DecodedImage {
     /// With `sRGB`, colour is multiplied in linear light and encoded again, so that a `GL_SRGB8_ALPHA8` texture
     /// decodes to linear premultiplied colour and filters correctly; otherwise the bytes are multiplied as they are.
     /// Opaque and fully transparent pixels need no arithmetic.
-    func premultipliedTexels(sRGB: Bool) -> [UInt8] {
+    package func premultipliedTexels(sRGB: Bool) -> [UInt8] {
         var out = pixels
         let lut = SRGBTransfer.linear
         for i in stride(from: 0, to: out.count, by: 4) {
@@ -82,7 +82,7 @@ extension DecodedImage {
 
     /// `texels` (this image's size, 4 bytes a pixel) with the rows in the opposite order, for a texture sampled with
     /// GL's bottom-left origin.
-    func flippingRows(of texels: [UInt8]) -> [UInt8] {
+    package func flippingRows(of texels: [UInt8]) -> [UInt8] {
         let stride = width * 4
         var out = [UInt8]()
         out.reserveCapacity(texels.count)

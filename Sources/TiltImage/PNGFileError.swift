@@ -1,0 +1,31 @@
+/// A PNG file that could not be written or read: which, the file, and why (with what to do).
+public struct PNGFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What failed.
+    public enum Kind: Sendable, Hashable {
+        /// Encoding or writing the file.
+        case write
+        /// Opening or decoding the file.
+        case read
+    }
+
+    /// What failed.
+    public let kind: Kind
+    /// The file, as given (`(memory)` for an encoding that never reached a file).
+    public let path: String
+    /// Why, and what to do.
+    public let reason: String
+
+    /// An error about `path`.
+    public init(_ kind: Kind, path: String, reason: String) {
+        self.kind = kind
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch kind {
+        case .write: "cannot write \(path): \(reason)"
+        case .read: "cannot read \(path): \(reason)"
+        }
+    }
+}
