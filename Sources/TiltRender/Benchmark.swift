@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import TiltCore
 import TiltEffects
 import TiltGL
@@ -50,30 +51,19 @@ public struct Benchmark: Sendable {
         let feed = PictureFeed(picture: picture)
         try feed?.start()
         defer { feed?.stop() }
-        var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
-        _ = try feed?.refresh(renderer.effects)
-        try renderer.drawAndWait(inputs)
-        let shownBefore = feed?.framesShown ?? 0
-        let drawnBefore = renderer.effects.drawCounts.reduce(0, +)
-        let clock = ContinuousClock()
-        let start = clock.now
-        var frames = 0
-        var elapsed = 0.0
-        repeat {
-            let t = Double(frames) / 60
-            // Frame numbers from 1 (the warm-up drew 0), a 60 Hz time step, and gravity following the tilt, so a
-            // preset's simulation steps and moves as it would on screen.
-            inputs = FrameInputs(
-                time: t, timeDelta: 1.0 / 60, frame: frames + 1, size: inputs.size,
-                tilt: SIMD2(0.3 * sin(t), 0.3 * cos(t * 0.7)))
-            _ = try feed?.refresh(renderer.effects)
-            try renderer.drawAndWait(inputs)
-            frames += 1
-            let d = start.duration(to: clock.now)
-            elapsed = d.inSeconds
-        } while elapsed < seconds
+        // The tilt sweeps slowly, so a preset's highlight and simulation move as they would on screen.
+        var sweep = ScriptedMotion { inputs, t in inputs.tilt = SIMD2(0.3 * sin(t), 0.3 * cos(t * 0.7)) }
+        var shownBefore = 0
+        var drawnBefore = 0
+        let sink = OffscreenSink(renderer)
+        var loop = FrameLoop(pacing: .timed(seconds: seconds), logger: Logger(label: "tiltfx.bench"))
+        loop.afterWarmUp = {
+            shownBefore = feed?.framesShown ?? 0
+            drawnBefore = renderer.effects.drawCounts.reduce(0, +)
+        }
+        let outcome = try loop.run(sink: sink, motion: &sweep, picture: feed)
         return Result(
-            preset: preset.name, width: width, height: height, frames: frames, seconds: elapsed,
+            preset: preset.name, width: width, height: height, frames: outcome.frames, seconds: outcome.seconds,
             passesDrawn: renderer.effects.drawCounts.reduce(0, +) - drawnBefore,
             passCount: renderer.effects.passes.count, videoFrames: feed.map { $0.framesShown - shownBefore })
     }

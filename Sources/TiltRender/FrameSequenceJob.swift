@@ -136,39 +136,12 @@ public struct FrameSequenceJob: Sendable {
         let feed = PictureFeed(picture: picture, stepped: true)
         try feed?.start()
         defer { feed?.stop() }
-        var held = SIMD2<Double>.zero
-        if case .held(let tilt) = motion { held = tilt }
-        var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)), tilt: held)
-        var written: [String] = []
-        defer { progress?.finish() }
-        /// Draws frame `i` with `motion` (if any) and writes its PNG or encodes it.
-        func render(_ i: Int, _ motion: AttitudeFrame?) throws {
-            if let motion { inputs.apply(motion) }
-            inputs.time = Double(i) / fps
-            inputs.frame = i
-            inputs.timeDelta = 1 / fps
-            do {
-                _ = try feed?.show(at: Double(i) / fps, renderer.effects)
-            } catch MediaError.stream(let input, let reason) where input.isLive {
-                // Offline, a live source that stops is not waited for: the frames written so far are kept (a video
-                // being encoded is removed, as on any error).
-                let kept =
-                    encoder != nil
-                    ? "the video \(directory) is not written"
-                    : written.isEmpty ? "no frame was written" : "frames 0 to \(i - 1) are written in \(directory)"
-                throw MediaError.stream(
-                    input: input,
-                    reason: "\(reason) at frame \(i); \(kept). A render does not wait for a live source to come back: "
-                        + "run it again, or record it to a video file and give that with --image")
-            }
-            if let encoder {
-                try encoder.append(rgba: try renderer.render(inputs))
-            } else {
-                let path = (directory as NSString).appendingPathComponent(Self.fileName(i))
-                try renderer.renderPNG(inputs, to: path)
-                written.append(path)
-            }
-            progress?.update(done: i + 1)
+        let sink: any FrameSink =
+            encoder.map { VideoSink(renderer, encoder: $0, path: directory) }
+            ?? PNGSequenceSink(renderer, directory: directory)
+        let loop = { (realTime: Bool) in
+            FrameLoop(
+                pacing: .offline(frames: frames, fps: fps, realTime: realTime), logger: logger, progress: progress)
         }
         switch motion {
         case .replay(let timeline, let name):
@@ -177,41 +150,25 @@ public struct FrameSequenceJob: Sendable {
             if let warning = Self.pastTheEnd(frames: frames, fps: fps, timeline: timeline, name: name) {
                 logger.warning("\(warning)")
             }
-            for i in 0..<frames {
-                try render(i, timeline.frame(at: Double(i) / fps))
-            }
+            var replay = ReplayMotion(timeline: timeline)
+            try loop(false).run(sink: sink, motion: &replay, picture: feed)
         case .held(let tilt):
             logger.info("rendering \(frames) frames at the tilt \(tilt.x),\(tilt.y)")
-            for i in 0..<frames {
-                try render(i, nil)
-            }
+            var held = HeldMotion(tilt: tilt)
+            try loop(false).run(sink: sink, motion: &held, picture: feed)
         case .daemon(let socketPath):
             let daemon = DaemonMotion(socketPath: socketPath, rate: fps)
             defer { daemon.close() }
-            let deadline = ContinuousClock.now + .seconds(3)
-            while daemon.snapshot.frame == nil {
-                if ContinuousClock.now > deadline {
-                    let why = daemon.snapshot.lastProblem.map { " (\($0))" } ?? ""
-                    throw RenderError.read(
-                        daemon.socketPath,
-                        reason: "no frames from tiltd\(why); start it (`tiltd`), set TILTD_SOCKET, or use --replay LOG")
-                }
-                Thread.sleep(forTimeInterval: 0.01)
-            }
+            var live = DaemonFeed(daemon: daemon, fallback: .level, logger: logger)
+            try live.waitForFirstFrame(timeout: 3)
             logger.info("rendering \(frames) frames from tiltd at \(daemon.socketPath)")
-            let start = ContinuousClock.now
-            for i in 0..<frames {
-                let due = start + .milliseconds(Int(Double(i) * 1000 / fps))
-                let wait = ContinuousClock.now.duration(to: due)
-                if wait > .zero { Thread.sleep(forTimeInterval: wait.inSeconds) }
-                try render(i, daemon.snapshot.frame)
-            }
+            try loop(true).run(sink: sink, motion: &live, picture: feed)
         }
-        if let encoder {
-            try encoder.finish()
+        if encoder != nil {
             logger.info("wrote \(frames) frames to \(directory)")
             return [directory]
         }
+        let written = (sink as? PNGSequenceSink)?.written ?? []
         logger.info("wrote \(written.count) frames to \(directory)")
         if let stale = Self.staleFrames(in: directory, after: frames) {
             logger.warning("\(stale)")

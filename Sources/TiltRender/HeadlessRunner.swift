@@ -43,68 +43,22 @@ public struct HeadlessRunner: Sendable {
         let renderer = try OffscreenRenderer(
             preset: settings.preset, width: width, height: height, picture: settings.picture)
         logger.info("headless: \(renderer.rendererName), \(width)x\(height)")
-        let feed = PictureFeed(picture: settings.picture, retry: PictureFeed.Retry(), logger: logger)
-        try feed?.start()
-        defer { feed?.stop() }
+        let picture = PictureFeed(picture: settings.picture, retry: PictureFeed.Retry(), logger: logger)
+        try picture?.start()
+        defer { picture?.stop() }
         Self.installStopHandlers()
         // No display to read a rotation from: `auto` is 0 here.
         let daemon = DaemonMotion(
             socketPath: settings.socketPath, rate: settings.policy.fullMotionRate,
             screenRotation: settings.screenRotation.initial(display: nil))
         defer { daemon.close() }
-        var scheduler = FrameScheduler(policy: settings.policy, displayRate: frameRate, duration: settings.duration)
-        let clock = ContinuousClock()
-        let start = clock.now
-        func now() -> Double { start.duration(to: clock.now).inSeconds }
-        var inputs = FrameInputs(size: SIMD2(Double(width), Double(height)))
-        var frame = 0
-        var last = 0.0
-        var saidNoDaemon = false
-        loop: while !headlessStopRequested.load(ordering: .relaxed) {
-            let t = now()
-            let snapshot = daemon.snapshot
-            if !snapshot.connected && !saidNoDaemon && t > 1 {
-                // Said once, after a second, so a daemon that is merely slow to answer is not reported missing.
-                let why = snapshot.lastProblem.map { " (\($0))" } ?? ""
-                let fallback =
-                    "drawing with no motion (tilt 0,0) and, with no power state, as on mains; start tiltd or give "
-                    + "--socket. Frames follow it once it answers."
-                logger.notice("no tiltd answers at \(daemon.socketPath)\(why): \(fallback)")
-                saidNoDaemon = true
-            } else if snapshot.connected && saidNoDaemon {
-                logger.info("tiltd answers at \(daemon.socketPath) now")
-                saidNoDaemon = false
-            }
-            let step = scheduler.next(power: snapshot.power, window: .visible, now: t)
-            if let change = step.change {
-                daemon.watch(rate: change.motionRate)
-                logger.info("power: \(change.summary)")
-                if let line = try feed?.follow(change.mode, showingOn: renderer.effects) {
-                    logger.info("picture: \(line)")
-                }
-                onModeChange(change, snapshot.power)
-            }
-            switch step.action {
-            case .stop: break loop
-            case .idle(let timeout):
-                // Still: no frames until the power state changes (or the run ends).
-                daemon.waitForChange(timeout: min(1, timeout ?? 1))
-            case .wait(let seconds): Thread.sleep(forTimeInterval: seconds)
-            case .frameDue:
-                if let motion = snapshot.frame { inputs.apply(motion) }
-                inputs.time = t
-                inputs.timeDelta = t - last
-                inputs.frame = frame
-                last = t
-                // A new video frame is drawn even when nothing else changed.
-                let fresh = try feed?.refresh(renderer.effects) ?? false
-                if scheduler.admit(inputs, animated: renderer.effects.isAnimated || fresh, now: t) {
-                    try renderer.drawAndWait(inputs)
-                    frame += 1
-                }
-            }
-        }
-        return scheduler.finalStats(now: now())
+        var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger)
+        let scheduler = FrameScheduler(policy: settings.policy, displayRate: frameRate, duration: settings.duration)
+        var loop = FrameLoop(pacing: .live(scheduler), logger: logger)
+        loop.shouldStop = { headlessStopRequested.load(ordering: .relaxed) }
+        loop.onModeChange = onModeChange
+        let outcome = try loop.run(sink: OffscreenSink(renderer), motion: &motion, picture: picture)
+        return outcome.stats ?? PowerGate(policy: settings.policy).finalStats(now: 0)
     }
 
     /// SIGINT and SIGTERM end the run (unblocked here: a parent may have blocked them).

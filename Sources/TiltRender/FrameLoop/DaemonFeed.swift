@@ -1,0 +1,95 @@
+import Foundation
+import Logging
+import TiltCore
+import TiltEffects
+import TiltGL
+
+/// Motion from `tiltd` (through ``DaemonMotion``), and what to do while it does not answer: take the tilt from the
+/// pointer (a window: ±0.5 rad at its edges, so the highlight follows it) or draw with no motion (headless). Says so
+/// in the log when the source changes, after the first second, so a daemon that is merely slow to answer is not
+/// reported missing.
+public struct DaemonFeed: MotionFeed {
+    /// What drives the tilt while no daemon answers.
+    public enum Fallback: Sendable {
+        /// The pointer's position in the frame.
+        case pointer
+        /// Nothing: tilt 0,0 and, with no power state, as on mains.
+        case level
+    }
+
+    /// The connection.
+    public let daemon: DaemonMotion
+    private let fallback: Fallback
+    private let logger: Logger
+    private var announced: Source?
+    private var ease = AxesEase()
+
+    private enum Source {
+        case daemon
+        case fallback
+    }
+
+    /// A feed reading `daemon`, logging to `logger`.
+    public init(daemon: DaemonMotion, fallback: Fallback, logger: Logger) {
+        self.daemon = daemon
+        self.fallback = fallback
+        self.logger = logger
+    }
+
+    public mutating func drive(_ inputs: inout FrameInputs, elapsed: Double) {
+        let snapshot = daemon.snapshot
+        switch fallback {
+        case .pointer:
+            if snapshot.connected, let motion = snapshot.frame {
+                inputs.apply(motion)
+                inputs.tilt = ease.ease(inputs.tilt, axes: motion.axes, at: elapsed)
+            } else {
+                let n = inputs.pointer / SIMD2(max(inputs.size.x, 1), max(inputs.size.y, 1)) - 0.5
+                inputs.tilt = SIMD2(-n.y, -n.x)
+            }
+        case .level:
+            if let motion = snapshot.frame { inputs.apply(motion) }
+        }
+    }
+
+    public mutating func tick(elapsed: Double) {
+        let snapshot = daemon.snapshot
+        let answering = snapshot.connected && (fallback == .level || snapshot.frame != nil)
+        if answering, announced == .fallback || (announced == nil && fallback == .pointer) {
+            logger.info(
+                fallback == .pointer
+                    ? "driven by tiltd at \(daemon.socketPath)" : "tiltd answers at \(daemon.socketPath) now")
+            announced = .daemon
+        } else if !answering, announced != .fallback, elapsed > 1 {
+            let why = snapshot.lastProblem.map { " (\($0))" } ?? ""
+            switch fallback {
+            case .pointer:
+                logger.notice("no tiltd at \(daemon.socketPath)\(why): using the pointer as tilt")
+            case .level:
+                let what =
+                    "drawing with no motion (tilt 0,0) and, with no power state, as on mains; start tiltd or give "
+                    + "--socket. Frames follow it once it answers."
+                logger.notice("no tiltd answers at \(daemon.socketPath)\(why): \(what)")
+            }
+            announced = .fallback
+        }
+    }
+
+    public var power: PowerState? { daemon.snapshot.power }
+    public func watch(rate: Double?) { daemon.watch(rate: rate) }
+    public func setScreenRotation(_ rotation: ScreenRotation) { daemon.setScreenRotation(rotation) }
+    public func waitForChange(timeout: Double) { _ = daemon.waitForChange(timeout: timeout) }
+
+    public func waitForFirstFrame(timeout: Double) throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while daemon.snapshot.frame == nil {
+            if ContinuousClock.now > deadline {
+                let why = daemon.snapshot.lastProblem.map { " (\($0))" } ?? ""
+                throw RenderError.read(
+                    daemon.socketPath,
+                    reason: "no frames from tiltd\(why); start it (`tiltd`), set TILTD_SOCKET, or use --replay LOG")
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+}

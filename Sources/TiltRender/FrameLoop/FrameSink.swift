@@ -1,0 +1,63 @@
+import TiltCore
+import TiltEffects
+import TiltGL
+
+/// Where the frames of a ``FrameLoop`` go: a window, an offscreen surface, a PNG sequence, a video file, a benchmark.
+///
+/// A sink owns its GL context and the ``EffectRenderer`` made in it; the loop decides when a frame is due and what
+/// it shows (its ``FrameInputs``), the sink draws it and puts it where it belongs. A new kind of output (a desktop
+/// wallpaper, say) is one more sink: the pacing, power gating, motion and moving pictures come with the loop.
+///
+/// Sinks are used on the thread that made them (their GL context is current there).
+public protocol FrameSink: AnyObject {
+    /// The renderer drawing into this sink (replaced when a live sink reloads its preset).
+    var effects: EffectRenderer { get }
+    /// The size of a frame, in pixels.
+    var size: SIMD2<Int> { get }
+    /// Whether anyone can see the output (a window that is hidden or minimised cannot); offscreen: always.
+    var visibility: WindowVisibility { get }
+    /// How long the loop may block, at most, while no frame is due, before it looks at the power state again.
+    var idleWait: Double { get }
+    /// Whether ``poll(waitSeconds:)`` waits for events of the sink's own (a window's); otherwise the loop waits on
+    /// the motion feed.
+    var hasEvents: Bool { get }
+    /// Takes what happened since the last call (a window's events, a reloaded preset); waits up to `waitSeconds`
+    /// for something to happen when ``hasEvents``.
+    func poll(waitSeconds: Double) -> SinkEvents
+    /// Draws the frame `inputs` describes (the `frame`-th drawn) and shows, writes or encodes it.
+    func present(_ inputs: FrameInputs, frame: Int) throws
+    /// Ends the output (an encoder's end of stream): called once, after the last frame, when no error came before.
+    func finish() throws
+    /// Says what is left of the output when the run fails at `frame` (for the error message): e.g. "frames 0 to 4
+    /// are written in out/".
+    func kept(failingAt frame: Int) -> String
+}
+
+extension FrameSink {
+    public var visibility: WindowVisibility { .visible }
+    public var idleWait: Double { 1 }
+    public var hasEvents: Bool { false }
+    public func poll(waitSeconds: Double) -> SinkEvents { SinkEvents() }
+    public func finish() throws {}
+    public func kept(failingAt frame: Int) -> String { "no output is kept" }
+}
+
+/// What a sink saw between two turns of the loop.
+public struct SinkEvents: Sendable, Hashable {
+    /// The user asked to stop (the window was closed, Escape).
+    public var quit = false
+    /// The output must be drawn again even with the same inputs (exposed, resized, an error banner shown).
+    public var invalidated = false
+    /// The preset was reloaded: `true` with a new renderer, `false` when the reload failed (the last good one is
+    /// kept); `nil`: no reload.
+    public var reloaded: Bool?
+    /// The pointer's latest position in frame pixels, when the sink has one and it moved.
+    public var pointer: SIMD2<Double>?
+    /// Whether the pointer's button is held, when it changed.
+    public var pointerDown: Bool?
+    /// The display's rotation changed to this.
+    public var screenRotation: ScreenRotation?
+
+    /// No events.
+    public init() {}
+}

@@ -1,0 +1,69 @@
+import Foundation
+import TiltCore
+import TiltEffects
+
+/// Where the motion of a ``FrameLoop``'s frames comes from: the daemon (``DaemonFeed``), a tilt held still
+/// (``HeldMotion``), a replayed timeline (``ReplayMotion``), or a scripted path (``ScriptedMotion``).
+public protocol MotionFeed {
+    /// Sets the motion fields of `inputs` (its clock, size and pointer are set already) for a frame `elapsed`
+    /// seconds into the run.
+    mutating func drive(_ inputs: inout FrameInputs, elapsed: Double)
+    /// Looks at the source once per turn of the loop, drawn or not (to say when it comes or goes).
+    mutating func tick(elapsed: Double)
+    /// The latest power state from the source; `nil`: none known (counted as mains).
+    var power: PowerState? { get }
+    /// Asks for motion at `rate` Hz; `nil`: none is needed (the still frame is shown, or nothing is seen).
+    func watch(rate: Double?)
+    /// The display's rotation changed (the source turns its axes with it).
+    func setScreenRotation(_ rotation: ScreenRotation)
+    /// Blocks until the source has news (a frame, a power change) or `timeout` seconds pass.
+    func waitForChange(timeout: Double)
+    /// Blocks until the first motion arrives, for a render that cannot start without it.
+    /// - Throws: `RenderError.read` when none comes within `timeout` seconds.
+    func waitForFirstFrame(timeout: Double) throws
+}
+
+extension MotionFeed {
+    public mutating func tick(elapsed: Double) {}
+    public var power: PowerState? { nil }
+    public func watch(rate: Double?) {}
+    public func setScreenRotation(_ rotation: ScreenRotation) {}
+    public func waitForChange(timeout: Double) { Thread.sleep(forTimeInterval: max(0, timeout)) }
+    public func waitForFirstFrame(timeout: Double) throws {}
+}
+
+/// A tilt held still (`--tilt X,Y`): only the effect's time runs.
+public struct HeldMotion: MotionFeed {
+    /// X, Y radians.
+    public var tilt: SIMD2<Double>
+
+    /// Holds `tilt`.
+    public init(tilt: SIMD2<Double>) { self.tilt = tilt }
+
+    public func drive(_ inputs: inout FrameInputs, elapsed: Double) { inputs.tilt = tilt }
+}
+
+/// Frames played back from a timeline (a fused sensor log): a frame `t` seconds into the run shows the timeline at
+/// `t`.
+public struct ReplayMotion: MotionFeed {
+    /// The frames played.
+    public var timeline: MotionTimeline
+
+    /// Plays `timeline`.
+    public init(timeline: MotionTimeline) { self.timeline = timeline }
+
+    public func drive(_ inputs: inout FrameInputs, elapsed: Double) {
+        if let frame = timeline.frame(at: elapsed) { inputs.apply(frame) }
+    }
+}
+
+/// Motion computed from the time by a function (a benchmark's sweep).
+public struct ScriptedMotion: MotionFeed {
+    /// Sets the motion of a frame at the given time.
+    public var script: @Sendable (inout FrameInputs, Double) -> Void
+
+    /// Drives frames by `script`.
+    public init(_ script: @escaping @Sendable (inout FrameInputs, Double) -> Void) { self.script = script }
+
+    public func drive(_ inputs: inout FrameInputs, elapsed: Double) { script(&inputs, elapsed) }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import TiltEffects
+import TiltGL
+
+/// A numbered PNG sequence in a folder: frame i is `frame-0000i.png` (``FrameSequenceJob/fileName(_:)``).
+public final class PNGSequenceSink: FrameSink {
+    /// The offscreen surface and its renderer.
+    public let renderer: OffscreenRenderer
+    /// The folder the frames go to.
+    public let directory: String
+    /// The files written so far.
+    public private(set) var written: [String] = []
+
+    /// A sink writing `renderer`'s frames into `directory`, which must exist.
+    public init(_ renderer: OffscreenRenderer, directory: String) {
+        self.renderer = renderer
+        self.directory = directory
+    }
+
+    public var effects: EffectRenderer { renderer.effects }
+    public var size: SIMD2<Int> { SIMD2(renderer.width, renderer.height) }
+
+    public func present(_ inputs: FrameInputs, frame: Int) throws {
+        let path = (directory as NSString).appendingPathComponent(FrameSequenceJob.fileName(frame))
+        try renderer.renderPNG(inputs, to: path)
+        written.append(path)
+    }
+
+    public func kept(failingAt frame: Int) -> String {
+        written.isEmpty ? "no frame was written" : "frames 0 to \(frame - 1) are written in \(directory)"
+    }
+}
