@@ -91,7 +91,7 @@ public struct FrameLoop {
                 let events = sink.poll(waitSeconds: wait)
                 if events.quit { break }
                 if events.invalidated { scheduler.invalidate() }
-                pointer = events.pointer ?? pointer
+                if let moved = events.pointer { pointer = SIMD2(moved.x, moved.y) }
                 pointerDown = events.pointerDown ?? pointerDown
                 switch events.reloaded {
                 case true?:

@@ -52,7 +52,10 @@ public struct SinkEvents: Sendable, Hashable {
     /// kept); `nil`: no reload.
     public var reloaded: Bool?
     /// The pointer's latest position in frame pixels, when the sink has one and it moved.
-    public var pointer: SIMD2<Double>?
+    ///
+    /// (Two plain doubles rather than an optional `SIMD2<Double>`: Swift 6.3's debug builds read such a field of
+    /// this struct with an aligned SSE load from a stack slot that is not 16-byte aligned, and crash.)
+    public var pointer: Point?
     /// Whether the pointer's button is held, when it changed.
     public var pointerDown: Bool?
     /// The display's rotation changed to this.
@@ -60,4 +63,18 @@ public struct SinkEvents: Sendable, Hashable {
 
     /// No events.
     public init() {}
+
+    /// A position in frame pixels.
+    public struct Point: Sendable, Hashable {
+        /// Pixels from the left.
+        public var x: Double
+        /// Pixels from the top.
+        public var y: Double
+
+        /// A point.
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+    }
 }

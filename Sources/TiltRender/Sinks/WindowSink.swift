@@ -58,7 +58,7 @@ final class WindowSink: ErrorOverlaySink {
         result.invalidated = events.windowChanged
         if let pointer = events.pointer {
             let scale = window.drawable.scale
-            result.pointer = SIMD2(pointer.x * scale, pointer.y * scale)
+            result.pointer = SinkEvents.Point(x: pointer.x * scale, y: pointer.y * scale)
         }
         result.pointerDown = events.pointerDown
         if events.quit { return result }
