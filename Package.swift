@@ -175,7 +175,7 @@ let package = Package(
             name: "TiltRenderTests",
             dependencies: [
                 "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltCore", "TiltTestKit", "TiltMedia", "CPNG",
-                "CTurboJPEG",
+                "CTurboJPEG", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"], swiftSettings: swiftSettings),
         .testTarget(

@@ -36,10 +36,6 @@ public struct StillRenderJob: Sendable {
         self.output = output
     }
 
-    private var inputs: FrameInputs {
-        FrameInputs(time: time, size: SIMD2(Double(width), Double(height)), tilt: tilt)
-    }
-
     /// Frames of at least this many pixels report each stage as it begins (a 16k still takes a while).
     public static let largeFramePixels = 4_000_000
 
@@ -55,8 +51,7 @@ public struct StillRenderJob: Sendable {
             logger?.info("rendering \(width)x\(height) (\(megapixels) Mpx): compiling the shaders")
         }
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
-        try showVideo(on: renderer.effects)
-        try renderer.renderPNG(inputs, to: output) { stage in
+        try draw(with: renderer) { stage in
             if large { logger?.info("rendering \(width)x\(height): \(stage) (\(elapsed()))") }
         }
         if large { logger?.info("wrote \(output) in \(elapsed())") }
@@ -72,8 +67,7 @@ public struct StillRenderJob: Sendable {
         var renderer: OffscreenRenderer?
         do {
             renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
-            if let renderer { try showVideo(on: renderer.effects) }
-            try renderer?.renderPNG(inputs, to: output)
+            if let renderer { try draw(with: renderer) }
             logger.info("wrote \(output); watching \(preset.files.count) files of preset '\(preset.name)'")
         } catch  where Self.isFixedByAnEdit(error) {
             let wait = "waiting for a fix (save its files to try again, Ctrl-C stops)"
@@ -92,8 +86,7 @@ public struct StillRenderJob: Sendable {
                     renderer = try OffscreenRenderer(preset: reloaded, width: width, height: height, picture: picture)
                 }
                 current = reloaded
-                if let renderer { try showVideo(on: renderer.effects) }
-                try renderer?.renderPNG(inputs, to: output)
+                if let renderer { try draw(with: renderer) }
                 logger.info("reloaded '\(current.name)' in \(start.duration(to: .now)); wrote \(output)")
             } catch {
                 let kept = renderer == nil ? "still waiting for a preset that compiles" : "keeping the last good shader"

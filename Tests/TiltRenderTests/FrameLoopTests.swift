@@ -61,6 +61,17 @@ struct FrameLoopTests {
         #expect(sink.finished == 1)
     }
 
+    @Test func aStillFrameShowsItsTimeWithNoTimeStep() throws {
+        let sink = try RecordingSink(preset: Self.staticPreset)
+        var motion = HeldMotion(tilt: SIMD2(0.3, 0))
+        try FrameLoop(pacing: .still(time: 2.5), logger: Self.logger).run(sink: sink, motion: &motion)
+        #expect(sink.presented.count == 1)
+        #expect(sink.presented.first?.time == 2.5)
+        #expect(sink.presented.first?.timeDelta == 0, "no frame came before it")
+        #expect(sink.presented.first?.tilt == SIMD2(0.3, 0))
+        #expect(sink.finished == 1)
+    }
+
     @Test func aReplayDrivesEachFrameFromTheTimelineAtItsTime() throws {
         let sink = try RecordingSink(preset: Self.staticPreset)
         let frames = (0..<11).map { i in

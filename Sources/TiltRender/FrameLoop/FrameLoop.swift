@@ -13,6 +13,7 @@ import TiltMedia
 ///   frame whose inputs are those of the last one drawn is skipped. The frame's time is the wall clock.
 /// - `offline`: `frames` frames, frame i showing the time i / fps, as fast as they can be drawn; with `realTime`,
 ///   frame i is also drawn no earlier than i / fps after the start (motion taken live from the daemon).
+/// - `still`: one frame at a given time, with no frame before it (its time step is 0).
 /// - `timed`: as many frames as fit in `seconds`, each 1/60 s of effect time after the last (a benchmark).
 public struct FrameLoop {
     /// How frames are paced.
@@ -20,7 +21,9 @@ public struct FrameLoop {
         /// Power-gated and drawn on change, until the scheduler's duration passes or the loop is stopped.
         case live(FrameScheduler)
         /// `frames` frames at `fps`; with `realTime`, no faster than `fps` either.
-        case offline(frames: Int, fps: Double, realTime: Bool)
+        case offline(frames: Int, fps: Double, realTime: Bool = false)
+        /// One frame showing the effect time `time`.
+        case still(time: Double)
         /// Frames as fast as they draw for `seconds` of wall time, 1/60 s of effect time apart, after one warm-up.
         case timed(seconds: Double)
     }
@@ -67,7 +70,10 @@ public struct FrameLoop {
             return try live(scheduler, sink: sink, motion: &motion, picture: picture)
         case .offline(let frames, let fps, let realTime):
             return try offline(
-                frames: frames, fps: fps, realTime: realTime, sink: sink, motion: &motion, picture: picture)
+                frames: frames, fps: fps, realTime: realTime, still: nil, sink: sink, motion: &motion, picture: picture)
+        case .still(let time):
+            return try offline(
+                frames: 1, fps: 1, realTime: false, still: time, sink: sink, motion: &motion, picture: picture)
         case .timed(let seconds):
             return try timed(seconds: seconds, sink: sink, motion: &motion, picture: picture)
         }
@@ -152,19 +158,20 @@ public struct FrameLoop {
     }
 
     private func offline(
-        frames: Int, fps: Double, realTime: Bool, sink: some FrameSink, motion: inout some MotionFeed,
-        picture: PictureFeed?
+        frames: Int, fps: Double, realTime: Bool, still: Double?, sink: some FrameSink,
+        motion: inout some MotionFeed, picture: PictureFeed?
     ) throws -> Outcome {
         defer { progress?.finish() }
         let start = ContinuousClock.now
         for i in 0..<frames {
-            let t = Double(i) / fps
+            let t = still ?? Double(i) / fps
             if realTime {
                 let wait = ContinuousClock.now.duration(to: start + .milliseconds(Int(Double(i) * 1000 / fps)))
                 if wait > .zero { Thread.sleep(forTimeInterval: wait.inSeconds) }
             }
             var inputs = FrameInputs(
-                time: t, timeDelta: 1 / fps, frame: i, size: SIMD2(Double(sink.size.x), Double(sink.size.y)))
+                time: t, timeDelta: still == nil ? 1 / fps : 0, frame: i,
+                size: SIMD2(Double(sink.size.x), Double(sink.size.y)))
             motion.drive(&inputs, elapsed: t)
             do {
                 _ = try picture?.show(at: t, sink.effects)
