@@ -3,7 +3,7 @@ import TiltGL
 
 /// One PNG file, replaced atomically each time a frame is drawn into it: the still render (`tiltfx render --out
 /// FILE.png`) and its `--watch`.
-public final class PNGFileSink: FrameSink {
+public final class PNGFileSink: OffscreenFrameSink {
     /// The offscreen surface and its renderer.
     public let renderer: OffscreenRenderer
     /// The file.
@@ -17,9 +17,6 @@ public final class PNGFileSink: FrameSink {
         self.path = path
         self.stage = stage
     }
-
-    public var effects: EffectRenderer { renderer.effects }
-    public var size: SIMD2<Int> { SIMD2(renderer.width, renderer.height) }
 
     public func present(_ inputs: FrameInputs, frame: Int) throws {
         try renderer.renderPNG(inputs, to: path, stage: stage)

@@ -3,7 +3,7 @@ import TiltEffects
 import TiltGL
 
 /// A numbered PNG sequence in a folder: frame i is `frame-0000i.png` (``FrameSequenceJob/fileName(_:)``).
-public final class PNGSequenceSink: FrameSink {
+public final class PNGSequenceSink: OffscreenFrameSink {
     /// The offscreen surface and its renderer.
     public let renderer: OffscreenRenderer
     /// The folder the frames go to.
@@ -16,9 +16,6 @@ public final class PNGSequenceSink: FrameSink {
         self.renderer = renderer
         self.directory = directory
     }
-
-    public var effects: EffectRenderer { renderer.effects }
-    public var size: SIMD2<Int> { SIMD2(renderer.width, renderer.height) }
 
     public func present(_ inputs: FrameInputs, frame: Int) throws {
         let path = (directory as NSString).appendingPathComponent(FrameSequenceJob.fileName(frame))

@@ -3,7 +3,7 @@ import TiltGL
 import TiltMedia
 
 /// Frames encoded into a video file (WebM, MP4, GIF) by a ``VideoEncoder``, which renames it into place at the end.
-public final class VideoSink: FrameSink {
+public final class VideoSink: OffscreenFrameSink {
     /// The offscreen surface and its renderer.
     public let renderer: OffscreenRenderer
     /// The encoder.
@@ -17,9 +17,6 @@ public final class VideoSink: FrameSink {
         self.encoder = encoder
         self.path = path
     }
-
-    public var effects: EffectRenderer { renderer.effects }
-    public var size: SIMD2<Int> { SIMD2(renderer.width, renderer.height) }
 
     public func present(_ inputs: FrameInputs, frame: Int) throws {
         try encoder.append(rgba: try renderer.render(inputs))
