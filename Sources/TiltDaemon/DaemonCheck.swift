@@ -145,26 +145,16 @@ public struct DaemonCheck: Sendable {
         _ configuration: TiltDaemon.Configuration, _ add: (Finding.Verdict, String, String) -> Void
     ) {
         let source: any MotionSource
-        var label: String?
+        do { source = try configuration.source.open() } catch {
+            add(.fail, "source", error.description)
+            return
+        }
+        let label = (source as? IIOMotionSource)?.label
         switch configuration.source {
         case .replay(let replay):
-            do {
-                source = try LogReplaySource(configuration: replay)
-                add(.ok, "source", "replay \(replay.path): \(source.sensors.flatMap(\.kinds).joined(separator: ", "))")
-            } catch {
-                add(.fail, "source", "cannot replay: \(error)")
-                return
-            }
+            add(.ok, "source", "replay \(replay.path): \(source.sensors.flatMap(\.kinds).joined(separator: ", "))")
         case .iio(let uri):
-            do {
-                let iio = try IIOMotionSource(uri: uri)
-                label = iio.label
-                source = iio
-                add(.ok, "source", "IIO at \(uri): \(iio.sensors.map(\.name).joined(separator: ", "))")
-            } catch {
-                add(.fail, "source", "cannot read IIO sensors at \(uri): \(error)")
-                return
-            }
+            add(.ok, "source", "IIO at \(uri): \(source.sensors.map(\.name).joined(separator: ", "))")
         }
         if case .automatic(let directories) = configuration.calibration {
             let when =

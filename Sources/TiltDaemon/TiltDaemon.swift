@@ -104,7 +104,7 @@ public struct TiltDaemon: Sendable {
                 """)
         }
         logLevel?.level = configuration.logLevel
-        let uncalibrated = try makeSource()
+        let uncalibrated = try configuration.source.open()
         let label = (uncalibrated as? IIOMotionSource)?.label
         let resolution = resolveCalibration(for: uncalibrated, label: label)
         if resolution.problems.isEmpty {
@@ -176,20 +176,4 @@ public struct TiltDaemon: Sendable {
         return CalibrationLoader.resolve(configuration.calibration, identity: identity)
     }
 
-    private func makeSource() throws -> any MotionSource {
-        switch configuration.source {
-        case .replay(let replay):
-            do {
-                return try LogReplaySource(configuration: replay)
-            } catch {
-                throw DaemonError("cannot replay: \(error)")
-            }
-        case .iio(let uri):
-            do {
-                return try IIOMotionSource(uri: uri)
-            } catch {
-                throw DaemonError("cannot read IIO sensors at \(uri): \(error)")
-            }
-        }
-    }
 }

@@ -1,0 +1,23 @@
+import TiltSensors
+
+extension TiltDaemon.Source {
+    /// Opens the samples this source names: the log replayed, or the IIO sensors at the URI. The daemon and
+    /// `tiltd --check` open it here, so both say the same about a source that cannot be read.
+    /// - Throws: ``DaemonError`` saying what could not be opened, and why.
+    func open() throws(DaemonError) -> any MotionSource {
+        switch self {
+        case .replay(let replay):
+            do {
+                return try LogReplaySource(configuration: replay)
+            } catch {
+                throw DaemonError("cannot replay: \(error)")
+            }
+        case .iio(let uri):
+            do {
+                return try IIOMotionSource(uri: uri)
+            } catch {
+                throw DaemonError("cannot read IIO sensors at \(uri): \(error)")
+            }
+        }
+    }
+}
