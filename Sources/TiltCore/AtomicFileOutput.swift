@@ -35,7 +35,7 @@ public final class AtomicFileOutput {
     private var descriptor: Int32
     private var finished = false
     /// The SIGINT and SIGTERM watchers of ``discardOnInterrupt()``, cancelled when the output is finished.
-    private var interruptWatchers: [any DispatchSourceSignal] = []
+    private var interruptWatch: StopSignals?
 
     /// Checks the output and creates its temporary file.
     ///
@@ -94,36 +94,18 @@ public final class AtomicFileOutput {
     /// For commands that have no signal handling of their own; one that stops cleanly on a signal (`tilt record`)
     /// commits instead.
     public func discardOnInterrupt() {
-        guard !inPlace, !finished, interruptWatchers.isEmpty else { return }
+        guard !inPlace, !finished, interruptWatch == nil else { return }
         let temporary = temporaryPath
-        interruptWatchers = [SIGINT, SIGTERM].map { number in
-            let watcher = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            signal(number, SIG_IGN)
-            watcher.setEventHandler {
-                unlink(temporary)
-                signal(number, SIG_DFL)
-                // Dispatch's threads block signals, and so may every other thread (Dispatch reads signals through
-                // a signalfd, which wants them blocked; a parent may pass a blocked mask on): unblocked on this
-                // thread, the signal sent to the process lands here at least.
-                var only = sigset_t()
-                sigemptyset(&only)
-                sigaddset(&only, number)
-                pthread_sigmask(SIG_UNBLOCK, &only, nil)
-                kill(getpid(), number)
-            }
-            watcher.resume()
-            return watcher
+        interruptWatch = StopSignals { number in
+            unlink(temporary)
+            StopSignals.resend(number)
         }
     }
 
     /// Stops watching for signals and gives them their default action back.
     private func endInterruptWatch() {
-        for watcher in interruptWatchers { watcher.cancel() }
-        if !interruptWatchers.isEmpty {
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-        }
-        interruptWatchers = []
+        interruptWatch?.cancel()
+        interruptWatch = nil
     }
 
     /// Appends `text` to the temporary file.

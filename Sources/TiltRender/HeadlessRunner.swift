@@ -6,9 +6,6 @@ import TiltCore
 import TiltEffects
 import TiltGL
 
-/// Set by SIGINT or SIGTERM during a headless run: the run ends and prints its statistics.
-private let headlessStopRequested = Atomic<Bool>(false)
-
 /// `tiltfx run --headless`: the window runner's loop without a window. Draws a preset offscreen (EGL surfaceless),
 /// driven by `tiltd`, obeying the power policy exactly as the window does, and counts what it drew.
 ///
@@ -46,7 +43,9 @@ public struct HeadlessRunner: Sendable {
         let picture = PictureFeed(picture: settings.picture, retry: PictureFeed.Retry(), logger: logger)
         try picture?.start()
         defer { picture?.stop() }
-        Self.installStopHandlers()
+        // SIGINT and SIGTERM end the run, which then prints its statistics.
+        let stops = StopSignals()
+        defer { stops.cancel() }
         // No display to read a rotation from: `auto` is 0 here.
         let daemon = DaemonMotion(
             socketPath: settings.socketPath, rate: settings.policy.fullMotionRate,
@@ -55,21 +54,9 @@ public struct HeadlessRunner: Sendable {
         var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger)
         let scheduler = FrameScheduler(policy: settings.policy, displayRate: frameRate, duration: settings.duration)
         var loop = FrameLoop(pacing: .live(scheduler), logger: logger)
-        loop.shouldStop = { headlessStopRequested.load(ordering: .relaxed) }
+        loop.shouldStop = { stops.received }
         loop.onModeChange = onModeChange
         let outcome = try loop.run(sink: OffscreenSink(renderer), motion: &motion, picture: picture)
         return outcome.stats ?? PowerGate(policy: settings.policy).finalStats(now: 0)
-    }
-
-    /// SIGINT and SIGTERM end the run (unblocked here: a parent may have blocked them).
-    private static func installStopHandlers() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        let handler: @convention(c) (Int32) -> Void = { _ in headlessStopRequested.store(true, ordering: .relaxed) }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
     }
 }

@@ -79,9 +79,9 @@ struct ServeCommand: ParsableCommand {
                         + "can read the motion and edit presets\n").utf8))
         }
         logger.info("serving \(folder) and presets; tiltd at \(configuration.socketPath)")
-        let stop = Self.onTermination { server.close() }
+        let stops = StopSignals { _ in server.close() }
+        defer { stops.cancel() }
         try server.waitUntilClosed()
-        withExtendedLifetime(stop) {}
     }
 
     /// `--web`, else the first folder of the search that holds index.html.
@@ -98,16 +98,5 @@ struct ServeCommand: ParsableCommand {
                 "no pages found (searched \(searched.joined(separator: ", "))); pass --web DIR with tilt's Web/ folder")
         }
         return found
-    }
-
-    /// Runs `action` once on SIGTERM or SIGINT (which no longer end the process by themselves).
-    private static func onTermination(_ action: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
-        [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: action)
-            source.resume()
-            return source
-        }
     }
 }
