@@ -30,8 +30,8 @@ public enum MessageClass: String, Sendable, Hashable, CaseIterable {
 /// One message tiltd sends: a type that knows its class, writes its own fields and reads itself back.
 ///
 /// Adding a message to the protocol is: a type conforming to this, a ``MessageClass`` case, a ``ServerMessage``
-/// case (the compiler then asks for its line in ``ServerMessage/payload`` and in ``ServerMessage/decode(_:)``), its
-/// entry in docs/protocol.md and a round trip in `TiltWireTests`.
+/// case (the compiler then asks for its line in the two switches of `ServerMessage.swift`), its entry in
+/// docs/protocol.md and its example in `MessageClassTests`.
 public protocol WireMessage: Sendable, Equatable {
     /// The `class` this message goes by.
     static var messageClass: MessageClass { get }

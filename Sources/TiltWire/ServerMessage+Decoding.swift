@@ -23,21 +23,4 @@ extension ServerMessage {
             throw WireError("cannot decode a message from the daemon: \(error)")
         }
     }
-
-    /// The message of class `messageClass` in `line`.
-    private static func decode(_ messageClass: MessageClass, line: Data, using decoder: JSONDecoder) throws
-        -> ServerMessage
-    {
-        switch messageClass {
-        case .hello: .hello(try .decode(line: line, using: decoder))
-        case .attitude: .attitude(try .decode(line: line, using: decoder))
-        case .sample: .sample(try .decode(line: line, using: decoder))
-        case .power: .power(try .decode(line: line, using: decoder))
-        case .sensor: .sensor(try .decode(line: line, using: decoder))
-        case .orientation: .orientation(try .decode(line: line, using: decoder))
-        case .status: .status(try .decode(line: line, using: decoder))
-        case .tare: .tare(reference: try TareAnswer.decode(line: line, using: decoder).reference)
-        case .error: .error(message: try WireError.decode(line: line, using: decoder).message)
-        }
-    }
 }

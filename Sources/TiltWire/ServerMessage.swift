@@ -1,6 +1,10 @@
+import Foundation
 import TiltCore
 
 /// A message from the daemon to a client, one JSON object per line with a `class` key.
+///
+/// One case per ``MessageClass``, each carrying the message's own type (a ``WireMessage``), which writes and reads
+/// it: the two switches below (``payload`` and the dispatch of ``decode(_:)``) are all this enum adds.
 public enum ServerMessage: Sendable, Equatable {
     /// Sent once on connect.
     case hello(Hello)
@@ -63,6 +67,23 @@ public enum ServerMessage: Sendable, Equatable {
         case .status(let m): m
         case .tare(let reference): TareAnswer(reference: reference)
         case .error(let message): WireError(message)
+        }
+    }
+
+    /// The message of class `messageClass` in `line`, read by its type (``decode(_:)`` reads the class first).
+    static func decode(_ messageClass: MessageClass, line: Data, using decoder: JSONDecoder) throws
+        -> ServerMessage
+    {
+        switch messageClass {
+        case .hello: .hello(try .decode(line: line, using: decoder))
+        case .attitude: .attitude(try .decode(line: line, using: decoder))
+        case .sample: .sample(try .decode(line: line, using: decoder))
+        case .power: .power(try .decode(line: line, using: decoder))
+        case .sensor: .sensor(try .decode(line: line, using: decoder))
+        case .orientation: .orientation(try .decode(line: line, using: decoder))
+        case .status: .status(try .decode(line: line, using: decoder))
+        case .tare: .tare(reference: try TareAnswer.decode(line: line, using: decoder).reference)
+        case .error: .error(message: try WireError.decode(line: line, using: decoder).message)
         }
     }
 
