@@ -25,9 +25,9 @@ public struct RawSampleBuffer: Sendable {
         switch event {
         case .connected(let greeting):
             hello = greeting
-        case .sample(let sample):
+        case .message(.sample(let sample)):
             samples.append(sample)
-        case .sensor(let e):
+        case .message(.sensor(let e)):
             if e.state == .finished || e.state == .lost {
                 failure = TiltClientError(.sensorStopped, "the sensor is \(e.state): \(e.reason)")
             }

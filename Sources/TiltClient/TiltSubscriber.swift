@@ -9,7 +9,7 @@ import TiltWire
 /// ```swift
 /// let subscriber = TiltSubscriber(configuration: .init(rate: 60))
 /// for await event in subscriber.events() {
-///     if case .frame(let frame) = event { draw(frame.tilt) }
+///     if case .message(.attitude(let frame)) = event { draw(frame.tilt) }
 /// }
 /// ```
 /// The subscriber connects to the daemon's socket, says `watch` at the configured rate, and turns each line into an
@@ -57,20 +57,15 @@ public final class TiltSubscriber: Sendable {
         }
     }
 
-    /// What the subscriber reports.
+    /// What the subscriber reports: the connection's changes, and the daemon's messages as they are.
+    ///
+    /// A message the protocol gains arrives as ``message(_:)`` with nothing here to change.
     public enum Event: Sendable, Equatable {
-        /// Connected; the daemon's greeting.
+        /// Connected; the daemon's greeting (its `hello`, which is not also reported as a ``message(_:)``).
         case connected(ServerMessage.Hello)
-        case frame(AttitudeFrame)
-        case sample(MotionSample)
-        case power(PowerState)
-        case sensor(ServerMessage.SensorEvent)
-        /// The device's orientation or tilt changed.
-        case orientation(WireOrientation)
-        case status(StatusReport)
-        case tare(reference: Quaternion)
-        /// The daemon complained about a line we sent.
-        case error(message: String)
+        /// A message from the daemon: a frame (``ServerMessage/attitude(_:)``), a raw sample, an event, an answer,
+        /// or a complaint about a line we sent (``ServerMessage/error(message:)``).
+        case message(ServerMessage)
         /// The connection is gone (or could not be made); the subscriber retries if configured to.
         case disconnected(reason: String)
     }
@@ -228,16 +223,7 @@ public final class TiltSubscriber: Sendable {
     }
 
     private static func event(for message: ServerMessage) -> Event {
-        switch message {
-        case .hello(let h): return .connected(h)
-        case .attitude(let f): return .frame(f)
-        case .sample(let s): return .sample(s)
-        case .power(let p): return .power(p)
-        case .sensor(let e): return .sensor(e)
-        case .orientation(let o): return .orientation(o)
-        case .status(let s): return .status(s)
-        case .tare(let q): return .tare(reference: q)
-        case .error(let m): return .error(message: m)
-        }
+        if case .hello(let greeting) = message { return .connected(greeting) }
+        return .message(message)
     }
 }

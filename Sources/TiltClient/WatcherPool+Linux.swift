@@ -126,8 +126,8 @@ import TiltWire
             clients[i].pending += bytes[start...]
         }
 
-        private static let framePrefix = Array(#"{"class":"attitude""#.utf8)
-        private static let statusPrefix = Array(#"{"class":"status""#.utf8)
+        private static let framePrefix = MessageClass.attitude.linePrefix
+        private static let statusPrefix = MessageClass.status.linePrefix
         private static let monoKey = Array(#""mono":"#.utf8)
 
         private func line(_ line: ArraySlice<UInt8>, client i: Int, at now: Double) {
@@ -137,9 +137,8 @@ import TiltWire
                 clients[i].frames += 1
                 if let mono = Self.number(after: Self.monoKey, in: line) { latencies.append(now - mono) }
             } else if line.starts(with: Self.statusPrefix) {
-                let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any]
-                let me = object?["client"] as? [String: Any]
-                clients[i].dropped = me?["dropped"] as? Int
+                guard case .status(let report) = try? ServerMessage.decode(line) else { return }
+                clients[i].dropped = Int(clamping: report.client.dropped)
             }
         }
 

@@ -47,8 +47,8 @@ public final class DaemonMotion: Sendable {
                     case .connected(let hello):
                         s.connected = true
                         s.power = hello.power.state
-                    case .frame(let frame): s.frame = frame
-                    case .power(let power): s.power = power
+                    case .message(.attitude(let frame)): s.frame = frame
+                    case .message(.power(let power)): s.power = power
                     case .disconnected(let reason):
                         s.connected = false
                         s.lastProblem = reason

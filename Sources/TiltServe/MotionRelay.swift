@@ -37,7 +37,7 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
     }
 
     func received(_ text: String, from session: WebSocketSession) {
-        if case .success(let object) = ServeJSON.object(text), object["cmd"] as? String == "watch" {
+        if case .watch = try? ClientCommand.decode(Array(text.utf8)) {
             lastWatch = text
         }
         guard let daemon else {
@@ -121,8 +121,8 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
         session.send(textBuffer: line)
     }
 
-    private static let attitudePrefix = Array(#"{"class":"attitude""#.utf8)
-    private static let samplePrefix = Array(#"{"class":"sample""#.utf8)
+    private static let attitudePrefix = MessageClass.attitude.linePrefix
+    private static let samplePrefix = MessageClass.sample.linePrefix
 
     /// tiltd closed the connection: tell the page and try again.
     fileprivate func daemonClosed() {

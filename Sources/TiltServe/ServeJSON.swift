@@ -1,25 +1,40 @@
 import Foundation
 
-/// The JSON both WebSockets speak: objects parsed from a message, objects written as one line.
+/// The JSON both WebSockets speak: typed messages, each read with `JSONDecoder` and written with `JSONEncoder` as one
+/// compact object (keys sorted, slashes unescaped).
 enum ServeJSON {
-    /// `object` as compact JSON text (keys sorted, slashes unescaped).
-    static func string(_ object: [String: Any]) -> String {
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        else { return #"{"class":"error","message":"internal error: an answer could not be written as JSON"}"# }
+    /// `value` as compact JSON text.
+    static func string(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else {
+            return #"{"class":"error","message":"internal error: an answer could not be written as JSON"}"#
+        }
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The JSON object in `text`, or why there is none.
-    static func object(_ text: String) -> Result<[String: Any], ServeMessageError> {
-        guard let data = text.data(using: .utf8),
-            let value = try? JSONSerialization.jsonObject(with: data, options: [])
-        else { return .failure(ServeMessageError("not JSON: send one JSON object per message")) }
-        guard let object = value as? [String: Any] else {
-            return .failure(ServeMessageError("not a JSON object: send {\"cmd\":…}"))
+    /// The message of type `Message` in `text`.
+    ///
+    /// - Throws: `ServeMessageError` saying what is wrong: not JSON, not an object, or what `Message` itself found
+    ///   missing (its decoder throws a `ServeMessageError` for that, which comes out as it is).
+    static func decode<Message: Decodable>(_: Message.Type, from text: String) throws(ServeMessageError) -> Message {
+        do {
+            return try JSONDecoder().decode(Message.self, from: Data(text.utf8))
+        } catch let error as ServeMessageError {
+            throw error
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw ServeMessageError("not JSON: send one JSON object per message")
+        } catch {
+            throw ServeMessageError("not a JSON object: send {\"cmd\":…}")
         }
-        return .success(object)
+    }
+
+    /// `{"class":"error","message":…}`.
+    static func error(_ message: String) -> String { string(ErrorReply(message: message)) }
+
+    private struct ErrorReply: Encodable {
+        let `class` = "error"
+        var message: String
     }
 }
 

@@ -117,7 +117,7 @@ final class WebSocketSession: ChannelInboundHandler {
 
     /// Sends `{"class":"error","message":…}`.
     func sendError(_ message: String) {
-        send(text: ServeJSON.string(["class": "error", "message": message]))
+        send(text: ServeJSON.error(message))
     }
 
     /// Starts the closing handshake with `code` and `reason`, then closes the connection.

@@ -1,6 +1,10 @@
+import Foundation
 import TiltCore
 
 /// A message from the daemon to a client, one JSON object per line with a `class` key.
+///
+/// One case per ``MessageClass``, each carrying the message's own type (a ``WireMessage``), which writes and reads
+/// it: the two switches below (``payload`` and the dispatch of ``decode(_:)``) are all this enum adds.
 public enum ServerMessage: Sendable, Equatable {
     /// Sent once on connect.
     case hello(Hello)
@@ -27,7 +31,7 @@ public enum ServerMessage: Sendable, Equatable {
     case error(message: String)
 
     /// The greeting.
-    public struct Hello: Sendable, Equatable, Codable {
+    public struct Hello: WireMessage, Codable {
         public var `protocol`: Int
         public var daemon: String
         public var sensors: [WireSensor]
@@ -41,7 +45,7 @@ public enum ServerMessage: Sendable, Equatable {
     }
 
     /// A `sensor` event.
-    public struct SensorEvent: Sendable, Equatable, Codable {
+    public struct SensorEvent: WireMessage, Codable {
         /// What the sensor does now; a state this version does not know decodes as ``SensorState/unknown(_:)``.
         public var state: SensorState
         public var reason: String
@@ -51,80 +55,64 @@ public enum ServerMessage: Sendable, Equatable {
         }
     }
 
-    /// The JSON line for this message, without the newline.
-    public var jsonLine: String {
-        var w = JSONWriter()
+    /// The message as its own type, which writes it (``WireMessage``).
+    public var payload: any WireMessage {
         switch self {
-        case .hello(let h):
-            w.field("class", "hello")
-            w.field("protocol", h.protocol)
-            w.field("daemon", h.daemon)
-            w.array("sensors", objects: h.sensors) { $1.write(into: &$0) }
-            w.object("power") { h.power.write(into: &$0) }
-            return w.finish()
-        case .attitude(let f):
-            return Self.encode(frame: f)
-        case .sample(let s):
-            w.field("class", "sample")
-            w.field("t", s.time)
-            w.field("gyr", s.gyro.array)
-            w.field("acc", s.accel.array)
-            if let m = s.mag { w.field("mag", m.array) } else { w.null("mag") }
-            return w.finish()
-        case .power(let p):
-            w.field("class", "power")
-            WirePower(p).write(into: &w)
-            return w.finish()
-        case .sensor(let e):
-            w.field("class", "sensor")
-            w.field("state", e.state)
-            w.field("reason", e.reason)
-            return w.finish()
-        case .orientation(let o):
-            w.field("class", "orientation")
-            o.write(into: &w)
-            return w.finish()
-        case .status(let s):
-            return s.jsonLine
-        case .tare(let q):
-            w.field("class", "tare")
-            w.field("reference", q.array)
-            return w.finish()
-        case .error(let message):
-            w.field("class", "error")
-            w.field("message", message)
-            return w.finish()
+        case .hello(let m): m
+        case .attitude(let m): m
+        case .sample(let m): m
+        case .power(let m): m
+        case .sensor(let m): m
+        case .orientation(let m): m
+        case .status(let m): m
+        case .tare(let reference): TareAnswer(reference: reference)
+        case .error(let message): WireError(message)
         }
     }
 
-    /// Encodes a frame: the daemon's hot path, written without Codable.
-    public static func encode(frame f: AttitudeFrame) -> String {
-        var w = JSONWriter()
-        w.field("class", "attitude")
-        w.field("seq", f.seq)
-        w.field("time", f.time)
-        if let mono = f.mono { w.field("mono", mono) }
-        w.field("quaternion", f.quaternion.array)
-        let e = f.euler
-        w.object("euler") {
-            $0.field("roll", e.roll)
-            $0.field("pitch", e.pitch)
-            $0.field("yaw", e.yaw)
+    /// The message of class `messageClass` in `line`, read by its type (``decode(_:)`` reads the class first).
+    static func decode(_ messageClass: MessageClass, line: Data, using decoder: JSONDecoder) throws
+        -> ServerMessage
+    {
+        switch messageClass {
+        case .hello: .hello(try .decode(line: line, using: decoder))
+        case .attitude: .attitude(try .decode(line: line, using: decoder))
+        case .sample: .sample(try .decode(line: line, using: decoder))
+        case .power: .power(try .decode(line: line, using: decoder))
+        case .sensor: .sensor(try .decode(line: line, using: decoder))
+        case .orientation: .orientation(try .decode(line: line, using: decoder))
+        case .status: .status(try .decode(line: line, using: decoder))
+        case .tare: .tare(reference: try TareAnswer.decode(line: line, using: decoder).reference)
+        case .error: .error(message: try WireError.decode(line: line, using: decoder).message)
         }
-        w.field("gravity", f.gravity.array)
-        w.field("rotationRate", f.rotationRate.array)
-        w.field("userAcceleration", f.userAcceleration.array)
-        w.field("tilt", [f.tilt.x, f.tilt.y])
-        w.object("flags") {
-            $0.field("initializing", f.flags.initializing)
-            $0.field("rest", f.flags.rest)
-            $0.field("accelDisturbed", f.flags.accelDisturbed)
-            $0.field("magDisturbed", f.flags.magDisturbed)
-        }
-        w.field("source", f.source)
-        w.field("axes", f.axes.axesName)
-        if let reference = f.reference { w.field("reference", reference.rawValue) }
-        if let accuracy = f.headingAccuracy { w.field("headingAccuracy", accuracy) }
-        return w.finish()
+    }
+
+    /// The message's `class`.
+    public var messageClass: MessageClass { type(of: payload).messageClass }
+
+    /// The JSON line for this message, without the newline.
+    public var jsonLine: String { payload.jsonLine }
+
+    /// Encodes a frame: the daemon's hot path, without going through ``payload``.
+    public static func encode(frame f: AttitudeFrame) -> String { f.jsonLine }
+}
+
+extension ServerMessage.Hello {
+    public static var messageClass: MessageClass { .hello }
+
+    public func writeFields(into w: inout JSONWriter) {
+        w.field("protocol", `protocol`)
+        w.field("daemon", daemon)
+        w.array("sensors", objects: sensors) { $1.write(into: &$0) }
+        w.object("power") { power.write(into: &$0) }
+    }
+}
+
+extension ServerMessage.SensorEvent {
+    public static var messageClass: MessageClass { .sensor }
+
+    public func writeFields(into w: inout JSONWriter) {
+        w.field("state", state)
+        w.field("reason", reason)
     }
 }

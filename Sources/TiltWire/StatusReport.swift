@@ -1,7 +1,9 @@
 import TiltCore
 
 /// The answer to `status`: the daemon's state and the asking connection's own counters.
-public struct StatusReport: Sendable, Equatable, Codable {
+public struct StatusReport: WireMessage, Codable {
+    public static var messageClass: MessageClass { .status }
+
     /// `tiltd X.Y.Z`.
     public var daemon: String
     public var `protocol`: Int
@@ -145,10 +147,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
         busy = try c.decodeIfPresent(WireBusy.self, forKey: .busy)
     }
 
-    /// The `status` line: `"class":"status"` first, then the fields in key order, an absent optional left out.
-    public var jsonLine: String {
-        var w = JSONWriter()
-        w.field("class", "status")
+    /// The fields in key order (after `"class":"status"`), an absent optional left out.
+    public func writeFields(into w: inout JSONWriter) {
         if let busy { w.object("busy") { busy.write(into: &$0) } }
         w.field("calibrated", calibrated)
         w.field("calibration", calibration)
@@ -158,7 +158,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         if let filters { w.field("filters", strings: filters.map { $0.rawValue }) }
         w.field("gyroBias", gyroBias)
         if let lastRejection { w.field("lastRejection", lastRejection) }
-        if let orientation { w.object("orientation") { orientation.write(into: &$0) } }
+        if let orientation { w.object("orientation") { orientation.writeFields(into: &$0) } }
         w.object("power") { power.writeSorted(into: &$0) }
         w.field("protocol", `protocol`)
         w.field("rejected", rejected)
@@ -170,7 +170,6 @@ public struct StatusReport: Sendable, Equatable, Codable {
         w.field("source", source)
         w.field("uptime", uptime)
         w.field("watchers", watchers)
-        return w.finish()
     }
 }
 

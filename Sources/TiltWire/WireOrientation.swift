@@ -4,7 +4,9 @@ import TiltCore
 ///
 /// The values are iio-sensor-proxy's strings (``DeviceOrientation``, ``DeviceTilt``); they stay text here so that a
 /// client reads a value a newer daemon adds instead of failing.
-public struct WireOrientation: Sendable, Equatable, Codable {
+public struct WireOrientation: WireMessage, Codable {
+    public static var messageClass: MessageClass { .orientation }
+
     /// `undefined`, `normal`, `bottom-up`, `left-up` or `right-up`.
     public var orientation: String
     /// `undefined`, `vertical`, `tilted-up`, `tilted-down`, `face-up` or `face-down`.
@@ -19,7 +21,7 @@ public struct WireOrientation: Sendable, Equatable, Codable {
         self.init(orientation: orientation.rawValue, tilt: tilt.rawValue)
     }
 
-    func write(into w: inout JSONWriter) {
+    public func writeFields(into w: inout JSONWriter) {
         w.field("orientation", orientation)
         w.field("tilt", tilt)
     }

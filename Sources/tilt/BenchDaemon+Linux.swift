@@ -53,8 +53,8 @@ final class BenchDaemon {
 
     private static let statusCommand = ClientCommand.status.lineBytes
 
-    /// One `status` request on a fresh connection.
-    static func status(socketPath: String) throws -> [String: Any] {
+    /// One `status` request on a fresh connection: its answer.
+    static func status(socketPath: String) throws -> StatusReport {
         let fd = try DaemonSocket.connect(path: socketPath)
         defer { close(fd) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
@@ -69,11 +69,7 @@ final class BenchDaemon {
             guard n > 0 else { throw BenchError("tiltd did not answer status") }
             received += buffer[..<n]
             for line in received.split(separator: UInt8(ascii: "\n")) {
-                if let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
-                    object["class"] as? String == "status"
-                {
-                    return object
-                }
+                if case .status(let report) = try? ServerMessage.decode(line) { return report }
             }
         }
     }

@@ -159,10 +159,8 @@ struct DaemonBench: AsyncParsableCommand {
         let deadline = monotonicSeconds() + 5
         var last: Int?
         repeat {
-            if let status = try? BenchDaemon.status(socketPath: socketPath),
-                let clients = status["clients"] as? Int
-            {
-                last = clients - 1  // not counting the asking connection
+            if let status = try? BenchDaemon.status(socketPath: socketPath) {
+                last = status.clients - 1  // not counting the asking connection
                 if last == count { return last }
             }
             usleep(50_000)

@@ -236,9 +236,9 @@ struct Record: AsyncParsableCommand {
                         let source = "\(hello.daemon) at \(path)"
                         guard Self.install(sensors: sensors, source: source, log: log, in: shared) else { return }
                     }
-                case .sample(let sample):
+                case .message(.sample(let sample)):
                     shared.state.withLock { $0.record(sample, into: output) }
-                case .sensor(let e):
+                case .message(.sensor(let e)):
                     FileHandle.standardError.write("\nsensor \(e.state): \(e.reason)\n")
                 case .disconnected(let reason):
                     // Never connected for a while: no daemon is coming (one just started gets `startGrace` to open
@@ -254,10 +254,10 @@ struct Record: AsyncParsableCommand {
                         return
                     }
                     FileHandle.standardError.write("\ndisconnected: \(reason); retrying (the log will have a gap)\n")
-                case .error(let message):
+                case .message(.error(let message)):
                     FileHandle.standardError.write("\nerror: tiltd answered: \(message)\n")
-                case .frame, .power, .orientation, .status, .tare:
-                    break
+                case .message:
+                    break  // a recording keeps the raw samples only
                 }
             }
         }

@@ -65,7 +65,7 @@ struct Watch: AsyncParsableCommand {
                 let sensors = hello.sensors.map { "\($0.name) (\($0.mode))" }.joined(separator: ", ")
                 FileHandle.standardError.write(
                     "connected to \(hello.daemon), protocol \(hello.protocol), sensors: \(sensors)\n")
-            case .frame(let frame):
+            case .message(.attitude(let frame)):
                 frames += 1
                 if json {
                     print(ServerMessage.encode(frame: frame))
@@ -82,15 +82,15 @@ struct Watch: AsyncParsableCommand {
                     subscriber.close()
                     return
                 }
-            case .sensor(let e):
+            case .message(.sensor(let e)):
                 FileHandle.standardError.write("\(interactive ? "\n" : "")sensor \(e.state): \(e.reason)\n")
-            case .power(let p):
+            case .message(.power(let p)):
                 FileHandle.standardError.write(
                     "\(interactive ? "\n" : "")power: \(p.onBattery ? "battery" : "mains")\(p.lowPower ? ", low power" : "")\n"
                 )
-            case .orientation(let o):
+            case .message(.orientation(let o)):
                 FileHandle.standardError.write("\(interactive ? "\n" : "")orientation: \(o.orientation), \(o.tilt)\n")
-            case .error(let message):
+            case .message(.error(let message)):
                 FileHandle.standardError.write("error: tiltd answered: \(message)\n")
             case .disconnected(let reason):
                 if !warnedDisconnected {
@@ -98,8 +98,8 @@ struct Watch: AsyncParsableCommand {
                     FileHandle.standardError.write("\(interactive ? "\n" : "")disconnected: \(reason); retrying…\n")
                     warnedDisconnected = true
                 }
-            case .sample, .status, .tare:
-                break
+            case .message:
+                break  // raw samples and answers to commands this does not send
             }
         }
     }

@@ -7,7 +7,7 @@ import TiltWire
 @Suite
 struct RawSampleBufferTests {
     static func sample(_ t: Double) -> TiltSubscriber.Event {
-        .sample(MotionSample(time: t, gyro: .zero, accel: Vector3(0, 0, standardGravity)))
+        .message(.sample(MotionSample(time: t, gyro: .zero, accel: Vector3(0, 0, standardGravity))))
     }
 
     /// A `sensor` event as the daemon sends it.
@@ -16,7 +16,7 @@ struct RawSampleBufferTests {
         guard case .sensor(let event) = try #require(try ServerMessage.decode(Array(line.utf8))) else {
             throw TiltClientError(.refused, "not a sensor event: \(line)")
         }
-        return .sensor(event)
+        return .message(.sensor(event))
     }
 
     /// Feeds `events` in order; returns whether the buffer wanted more after each.

@@ -66,7 +66,14 @@
             let n = recv(peers[0], &received, received.count, 0)
             #expect(Array(received[..<max(n, 0)]) == ClientCommand.status.lineBytes)
 
-            Self.send(#"{"class":"status","clients":2,"client":{"dropped":7}}"# + "\n", to: peers[0])
+            // A whole `status` answer, as tiltd writes it: the pool reads it as any client does.
+            let status = StatusReport(
+                daemon: "tiltd 0.1.0", protocol: 1, uptime: 1, source: "replay:a.csv", sensor: .active, clients: 2,
+                watchers: 2, requestedRate: 60, samples: 10, rejected: 0, lastRejection: nil, seq: 9,
+                gyroBias: [0, 0, 0], calibration: "none", calibrated: false, power: WirePower(.mains),
+                client: .init(
+                    id: 1, watching: true, rate: 60, raw: false, sent: 3, dropped: 7, errors: 0, uid: nil, pid: nil))
+            Self.send(ServerMessage.status(status).jsonLine + "\n", to: peers[0])
             shutdown(peers[1], Int32(SHUT_RDWR))
             pool.run(until: monotonicSeconds() + 5) { $0.clients[0].dropped != nil && !$0.clients[1].open }
             #expect(pool.clients[0].dropped == 7)

@@ -142,9 +142,9 @@ struct DaemonFaultTests {
             subscriber.close()
             consumer.cancel()
         }
-        func frames() -> Int { log.count { if case .frame = $0 { true } else { false } } }
+        func frames() -> Int { log.count { if case .message(.attitude) = $0 { true } else { false } } }
         func connects() -> Int { log.count { if case .connected = $0 { true } else { false } } }
-        func statuses() -> Int { log.count { if case .status = $0 { true } else { false } } }
+        func statuses() -> Int { log.count { if case .message(.status) = $0 { true } else { false } } }
 
         #expect(await eventually { frames() >= 10 }, "frames from the first daemon")
         #expect(daemon.stop() == 0)
