@@ -107,6 +107,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TiltPlayback", dependencies: ["TiltCore", "TiltSensors", "TiltFusion"], swiftSettings: swiftSettings),
+        .target(
+            name: "TiltTools", dependencies: ["TiltCore", "TiltSensors", "TiltFusion", "TiltWire", "TiltClient"],
+            swiftSettings: swiftSettings),
 
         // MARK: Executables (thin: parse arguments, call a library)
         .executableTarget(
@@ -120,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "tilt",
             dependencies: [
-                "TiltCore", "TiltFusion", "TiltSensors", "TiltWire", "TiltClient",
+                "TiltTools", "TiltCore", "TiltFusion", "TiltSensors", "TiltWire", "TiltClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -193,6 +196,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TiltPlaybackTests", dependencies: ["TiltPlayback", "TiltCore", "TiltSensors", "TiltTestKit"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltToolsTests",
+            dependencies: ["TiltTools", "TiltClient", "TiltSensors", "TiltFusion", "TiltCore", "TiltTestKit"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltWebTests", dependencies: ["TiltTestKit", "TiltRender", "TiltImage"], swiftSettings: swiftSettings

@@ -1,12 +1,7 @@
 import ArgumentParser
 import Foundation
-import TiltCore
 import TiltFusion
-import TiltSensors
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import TiltTools
 
 /// `tilt bench`: benchmarks of the library's parts on recorded data.
 struct Bench: AsyncParsableCommand {
@@ -74,210 +69,26 @@ struct FusionBench: AsyncParsableCommand {
 
     func run() async throws {
         let variants = try ConfigurationSweep(overrides: overrides).variants
-        let folder = try resolveFolder()
-        let names = try logNames(in: folder)
-        var logs: [(name: String, log: SensorLog, truth: [Quaternion?])] = []
-        for (index, name) in names.enumerated() {
-            FileHandle.standardError.write(Data("[\(index + 1)/\(names.count)] \(name)\n".utf8))
-            let log: SensorLog
-            do {
-                log = try badRows.read(folder + "/" + name)
-            } catch {
-                throw BenchError("cannot read \(folder)/\(name): \(error)")
-            }
-            guard let truth = log.truth else {
-                FileHandle.standardError.write(Data("  skipped: no truth_w..z columns\n".utf8))
-                continue
-            }
-            logs.append((name, log, truth))
-        }
-        guard !logs.isEmpty else {
-            throw BenchError("no log in \(folder) has a reference orientation (truth_w..z columns)")
+        let folder = try BenchInput.dataFolder(given: data)
+        let names = try FusionBenchmark.logNames(in: folder, matching: trials)
+        let logs = try FusionBenchmark.trials(in: folder, names: names, read: { try badRows.read($0) }) {
+            FileHandle.standardError.write(Data(($0 + "\n").utf8))
         }
         if crossValidate {
-            try runCrossValidation(logs, base: variants[0].configuration)
+            print(
+                try FusionBenchmark.crossValidate(logs, base: variants[0].configuration) {
+                    FileHandle.standardError.write(Data(($0 + "\n").utf8))
+                })
             return
         }
         for variant in variants {
-            var rows: [(name: String, nine: BroadScore?, six: BroadScore)] = []
-            var fusedSamples = 0
-            var fusedSeconds = 0.0
-            var nineSamples = 0
-            var nineSeconds = 0.0
-            var accuracies: [Double?] = []
-            for (name, log, truth) in logs {
-                let trial = BroadTrial(
-                    samples: log.samples, truth: truth, movement: log.movement, hasMagnetometer: log.hasMagnetometer,
-                    configuration: variant.configuration)
-                fusedSamples += trial.fusedSamples
-                fusedSeconds += trial.filterSeconds
-                if trial.nine != nil {
-                    nineSamples += log.samples.count
-                    nineSeconds += trial.nineSeconds
-                }
-                rows.append((name, trial.nine, trial.six))
-                accuracies.append(trial.headingAccuracy)
-            }
-            let rate = fusedSeconds > 0 ? Double(fusedSamples) / fusedSeconds : 0
-            let nineRate = nineSeconds > 0 ? Double(nineSamples) / nineSeconds : 0
+            let result = FusionBenchmark.score(logs, configuration: variant.configuration, label: variant.label)
             if json {
-                print(
-                    Self.json(
-                        rows, label: variant.label, rate: rate, samples: fusedSamples, nineRate: nineRate,
-                        nineSamples: nineSamples))
+                print(result.json)
                 continue
             }
             if variants.count > 1 { print("\n" + variant.label) }
-            print(Self.table(rows))
-            let reported = accuracies.compactMap { $0 }
-            if !reported.isEmpty {
-                print(
-                    String(
-                        format: "heading accuracy the 9D frames reported (RMS over the scored rows, mean over trials):"
-                            + " %.2f°, beside the 9D heading RMSE above", reported.reduce(0, +) / Double(reported.count)
-                    ))
-            }
-            print(
-                String(
-                    format: "filter speed: %.2f M samples/s 9D + 6D (%d samples), %.2f M samples/s 9D alone;"
-                        + " one core, parsing excluded", rate / 1e6, fusedSamples, nineRate / 1e6))
+            print(result.text)
         }
     }
-
-    /// One JSON object: `{"label":…,"speed":samples/s,"samples":N,"speed9D":…,"samples9D":…,"trials":[{"name":…,"nine":{…}|null,"six":{…}}]}`,
-    /// each score as `{"total":…,"heading":…,"inclination":…}` in degrees (`null` where not finite).
-    static func json(
-        _ rows: [(name: String, nine: BroadScore?, six: BroadScore)], label: String, rate: Double, samples: Int,
-        nineRate: Double, nineSamples: Int
-    ) -> String {
-        func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
-        func score(_ s: BroadScore?) -> String {
-            guard let s else { return "null" }
-            return "{\"total\":\(number(s.total)),\"heading\":\(number(s.heading)),"
-                + "\"inclination\":\(number(s.inclination))}"
-        }
-        func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }
-        let trials = rows.map { "{\"name\":\(quoted($0.name)),\"nine\":\(score($0.nine)),\"six\":\(score($0.six))}" }
-        return "{\"label\":\(quoted(label)),\"speed\":\(number(rate)),\"samples\":\(samples),"
-            + "\"speed9D\":\(number(nineRate)),\"samples9D\":\(nineSamples),\"trials\":["
-            + trials.joined(separator: ",") + "]}"
-    }
-
-    /// `--cross-validate`: leave-one-trial-out scores of the tuned parameters (9D logs only).
-    func runCrossValidation(
-        _ logs: [(name: String, log: SensorLog, truth: [Quaternion?])], base: AttitudeFilter.Configuration
-    ) throws {
-        let trials = logs.filter(\.log.hasMagnetometer).map {
-            CrossValidation.Trial(name: $0.name, samples: $0.log.samples, truth: $0.truth, movement: $0.log.movement)
-        }
-        guard trials.count >= 2 else {
-            throw BenchError("--cross-validate needs at least two logs with a magnetometer and a reference")
-        }
-        let result = CrossValidation(trials: trials, base: base) {
-            FileHandle.standardError.write(Data(($0 + "\n").utf8))
-        }
-        print(Self.crossValidationTable(result))
-    }
-
-    static func crossValidationTable(_ result: CrossValidation) -> String {
-        func cell(_ v: Double) -> String { v.isFinite ? String(format: "%7.2f", v) : "      –" }
-        let width = max(5, result.rows.map(\.name.count).max() ?? 5)
-        func pad(_ s: String) -> String { s.padding(toLength: width, withPad: " ", startingAt: 0) }
-        var lines = ["tuned parameters and their candidates (mean 9D total over all trials, for reference):"]
-        for (grid, means) in result.grids {
-            let values = zip(grid.candidates, means).map { String(format: "%g: %.3f", $0, $1) }
-            lines.append("  \(grid.parameter.name) (\(grid.parameter.unit)): " + values.joined(separator: ", "))
-        }
-        lines.append("")
-        lines.append(
-            pad("") + "   held-out 9D total  heading  inclin.    defaults 9D total  inclin.   (RMSE, degrees)")
-        for r in result.rows {
-            lines.append(
-                pad(r.name) + "           " + cell(r.heldOut.total) + "  " + cell(r.heldOut.heading) + "  "
-                    + cell(r.heldOut.inclination) + "             " + cell(r.defaults.total) + "  "
-                    + cell(r.defaults.inclination))
-        }
-        let rows = result.rows
-        lines.append(
-            pad("mean") + "           " + cell(CrossValidation.mean(rows.map(\.heldOut.total))) + "  "
-                + cell(CrossValidation.mean(rows.map(\.heldOut.heading))) + "  "
-                + cell(CrossValidation.mean(rows.map(\.heldOut.inclination))) + "             "
-                + cell(CrossValidation.mean(rows.map(\.defaults.total))) + "  "
-                + cell(CrossValidation.mean(rows.map(\.defaults.inclination))))
-        lines.append("")
-        lines.append("values chosen without each trial:")
-        for r in rows {
-            let chosen = zip(result.grids, r.chosen).map { "\($0.grid.parameter.name)=\(String(format: "%g", $1))" }
-            lines.append("  " + pad(r.name) + "  " + chosen.joined(separator: " "))
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    static func table(_ rows: [(name: String, nine: BroadScore?, six: BroadScore)]) -> String {
-        func cell(_ v: Double?) -> String { v.map { String(format: "%7.2f", $0) } ?? "      –" }
-        let width = max(5, rows.map(\.name.count).max() ?? 5)
-        func pad(_ s: String) -> String { s.padding(toLength: width, withPad: " ", startingAt: 0) }
-        var lines = [
-            pad("") + "   9D total  heading  inclin.   6D total  heading  inclin.   (RMSE, degrees)"
-        ]
-        for r in rows {
-            lines.append(
-                pad(r.name) + "  " + cell(r.nine?.total) + "  " + cell(r.nine?.heading) + "  "
-                    + cell(r.nine?.inclination) + "    " + cell(r.six.total) + "  " + cell(r.six.heading) + "  "
-                    + cell(r.six.inclination))
-        }
-        func mean(_ values: [Double?]) -> Double? {
-            let v = values.compactMap { $0 }.filter(\.isFinite)
-            return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count)
-        }
-        lines.append(
-            pad("mean") + "  " + cell(mean(rows.map { $0.nine?.total })) + "  "
-                + cell(mean(rows.map { $0.nine?.heading })) + "  " + cell(mean(rows.map { $0.nine?.inclination }))
-                + "    " + cell(mean(rows.map { $0.six.total })) + "  " + cell(mean(rows.map { $0.six.heading }))
-                + "  " + cell(mean(rows.map { $0.six.inclination })))
-        return lines.joined(separator: "\n")
-    }
-
-    /// The data folder: `--data`, else `../shared/data/broad` from the working directory, else from the repository.
-    func resolveFolder() throws -> String {
-        let candidates = [
-            FileManager.default.currentDirectoryPath + "/../shared/data/broad",
-            BenchInput.repository.appendingPathComponent("../shared/data/broad").path,
-        ]
-        return try BenchInput.resolve(
-            option: "--data", given: data, defaults: candidates, usable: BenchInput.isFolder,
-            unusable: "no such folder",
-            missing: "no data folder found at \(candidates.joined(separator: " or ")); pass one with --data DIR")
-    }
-
-    /// The sorted names of the logs in the folder that match `--trials`.
-    func logNames(in folder: String) throws -> [String] {
-        let all: [String]
-        do {
-            all = try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
-            throw BenchError("cannot list \(folder): \(error.localizedDescription)")
-        }
-        let names = all.filter { name in
-            guard name.hasSuffix(".csv") || name.hasSuffix(".csv.gz") else { return false }
-            guard let pattern = trials else { return true }
-            return fnmatch(pattern, name, 0) == 0
-        }.sorted()
-        guard !names.isEmpty else {
-            throw BenchError(
-                "no .csv or .csv.gz logs in \(folder)" + (trials.map { " matching '\($0)'" } ?? "")
-                    + "; pass a folder of sensor logs with --data DIR")
-        }
-        return names
-    }
-}
-
-/// A benchmark failure that is not a usage mistake: printed as `error: …` without the usage text.
-struct BenchError: Error, CustomStringConvertible {
-    /// What went wrong, where, and what to do.
-    let description: String
-
-    init(_ description: String) { self.description = description }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import TiltClient
 import TiltCore
 import TiltSensors
+import TiltTools
 
 /// `tilt calibrate`: measures the sensors' errors and writes a calibration file that tiltd applies.
 struct Calibrate: AsyncParsableCommand {
@@ -50,65 +50,34 @@ struct CalibrateOptions: ParsableArguments {
         }
     }
 
-    /// Opens the sample feed these options ask for and runs `body` with it, reporting failures as `error: …` with
-    /// exit status 1.
-    func withFeed(_ body: (CalibrationSampleFeed) async throws -> Void) async throws {
+    /// Opens the sample feed these options ask for and runs `body` with a session on it, reporting failures as
+    /// `error: …` with exit status 1.
+    func withSession(_ body: (CalibrationSession) async throws -> Void) async throws {
         try await reportingCalibrationErrors {
             let feed =
                 if let input {
-                    try CalibrationSampleFeed(logPath: input, badRows: badRows)
+                    try CalibrationSampleFeed(logPath: input, badRows: badRows.policy) {
+                        FileHandle.standardError.write($0 + "\n")
+                    }
                 } else {
                     try await CalibrationSampleFeed(socketPath: socketOptions.socket)
                 }
-            try await body(feed)
+            try await body(CalibrationSession(feed: feed))
         }
     }
 
-    /// Writes `update` applied to the output file's calibration (or a new one matched to this machine).
-    ///
-    /// A new file must name the device it is for: the machine's DMI strings or the sensor's name or label. One with
-    /// no `[match]` keys would apply to every device, so it is written only with `--match-any`.
-    ///
-    /// - Returns: The path written.
+    /// Writes `update` into the file these options name (see ``CalibrationWriter``) and prints `line` and where it
+    /// went.
     func write(
-        device: CalibrationSampleFeed.Device, part: CalibrationFileUpdate.Part, summary: String,
+        _ session: CalibrationSession, part: CalibrationFileUpdate.Part, summary: String, line: String,
         update: (inout Calibration) -> Void
-    ) throws -> String {
-        let identity = sensor.identity(defaultName: device.name)
-        let path = output ?? CalibrationFileUpdate.defaultPath(for: identity)
-        let stamp = ISO8601DateFormatter().string(from: Date())
-        let isNew = !FileManager.default.fileExists(atPath: path)
-        do {
-            try CalibrationFileUpdate.write(
-                to: path, identity: identity, replaceExisting: force, part: part, matchEveryDevice: matchAny,
-                comment: ["\(part.command) at \(stamp) from \(device.origin)", summary], update: update)
-        } catch .exists {
-            throw CalibrateError(
-                "\(path) already exists; pass --force to replace its section for this sensor (the others are "
-                    + "kept), or --output FILE to write elsewhere")
-        } catch .matchesEveryDevice {
-            throw CalibrateError(
-                "nothing identifies this device: no DMI strings in \(sensor.dmiRoot) and no sensor name or label "
-                    + "(the samples do not say), so the file would apply to every device; pass --name NAME (see "
-                    + "`tilt sensors`) or --label LABEL to match this sensor, or --match-any to write it for every "
-                    + "device")
-        } catch .unreadable(let error) {
-            throw CalibrateError("cannot update \(error); fix or remove the file")
-        } catch .unwritable(let error) {
-            throw CalibrateError("\(error)")
-        }
-        if isNew, identity.sysVendor == nil, identity.productName == nil, identity.specificity > 0 {
-            let keys = identity.keys.map { "\($0.key) '\($0.value)'" }.joined(separator: " and ")
-            FileHandle.standardError.write(
-                "note: no DMI strings in \(sensor.dmiRoot): the file matches any machine whose sensor has \(keys)\n")
-        }
-        return path
-    }
-
-    /// What to tell after writing `path`: `SIGHUP` re-resolves the calibration, so a reload applies it.
-    static func applyHint(_ path: String) -> String {
-        "wrote \(path); `systemctl reload tiltd` (or `kill -HUP` tiltd's pid) applies it, unless tiltd runs with "
-            + "--no-calibration: then restart it without"
+    ) throws {
+        let writer = CalibrationWriter(
+            output: output, force: force, matchAny: matchAny, name: sensor.name, label: sensor.label,
+            dmiRoot: sensor.dmiRoot)
+        let path = try writer.write(device: session.feed.device, part: part, summary: summary, update: update)
+        print(line)
+        print(CalibrationWriter.applyHint(path))
     }
 }
 
@@ -220,39 +189,13 @@ extension Calibrate {
         }
 
         func run() async throws {
-            try await options.withFeed { feed in
-                let samples: [MotionSample]
-                switch feed.source {
-                case .log(let all):
-                    guard let start = all.first?.time else { throw CalibrateError("the log holds no samples") }
-                    samples = all.filter { $0.time - start <= duration }
-                    let span = (samples.last?.time ?? start) - start
-                    guard span >= duration * 0.9 else {
-                        throw CalibrateError(
-                            "the log holds only \(String(format: "%.1f", span)) s; need \(duration) s "
-                                + "(or pass a smaller --duration)")
-                    }
-                case .daemon(let stream):
-                    FileHandle.standardError.write(
-                        "hold the device still (on a table) for \(formatSeconds(duration)) s…\n")
-                    var line = ProgressLine()
-                    stream.restart()
-                    samples = try await stream.collect(seconds: duration) { span, count in
-                        line.show("gyro: \(formatSeconds(max(duration - span, 0))) s left, \(count) samples")
-                    }
-                    line.finish()
-                }
+            try await options.withSession { session in
                 let limits = CalibrationFit.StillnessLimits(gyroStd: maxGyroStd, accelMagnitudeStd: maxAccelStd)
-                let (bias, stats) = try CalibrationFit.gyroBias(samples, limits: limits)
-                let summary = String(
-                    format: "%d samples; gyro std %.4f rad/s, accel magnitude std %.4f m/s²", stats.count,
-                    stats.gyroStd,
-                    stats.accelMagnitudeStd)
-                let path = try options.write(device: feed.device, part: .gyro, summary: summary) {
-                    $0.gyroBias = bias
-                }
-                print("gyro bias \(f3(bias)) rad/s (\(summary))")
-                print(CalibrateOptions.applyHint(path))
+                let result = try await session.gyro(duration: duration, limits: limits)
+                try options.write(
+                    session, part: .gyro, summary: result.summary,
+                    line: "gyro bias \(f3(result.bias)) rad/s (\(result.summary))"
+                ) { $0.gyroBias = result.bias }
             }
         }
     }
@@ -289,77 +232,17 @@ extension Calibrate {
         }
 
         func run() async throws {
-            try await options.withFeed { feed in
-                var finder = PositionFinder(seconds: seconds)
-                switch feed.source {
-                case .log(let all):
-                    for sample in all { _ = finder.add(sample) }
-                case .daemon(let stream) where auto:
-                    try await collectAutomatically(stream, &finder)
-                case .daemon(let stream):
-                    try await collectInteractively(stream, &finder)
-                }
-                let fit = try finder.fit()
-                let summary = String(
-                    format: "six positions of %.1f s; largest residual %.4f m/s²", seconds, fit.largestResidual)
-                let path = try options.write(device: feed.device, part: .accel, summary: summary) {
+            try await options.withSession { session in
+                let result = try await session.accel(seconds: seconds, automatic: auto, timeout: timeout)
+                let fit = result.fit
+                try options.write(
+                    session, part: .accel, summary: result.summary,
+                    line: "accel offset \(f3(fit.offset)) m/s², matrix \(fit.matrix) (\(result.summary))"
+                ) {
                     $0.accelOffset = fit.offset
                     $0.accelMatrix = fit.matrix
                 }
-                print("accel offset \(f3(fit.offset)) m/s², matrix \(fit.matrix) (\(summary))")
-                print(CalibrateOptions.applyHint(path))
             }
-        }
-
-        private func collectInteractively(_ feed: RawSampleFeed, _ finder: inout PositionFinder) async throws {
-            while let face = finder.missing.first {
-                let done = finder.positions.count
-                FileHandle.standardError.write("position \(done + 1)/6: \(face.instruction), then press Enter\n")
-                guard await readLineAsync() != nil else {
-                    throw CalibrateError(
-                        "standard input ended before all six positions were done (use --auto without a terminal)")
-                }
-                var line = ProgressLine()
-                feed.restart()
-                let samples = try await feed.collect(seconds: seconds) { span, _ in
-                    line.show(
-                        "collecting: \(formatSeconds(max(seconds - span, 0))) s left, \(done) of 6 positions done")
-                }
-                line.finish()
-                switch finder.accept(samples) {
-                case .accepted(let got):
-                    FileHandle.standardError.write("got \(got)\(got == face ? "" : " (not the one asked, but new)")\n")
-                case .refused(let why):
-                    FileHandle.standardError.write("refused: \(why); try again\n")
-                }
-            }
-        }
-
-        private func collectAutomatically(_ feed: RawSampleFeed, _ finder: inout PositionFinder) async throws {
-            let started = ContinuousClock.now
-            var line = ProgressLine()
-            var taken = 0
-            feed.restart()
-            while !finder.isComplete {
-                guard ContinuousClock.now - started < .seconds(timeout) else {
-                    line.finish()
-                    throw CalibrateError(
-                        "gave up after \(Int(timeout)) s with \(finder.positions.count) of 6 positions")
-                }
-                let samples = try feed.snapshot()
-                for sample in samples.dropFirst(taken) {
-                    if let face = finder.add(sample) {
-                        line.finish()
-                        FileHandle.standardError.write("got \(face)\n")
-                    }
-                }
-                taken = samples.count
-                line.show(
-                    "\(finder.positions.count) of 6 positions done; next: \(finder.missing.first?.instruction ?? "-"), "
-                        + "hold still")
-                try await Task.sleep(for: .milliseconds(200))
-            }
-            line.finish()
         }
     }
 
@@ -389,57 +272,16 @@ extension Calibrate {
         }
 
         func run() async throws {
-            try await options.withFeed { feed in
-                let points: [Vector3]
-                switch feed.source {
-                case .log(let all):
-                    points = all.compactMap(\.mag)
-                case .daemon(let stream):
-                    FileHandle.standardError.write("turn the device slowly in every direction…\n")
-                    points = try await collect(stream)
+            try await options.withSession { session in
+                let result = try await session.mag(duration: duration, minCoverage: minCoverage)
+                try options.write(
+                    session, part: .mag, summary: result.summary,
+                    line: "magn hard iron \(f3(result.hardIron)) µT, soft iron \(result.softIron) (\(result.summary))"
+                ) {
+                    $0.magHardIron = result.hardIron
+                    $0.magSoftIron = result.softIron
                 }
-                guard !points.isEmpty else {
-                    throw CalibrateError("no magnetometer readings (the sensor has none, or tiltd runs with --no-mag)")
-                }
-                let fit = try CalibrationFit.ellipsoid(points)
-                let (covered, enough) = FieldCoverage.check(points, centre: fit.hardIron, minimumShare: minCoverage)
-                guard enough else {
-                    throw CalibrateError(
-                        "the readings cover only \(covered) of 26 directions; turn the device in every direction "
-                            + "and run again")
-                }
-                let summary = String(
-                    format: "%d readings covering %d of 26 directions; field %.1f µT", points.count, covered,
-                    fit.fieldStrength)
-                let path = try options.write(device: feed.device, part: .mag, summary: summary) {
-                    $0.magHardIron = fit.hardIron
-                    $0.magSoftIron = fit.softIron
-                }
-                print("magn hard iron \(f3(fit.hardIron)) µT, soft iron \(fit.softIron) (\(summary))")
-                print(CalibrateOptions.applyHint(path))
-            }
-        }
-
-        private func collect(_ feed: RawSampleFeed) async throws -> [Vector3] {
-            feed.restart()
-            let started = ContinuousClock.now
-            var line = ProgressLine()
-            var covered = 0
-            defer { line.finish() }
-            while true {
-                let points = try feed.snapshot().compactMap(\.mag)
-                // The bounding-box centre moves as readings arrive; show the best count so far.
-                covered = max(covered, FieldCoverage.directionsSeen(points))
-                let elapsed = (ContinuousClock.now - started) / .seconds(1)
-                line.show("magn: \(covered) of 26 directions, \(formatSeconds(max(duration - elapsed, 0))) s left")
-                if covered == 26 || elapsed >= duration { return points }
-                try await Task.sleep(for: .milliseconds(250))
             }
         }
     }
-}
-
-/// Seconds with one decimal.
-func formatSeconds(_ s: Double) -> String {
-    String(format: "%.1f", s)
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import TiltCore
-import TiltFusion
 import TiltSensors
+import TiltTools
 
 struct Fuse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,35 +34,14 @@ struct Fuse: AsyncParsableCommand {
         file?.discardOnInterrupt()
         // A log that cannot be read is an I/O failure: its error names the file and says what to check.
         let log = try badRows.read(input)
-        var configuration = MotionPipeline.Configuration()
-        configuration.filter.useMagnetometer = !noMag
-        var pipeline = MotionPipeline(configuration: configuration)
         let emit: (String) throws -> Void
         if let file {
             emit = { try file.write($0) }
         } else {
             emit = { try StandardOutput.write($0) }
         }
-        var text =
-            "t,qw,qx,qy,qz,roll,pitch,yaw,tilt_x,tilt_y,rate_x,rate_y,rate_z,grav_x,grav_y,grav_z,user_x,user_y,user_z,rest,accel_disturbed,mag_disturbed\n"
-        text.reserveCapacity(1 << 20)
         let name = "fuse:" + (input.split(separator: "/").last.map(String.init) ?? input)
-        for sample in log.samples {
-            let f = pipeline.process(sample, source: name)
-            let q = f.quaternion
-            let e = f.euler
-            text +=
-                "\(sample.time),\(q.w),\(q.x),\(q.y),\(q.z),\(e.roll),\(e.pitch),\(e.yaw),\(f.tilt.x),\(f.tilt.y),"
-            text +=
-                "\(f.rotationRate.x),\(f.rotationRate.y),\(f.rotationRate.z),\(f.gravity.x),\(f.gravity.y),\(f.gravity.z),"
-            text += "\(f.userAcceleration.x),\(f.userAcceleration.y),\(f.userAcceleration.z),"
-            text += "\(f.flags.rest ? 1 : 0),\(f.flags.accelDisturbed ? 1 : 0),\(f.flags.magDisturbed ? 1 : 0)\n"
-            if text.utf8.count > 1 << 20 {
-                try emit(text)
-                text.removeAll(keepingCapacity: true)
-            }
-        }
-        try emit(text)
+        try FusedCSV.fuse(log.samples, useMagnetometer: !noMag, name: name, emit: emit)
         try file?.commit()
         FileHandle.standardError.write(
             "fused \(log.samples.count) samples (\(log.hasMagnetometer && !noMag ? "9D" : "6D")) into \(output)\n")

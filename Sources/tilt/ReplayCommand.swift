@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import TiltCore
-import TiltFusion
-import TiltSensors
+import TiltTools
 import TiltWire
 
 /// `tilt replay`: plays a sensor log through the daemon's pipeline in this process, at the recorded pace, and shows
@@ -53,52 +51,14 @@ struct Replay: AsyncParsableCommand {
     func run() async throws {
         StandardOutput.streamLines()
         // A log that cannot be read is an I/O failure, not a usage mistake: its error names the file.
-        var replay = LogReplaySource.Configuration(path: log, speed: speed, useMagnetometer: !noMag)
-        replay.badRows = badRows.policy
-        let source = try LogReplaySource(configuration: replay)
-        var configuration = MotionPipeline.Configuration()
-        configuration.filter.useMagnetometer = !noMag
-        configuration.shaping.limit = limit
-        let state = Mutex(ReplayState(pipeline: MotionPipeline(configuration: configuration), period: 1 / rate))
+        let replay = PipelineReplay(
+            log: log, speed: speed, rate: rate, useMagnetometer: !noMag, limit: limit, badRows: badRows.policy)
         let json = json
-        let name = source.name
-        try await source.run(rate: nil) { event in
-            switch event {
-            case .sample(let sample):
-                guard let frame = state.withLock({ $0.frameToShow(for: sample, source: name) }) else { return }
-                print(json ? ServerMessage.encode(frame: frame) : Watch.humanLine(frame))
-            case .rejected(let reason):
-                if let line = state.withLock({ $0.rejected.add(reason) }) {
-                    FileHandle.standardError.write(line + "\n")
-                }
-            case .sensor(let sensorState, let reason):
-                if sensorState != .active { FileHandle.standardError.write("\(sensorState): \(reason)\n") }
-            case .busy:
-                break
-            }
+        let summary = try await replay.run { frame in
+            print(json ? ServerMessage.encode(frame: frame) : Watch.humanLine(frame))
+        } report: { line in
+            FileHandle.standardError.write(line + "\n")
         }
-        let (fused, rejected) = state.withLock { ($0.pipeline.nextSeq, $0.rejected.count) }
-        FileHandle.standardError.write("replayed \(fused) samples, skipped \(rejected) bad rows\n")
-    }
-}
-
-/// The pipeline and the frame-rate schedule of a replay.
-private struct ReplayState: Sendable {
-    var pipeline: MotionPipeline
-    let period: Double
-    var nextShown: Double?
-    var rejected = SkippedRows()
-
-    /// Fuses `sample`; returns its frame when one is due on the log's clock.
-    mutating func frameToShow(for sample: MotionSample, source: String) -> AttitudeFrame? {
-        let frame = pipeline.process(sample, source: source)
-        if let next = nextShown, sample.time < next { return nil }
-        // Keep to the schedule; after a gap in the log, start it again from this sample.
-        if let next = nextShown, sample.time - next < period {
-            nextShown = next + period
-        } else {
-            nextShown = sample.time + period
-        }
-        return frame
+        FileHandle.standardError.write(summary.text + "\n")
     }
 }

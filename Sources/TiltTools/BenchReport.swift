@@ -1,39 +1,64 @@
 import Foundation
 
 /// What `tilt bench daemon` measured, and its printed form.
-struct BenchReport {
-    var clients: Int
-    var rate: Double
+public struct BenchReport: Sendable {
+    /// Watching clients.
+    public var clients: Int
+    /// Frames per second each client asked for.
+    public var rate: Double
     /// The measurement window as it was, seconds.
-    var seconds: Double
-    var logName: String
+    public var seconds: Double
+    /// The replayed log's file name.
+    public var logName: String
     /// The log's sampling rate, if it says.
-    var logRate: Double?
+    public var logRate: Double?
     /// Frames each client received in the window.
-    var frames: [Int] = []
+    public var frames: [Int] = []
     /// Frames the daemon dropped for clients that were not reading fast enough, summed over the clients.
-    var daemonDrops = 0
+    public var daemonDrops = 0
     /// How many clients answered the status request that counts drops.
-    var statusAnswers = 0
+    public var statusAnswers = 0
     /// Sample-to-client latencies, seconds.
-    var latencies: [Double] = []
-    var cpuPercent: Double?
+    public var latencies: [Double] = []
+    /// The daemon's CPU over the window, percent of one core.
+    public var cpuPercent: Double?
     /// The bench's own CPU over the window: near 100 % means the clients, not the daemon, set the latency.
-    var benchCPUPercent: Double?
-    var rssStart: Int?
-    var rssLoaded: Int?
-    var rssAfterClients: Int?
-    var churn = 0
-    var rssBeforeChurn: Int?
-    var rssAfterChurn: Int?
-    var fdsBeforeChurn: Int?
-    var fdsAfterChurn: Int?
-    var clientsAfterChurn: Int?
+    public var benchCPUPercent: Double?
+    /// The daemon's resident memory, bytes: before the clients, with them, and after they left.
+    public var rssStart: Int?
+    /// See ``rssStart``.
+    public var rssLoaded: Int?
+    /// See ``rssStart``.
+    public var rssAfterClients: Int?
+    /// Connections made and dropped after the measurement (`--churn`); 0 for none.
+    public var churn = 0
+    /// The daemon's resident memory and open descriptors before and after the churn, and the clients it still
+    /// counted after it.
+    public var rssBeforeChurn: Int?
+    /// See ``rssBeforeChurn``.
+    public var rssAfterChurn: Int?
+    /// See ``rssBeforeChurn``.
+    public var fdsBeforeChurn: Int?
+    /// See ``rssBeforeChurn``.
+    public var fdsAfterChurn: Int?
+    /// See ``rssBeforeChurn``.
+    public var clientsAfterChurn: Int?
+
+    /// A report of `clients` × `rate` Hz over `seconds`, replaying `logName` (sampled at `logRate` Hz, if known);
+    /// the measurements are filled in as they are made.
+    public init(clients: Int, rate: Double, seconds: Double, logName: String, logRate: Double?) {
+        self.clients = clients
+        self.rate = rate
+        self.seconds = seconds
+        self.logName = logName
+        self.logRate = logRate
+    }
 
     /// Frames each client should get: the lower of the requested and the log's rate, over the window.
-    var expectedPerClient: Double { min(rate, logRate ?? rate) * seconds }
+    public var expectedPerClient: Double { min(rate, logRate ?? rate) * seconds }
 
-    var text: String {
+    /// The report as `tilt bench daemon` prints it.
+    public var text: String {
         func mib(_ bytes: Int?) -> String { bytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "?" }
         func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
         let total = frames.reduce(0, +)

@@ -1,0 +1,43 @@
+import TiltCore
+import TiltFusion
+import TiltSensors
+
+/// `tilt fuse`'s output: the daemon's pipeline run over every sample of a log, one CSV row per sample.
+public enum FusedCSV {
+    /// The header line: time, quaternion (device → earth, ENU, Hamilton), Euler angles and tilt (radians), the
+    /// bias-corrected rotation rate, gravity, user acceleration and the flags.
+    public static let header =
+        "t,qw,qx,qy,qz,roll,pitch,yaw,tilt_x,tilt_y,rate_x,rate_y,rate_z,grav_x,grav_y,grav_z,user_x,user_y,user_z,rest,accel_disturbed,mag_disturbed\n"
+
+    /// The row of `frame`, fused from a sample at `time`, with its newline.
+    public static func row(time: Double, _ f: AttitudeFrame) -> String {
+        let q = f.quaternion
+        let e = f.euler
+        var text = "\(time),\(q.w),\(q.x),\(q.y),\(q.z),\(e.roll),\(e.pitch),\(e.yaw),\(f.tilt.x),\(f.tilt.y),"
+        text +=
+            "\(f.rotationRate.x),\(f.rotationRate.y),\(f.rotationRate.z),\(f.gravity.x),\(f.gravity.y),\(f.gravity.z),"
+        text += "\(f.userAcceleration.x),\(f.userAcceleration.y),\(f.userAcceleration.z),"
+        text += "\(f.flags.rest ? 1 : 0),\(f.flags.accelDisturbed ? 1 : 0),\(f.flags.magDisturbed ? 1 : 0)\n"
+        return text
+    }
+
+    /// Fuses `samples` (with the magnetometer when `useMagnetometer`) as the source `name`, handing the header and
+    /// rows to `emit` in chunks of about a megabyte.
+    public static func fuse(
+        _ samples: [MotionSample], useMagnetometer: Bool, name: String, emit: (String) throws -> Void
+    ) throws {
+        var configuration = MotionPipeline.Configuration()
+        configuration.filter.useMagnetometer = useMagnetometer
+        var pipeline = MotionPipeline(configuration: configuration)
+        var text = header
+        text.reserveCapacity(1 << 20)
+        for sample in samples {
+            text += row(time: sample.time, pipeline.process(sample, source: name))
+            if text.utf8.count > 1 << 20 {
+                try emit(text)
+                text.removeAll(keepingCapacity: true)
+            }
+        }
+        try emit(text)
+    }
+}
