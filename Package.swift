@@ -184,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "TiltServeTests",
             dependencies: [
-                "TiltServe", "TiltTestKit", "TiltCore",
+                "TiltServe", "TiltTestKit", "TiltCore", "TiltEffects",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
