@@ -9,40 +9,48 @@ import TiltWire
 /// When tiltd is not there (or goes away) the page gets an `error` saying so and the relay tries again with backoff
 /// (0.25 s doubling to 4 s); after a reconnect the page's last `watch` is sent again, so its stream resumes.
 ///
-/// `@unchecked Sendable`: every property is read and written only on the page connection's event loop, which the
-/// tiltd connection shares (its bootstrap runs on that loop and each completion hops to it).
-final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
+/// Everything that changes lives in ``State``, bound to the page connection's event loop, which the tiltd connection
+/// shares (its bootstrap runs on that loop and each completion hops to it): `NIOLoopBoundBox` checks that every touch
+/// is on that loop, as the daemon's `SessionHandler` does.
+final class MotionRelay: WebSocketEndpoint, Sendable {
     private let socketPath: String
     private let logger: Logger
-    private weak var session: WebSocketSession?
-    private var daemon: (any Channel)?
-    private var lastWatch: String?
-    private var backoff = 0.25
-    private var retry: Scheduled<Void>?
-    private var finished = false
-    private var toldMissing = false
-    /// Whether a connection attempt is under way; commands sent meanwhile wait in ``pending``.
-    private var connecting = false
-    /// Commands a page sent while the first connection was being made (a page sends `watch` as soon as it opens).
-    private var pending: [String] = []
+    private let state: NIOLoopBoundBox<State>
 
-    init(socketPath: String, logger: Logger) {
+    private struct State {
+        weak var session: WebSocketSession?
+        var daemon: (any Channel)?
+        var lastWatch: String?
+        var backoff = 0.25
+        var retry: Scheduled<Void>?
+        var finished = false
+        var toldMissing = false
+        /// Whether a connection attempt is under way; commands sent meanwhile wait in ``pending``.
+        var connecting = false
+        /// Commands a page sent while the first connection was being made (a page sends `watch` as soon as it
+        /// opens).
+        var pending: [String] = []
+    }
+
+    /// A relay for a page whose connection runs on `eventLoop`; made on that loop.
+    init(socketPath: String, logger: Logger, eventLoop: any EventLoop) {
         self.socketPath = socketPath
         self.logger = logger
+        state = NIOLoopBoundBox(State(), eventLoop: eventLoop)
     }
 
     func opened(_ session: WebSocketSession) {
-        self.session = session
+        state.value.session = session
         connect()
     }
 
     func received(_ text: String, from session: WebSocketSession) {
         if case .watch = try? ClientCommand.decode(Array(text.utf8)) {
-            lastWatch = text
+            state.value.lastWatch = text
         }
-        guard let daemon else {
-            if connecting && !toldMissing && pending.count < 16 {
-                pending.append(text)
+        guard let daemon = state.value.daemon else {
+            if state.value.connecting && !state.value.toldMissing && state.value.pending.count < 16 {
+                state.value.pending.append(text)
             } else {
                 session.sendError(notRunning)
             }
@@ -54,10 +62,10 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
     }
 
     func closed() {
-        finished = true
-        retry?.cancel()
-        daemon?.close(promise: nil)
-        daemon = nil
+        state.value.finished = true
+        state.value.retry?.cancel()
+        state.value.daemon?.close(promise: nil)
+        state.value.daemon = nil
     }
 
     private var notRunning: String {
@@ -65,8 +73,8 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
     }
 
     private func connect() {
-        guard let loop = session?.eventLoop, !finished else { return }
-        connecting = true
+        guard let loop = state.value.session?.eventLoop, !state.value.finished else { return }
+        state.value.connecting = true
         ClientBootstrap(group: loop)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -79,42 +87,42 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
             .connect(unixDomainSocketPath: socketPath)
             .hop(to: loop)
             .whenComplete { [self] result in
-                connecting = false
-                let waiting = pending
-                pending = []
+                state.value.connecting = false
+                let waiting = state.value.pending
+                state.value.pending = []
                 switch result {
                 case .success(let channel):
-                    guard !finished else {
+                    guard !state.value.finished else {
                         channel.close(promise: nil)
                         return
                     }
-                    daemon = channel
-                    backoff = 0.25
-                    toldMissing = false
-                    guard let session = self.session else { return }
-                    if waiting.isEmpty, let lastWatch { received(lastWatch, from: session) }
+                    state.value.daemon = channel
+                    state.value.backoff = 0.25
+                    state.value.toldMissing = false
+                    guard let session = state.value.session else { return }
+                    if waiting.isEmpty, let lastWatch = state.value.lastWatch { received(lastWatch, from: session) }
                     for text in waiting { received(text, from: session) }
                 case .failure(let error):
                     logger.debug("tiltd at \(socketPath): \(error)")
-                    if !toldMissing { self.session?.sendError(notRunning) }
-                    toldMissing = true
+                    if !state.value.toldMissing { state.value.session?.sendError(notRunning) }
+                    state.value.toldMissing = true
                     scheduleRetry(on: loop)
                 }
             }
     }
 
     private func scheduleRetry(on loop: any EventLoop) {
-        guard !finished else { return }
-        let delay = backoff
-        backoff = min(backoff * 2, 4)
-        retry = loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [self] in connect() }
+        guard !state.value.finished else { return }
+        let delay = state.value.backoff
+        state.value.backoff = min(delay * 2, 4)
+        state.value.retry = loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [self] in connect() }
     }
 
     /// A line from tiltd: to the page as it is. Frames (`attitude`, raw `sample`) are dropped while the page does not
     /// read (its connection's buffer is over NIO's high-water mark), as tiltd drops them for a slow client.
     /// The bytes go through as they came, with no `String` in between.
     fileprivate func daemonLine(_ line: ByteBuffer) {
-        guard let session else { return }
+        guard let session = state.value.session else { return }
         let bytes = line.readableBytesView
         let isFrame = bytes.starts(with: Self.attitudePrefix) || bytes.starts(with: Self.samplePrefix)
         guard session.isWritable || !isFrame else { return }
@@ -126,10 +134,10 @@ final class MotionRelay: WebSocketEndpoint, @unchecked Sendable {
 
     /// tiltd closed the connection: tell the page and try again.
     fileprivate func daemonClosed() {
-        daemon = nil
-        guard !finished, let session, let loop = session.eventLoop else { return }
+        state.value.daemon = nil
+        guard !state.value.finished, let session = state.value.session, let loop = session.eventLoop else { return }
         session.sendError(notRunning)
-        toldMissing = true
+        state.value.toldMissing = true
         scheduleRetry(on: loop)
     }
 }

@@ -166,7 +166,7 @@ public final class ServeServer: Sendable {
                 let motion = path == "/motion"
                 let endpoint: any WebSocketEndpoint =
                     motion
-                    ? MotionRelay(socketPath: shared.socketPath, logger: shared.logger)
+                    ? MotionRelay(socketPath: shared.socketPath, logger: shared.logger, eventLoop: channel.eventLoop)
                     : EditEndpoint(workspace: shared.workspace, compiler: shared.compiler, logger: shared.logger)
                 let maxMessage = motion ? shared.limits.motionMessageBytes : shared.limits.editMessageBytes
                 return channel.eventLoop.makeCompletedFuture {
