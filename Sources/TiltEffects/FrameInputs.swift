@@ -38,15 +38,26 @@ public struct FrameInputs: Sendable, Hashable {
         self.size = size
         self.pointer = pointer ?? size / 2
         self.pointerDown = pointerDown
+        self.tilt = .zero
+        self.attitude = SIMD4(0, 0, 0, 1)
+        self.euler = .zero
+        self.rotationRate = .zero
+        self.gravity = SIMD3(0, 0, -9.80665)
+        hold(tilt: tilt)
+    }
+
+    /// Sets the motion fields to the device held still at `tilt`: the attitude, Euler angles and gravity follow the
+    /// tilt (as if the screen were tilted from lying flat), and nothing turns.
+    public mutating func hold(tilt: SIMD2<Double>) {
         let q = Quaternion(rotationVector: Vector3(tilt.x, tilt.y, 0))
         self.tilt = tilt
-        self.attitude = SIMD4(q.x, q.y, q.z, q.w)
+        attitude = SIMD4(q.x, q.y, q.z, q.w)
         let e = q.euler
-        self.euler = SIMD3(e.roll, e.pitch, e.yaw)
-        self.rotationRate = .zero
+        euler = SIMD3(e.roll, e.pitch, e.yaw)
+        rotationRate = .zero
         // Gravity in the device frame: earth's "down" rotated into the device.
         let g = q.conjugate.rotate(Vector3(0, 0, -9.80665))
-        self.gravity = SIMD3(g.x, g.y, g.z)
+        gravity = SIMD3(g.x, g.y, g.z)
     }
 
     /// Replaces the motion fields with those of a frame from the daemon or a log replay.

@@ -51,8 +51,9 @@ public struct Benchmark: Sendable {
         let feed = PictureFeed(picture: picture)
         try feed?.start()
         defer { feed?.stop() }
-        // The tilt sweeps slowly, so a preset's highlight and simulation move as they would on screen.
-        var sweep = ScriptedMotion { inputs, t in inputs.tilt = SIMD2(0.3 * sin(t), 0.3 * cos(t * 0.7)) }
+        // The tilt sweeps slowly, gravity following it, so a preset's highlight and simulation move as they would on
+        // screen.
+        var sweep = ScriptedMotion { inputs, t in inputs.hold(tilt: SIMD2(0.3 * sin(t), 0.3 * cos(t * 0.7))) }
         var shownBefore = 0
         var drawnBefore = 0
         let sink = OffscreenSink(renderer)

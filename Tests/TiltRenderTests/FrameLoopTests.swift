@@ -56,8 +56,12 @@ struct FrameLoopTests {
         #expect(outcome.stats == nil)
         #expect(sink.presented.map(\.frame) == [0, 1, 2, 3, 4])
         #expect(sink.presented.map(\.time) == [0, 0.1, 0.2, 0.3, 0.4])
-        #expect(sink.presented.allSatisfy { $0.tilt == SIMD2(0.1, -0.2) && $0.timeDelta == 0.1 })
-        #expect(sink.presented.allSatisfy { $0.size == SIMD2(16, 16) })
+        // Exactly the inputs of a device held at that tilt: gravity and the attitude follow it.
+        let expected = (0..<5).map {
+            FrameInputs(
+                time: Double($0) / 10, timeDelta: 0.1, frame: $0, size: SIMD2(16, 16), tilt: SIMD2(0.1, -0.2))
+        }
+        #expect(sink.presented == expected)
         #expect(sink.finished == 1)
     }
 
@@ -65,10 +69,9 @@ struct FrameLoopTests {
         let sink = try RecordingSink(preset: Self.staticPreset)
         var motion = HeldMotion(tilt: SIMD2(0.3, 0))
         try FrameLoop(pacing: .still(time: 2.5), logger: Self.logger).run(sink: sink, motion: &motion)
-        #expect(sink.presented.count == 1)
-        #expect(sink.presented.first?.time == 2.5)
+        #expect(sink.presented == [FrameInputs(time: 2.5, size: SIMD2(16, 16), tilt: SIMD2(0.3, 0))])
         #expect(sink.presented.first?.timeDelta == 0, "no frame came before it")
-        #expect(sink.presented.first?.tilt == SIMD2(0.3, 0))
+        #expect(sink.presented.first?.gravity != SIMD3(0, 0, -9.80665), "gravity follows the tilt")
         #expect(sink.finished == 1)
     }
 
@@ -134,7 +137,7 @@ struct FrameLoopTests {
 
     @Test func aTimedRunDrawsAWarmUpFrameThenCountsOnlyTheTimedOnes() throws {
         let sink = try RecordingSink(preset: Self.staticPreset)
-        var motion = ScriptedMotion { inputs, t in inputs.tilt = SIMD2(t, 0) }
+        var motion = ScriptedMotion { inputs, t in inputs.hold(tilt: SIMD2(t, 0)) }
         var warmedUpAfter = -1
         var loop = FrameLoop(pacing: .timed(seconds: 0.05), logger: Self.logger)
         loop.afterWarmUp = { warmedUpAfter = sink.presented.count }
@@ -142,8 +145,12 @@ struct FrameLoopTests {
         #expect(warmedUpAfter == 1)
         #expect(outcome.frames == sink.presented.count - 1)
         #expect(outcome.frames >= 1)
-        #expect(
-            sink.presented.dropFirst().enumerated().allSatisfy { i, f in f.frame == i + 1 && f.tilt.x == Double(i) / 60
-            })
+        let timed = Array(sink.presented.dropFirst())
+        let expected = timed.indices.map {
+            FrameInputs(
+                time: Double($0) / 60, timeDelta: 1.0 / 60, frame: $0 + 1, size: SIMD2(16, 16),
+                tilt: SIMD2(Double($0) / 60, 0))
+        }
+        #expect(timed == expected)
     }
 }

@@ -32,7 +32,8 @@ extension MotionFeed {
     public func waitForFirstFrame(timeout: Double) throws {}
 }
 
-/// A tilt held still (`--tilt X,Y`): only the effect's time runs.
+/// A tilt held still (`--tilt X,Y`): only the effect's time runs. The attitude and gravity follow the tilt
+/// (``FrameInputs/hold(tilt:)``).
 public struct HeldMotion: MotionFeed {
     /// X, Y radians.
     public var tilt: SIMD2<Double>
@@ -40,7 +41,7 @@ public struct HeldMotion: MotionFeed {
     /// Holds `tilt`.
     public init(tilt: SIMD2<Double>) { self.tilt = tilt }
 
-    public func drive(_ inputs: inout FrameInputs, elapsed: Double) { inputs.tilt = tilt }
+    public func drive(_ inputs: inout FrameInputs, elapsed: Double) { inputs.hold(tilt: tilt) }
 }
 
 /// Frames played back from a timeline (a fused sensor log): a frame `t` seconds into the run shows the timeline at
