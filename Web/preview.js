@@ -18,6 +18,34 @@ export function shaderErrors(log) {
 const TEXTURE_UNITS = { layer: 0, previous: 1, blur: 7 };
 
 /**
+ * Sets one built-in uniform from its value (an array of numbers) by its GLSL type.
+ * @param {WebGL2RenderingContext} gl
+ * @param {WebGLUniformLocation | null} location
+ * @param {string} type `float`, `int`, `vec2`, `vec3` or `vec4`
+ * @param {number[]} value
+ */
+function setBuiltin(gl, location, type, value) {
+  const v = value || [0, 0, 0, 0];
+  switch (type) {
+    case "int":
+      gl.uniform1i(location, v[0]);
+      break;
+    case "float":
+      gl.uniform1f(location, v[0]);
+      break;
+    case "vec2":
+      gl.uniform2f(location, v[0], v[1]);
+      break;
+    case "vec3":
+      gl.uniform3f(location, v[0], v[1], v[2]);
+      break;
+    case "vec4":
+      gl.uniform4f(location, v[0], v[1], v[2], v[3]);
+      break;
+  }
+}
+
+/**
  * The motion of a still frame at `tilt` (radians), as `tiltfx render --tilt X,Y` makes it: the attitude is the turn by
  * the rotation vector (x, y, 0) from lying flat, gravity follows it, no rotation rate.
  * @returns {{tilt: number[], quaternion: number[], gravity: number[], euler: object, rotationRate: number[]}}
@@ -218,6 +246,22 @@ export class Preview {
     const euler = frame.euler || {};
     const rate = frame.rotationRate || [0, 0, 0];
     const pointer = options.pointer || [width / 2, height / 2]; // tiltfx's pointer without a mouse: the centre
+    // The frame's inputs, by the names the built-in uniforms' `source` gives (tiltfx's FrameInputs).
+    const inputs = {
+      time: [time],
+      timeDelta: [delta],
+      frame: [this.frame],
+      resolution: [width, height, 1],
+      // No button is down in the preview: Shadertoy's iMouse.zw is then the position negated.
+      mouse: [pointer[0], height - pointer[1], -pointer[0], -(height - pointer[1])],
+      pointer,
+      tilt,
+      gravity,
+      attitude: [qx, qy, qz, qw],
+      euler: [euler.roll || 0, euler.pitch || 0, euler.yaw || 0],
+      rotationRate: rate,
+    };
+    const builtins = (this.program && this.program.builtins) || [];
     const now = new Date();
     const midnight = now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() + now.getMilliseconds() / 1000;
 
@@ -236,17 +280,8 @@ export class Preview {
         if (!pass.locations.has(name)) pass.locations.set(name, gl.getUniformLocation(pass.id, name));
         return pass.locations.get(name);
       };
-      gl.uniform1f(at("iTime"), time);
-      gl.uniform1f(at("iTimeDelta"), delta);
-      gl.uniform3f(at("iResolution"), width, height, 1);
-      gl.uniform4f(at("iMouse"), pointer[0], height - pointer[1], -pointer[0], -(height - pointer[1]));
-      gl.uniform1i(at("iFrame"), this.frame);
-      gl.uniform2f(at("iTilt"), tilt[0], tilt[1]);
-      gl.uniform3f(at("iGravity"), gravity[0], gravity[1], gravity[2]);
-      gl.uniform4f(at("iAttitude"), qx, qy, qz, qw);
-      gl.uniform3f(at("iEuler"), euler.roll || 0, euler.pitch || 0, euler.yaw || 0);
-      gl.uniform3f(at("iRotationRate"), rate[0], rate[1], rate[2]);
-      gl.uniform2f(at("tilt_pointer"), pointer[0], pointer[1]);
+      // The built-in uniforms: tiltfx's table (the program's `builtins`), each set from the input it names.
+      for (const builtin of builtins) setBuiltin(gl, at(builtin.name), builtin.type, inputs[builtin.source]);
       gl.uniform4f(at("iDate"), now.getFullYear(), now.getMonth(), now.getDate(), midnight);
       gl.uniform1f(at("iFrameRate"), delta > 0 ? 1 / delta : 60);
       gl.uniform1f(at("iSampleRate"), 44100);

@@ -1,11 +1,6 @@
 extension ArgumentBinding {
     /// What a value with this binding changes with from frame to frame (`size`, constants and textures: nothing).
     public var dependencies: FrameDependencies {
-        switch self {
-        case .constant, .size, .texture: []  // a named texture changes only on a reload
-        case .tilt, .gravity, .euler, .rotationRate, .attitude: .motion
-        case .time: .time
-        case .pointer: .pointer
-        }
+        builtin?.dependencies ?? []  // constants, `size` and named textures (changed only on a reload): nothing
     }
 }

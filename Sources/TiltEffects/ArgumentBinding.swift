@@ -27,15 +27,34 @@ public enum ArgumentBinding: Sendable, Hashable {
         "time": .time, "size": .size, "pointer": .pointer,
     ]
 
+    /// The built-in uniform a motion, time or pointer binding reads; `nil` for constants, textures and `size` (which
+    /// reads `iResolution.xy`).
+    public var builtin: BuiltinUniform? {
+        switch self {
+        case .constant, .texture, .size: nil
+        case .tilt: .tilt
+        case .gravity: .gravity
+        case .euler: .euler
+        case .rotationRate: .rotationRate
+        case .attitude: .attitude
+        case .time: .time
+        case .pointer: .pointer
+        }
+    }
+
     /// The type a bound value has, or `nil` for constants (which take the argument's declared type).
     public var naturalType: ArgumentType? {
         switch self {
         case .constant: nil
-        case .tilt, .size, .pointer: .vec2
-        case .gravity, .euler, .rotationRate: .vec3
-        case .attitude: .vec4
-        case .time: .float
+        case .size: .vec2
         case .texture: .texture
+        default:
+            switch builtin?.type {
+            case .vec2?: .vec2
+            case .vec3?: .vec3
+            case .vec4?: .vec4
+            case .float?, .int?, nil: .float
+            }
         }
     }
 
@@ -43,15 +62,9 @@ public enum ArgumentBinding: Sendable, Hashable {
     var uniformExpression: String? {
         switch self {
         case .constant: nil
-        case .tilt: "iTilt"
-        case .gravity: "iGravity"
-        case .euler: "iEuler"
-        case .rotationRate: "iRotationRate"
-        case .attitude: "iAttitude"
-        case .time: "iTime"
-        case .size: "iResolution.xy"
-        case .pointer: "tilt_pointer"
+        case .size: BuiltinUniform.resolution.name + ".xy"
         case .texture(let name): PresetTexture(name: name, file: nil).uniformName
+        default: builtin?.name
         }
     }
 }

@@ -29,12 +29,12 @@ public struct FrameDependencies: OptionSet, Sendable, Hashable, CustomStringConv
         return parts.isEmpty ? "static" : parts.joined(separator: ", ")
     }
 
-    /// The built-in uniforms and helpers a preset's GLSL may name, and what each depends on.
-    static let builtinNames: [String: FrameDependencies] = [
-        "iTime": .time, "iTimeDelta": .time, "iFrame": .time, "iDate": .time, "iFrameRate": .time,
-        "iChannelTime": .time,
-        "iMouse": .pointer, "tilt_pointer": .pointer,
-        "iTilt": .motion, "iGravity": .motion, "iAttitude": .motion, "iEuler": .motion, "iRotationRate": .motion,
-        "samplePrevious": .previousFrame,
-    ]
+    /// The built-in uniforms and helpers a preset's GLSL may name, and what each depends on: the table of
+    /// ``BuiltinUniform``s, and the Shadertoy inputs and helpers the renderer sets apart from it.
+    static let builtinNames: [String: FrameDependencies] = Dictionary(
+        uniqueKeysWithValues: BuiltinUniform.all.filter { !$0.dependencies.isEmpty }.map { ($0.name, $0.dependencies) }
+            + [
+                ("iDate", .time), ("iFrameRate", .time), ("iChannelTime", .time),
+                ("samplePrevious", .previousFrame),
+            ])
 }

@@ -2,9 +2,9 @@ import Foundation
 
 /// Writes the GLSL ES 3.00 source of each render pass.
 ///
-/// Every pass shares one prelude of built-in uniforms (Shadertoy's `iTime`, `iResolution`, `iMouse`, `iFrame`, its
-/// channels `iChannel0..3` with `iChannelResolution`, `iChannelTime`, `iDate`, `iFrameRate`, `iSampleRate`, plus
-/// `iTilt`, `iGravity`, `iAttitude`, `iEuler`, `iRotationRate`, `tilt_pointer`; `HW_PERFORMANCE` is 1), the `Layer`
+/// Every pass shares one prelude of built-in uniforms (the table of ``BuiltinUniform``: Shadertoy's time, resolution,
+/// mouse and frame, and tilt's motion and pointer; Shadertoy's channels `iChannel0..3` with `iChannelResolution`,
+/// `iChannelTime`, `iDate`, `iFrameRate`, `iSampleRate`; `HW_PERFORMANCE` is 1), the `Layer`
 /// type with `sampleLayer`/`samplePrevious`, then each preset file the pass uses after a `#line N*100000+1 N`
 /// directive (a Shadertoy pass: the Common code, then its own), then glue code that chains the effects. A Shadertoy
 /// buffer pass is generated as a pass whose input is the buffer's code. File N maps back through `ShaderSourceMap`, by the source-string number or, for
@@ -20,95 +20,88 @@ public enum ShaderGenerator {
 
         """
 
-    /// The prelude every fragment shader starts with.
-    static let prelude = """
+    /// The prelude every fragment shader starts with: the built-in uniforms of ``BuiltinUniform/all``, then the
+    /// renderer's own.
+    static let prelude =
+        """
         #version 300 es
         precision highp float;
         precision highp int;
         precision highp sampler2D;
-        uniform float iTime;
-        uniform float iTimeDelta;
-        uniform vec3 iResolution;
-        uniform vec4 iMouse;
-        uniform int iFrame;
-        uniform vec2 iTilt;
-        uniform vec3 iGravity;
-        uniform vec4 iAttitude;
-        uniform vec3 iEuler;
-        uniform vec3 iRotationRate;
-        uniform vec2 tilt_pointer;
-        uniform vec2 tilt_targetSize;
-        uniform vec2 tilt_targetPadding;
-        uniform sampler2D tilt_layerTexture;
-        uniform vec2 tilt_layerPadding;
-        uniform vec2 tilt_layerTextureSize;
-        uniform sampler2D tilt_previousTexture;
-        out vec4 tilt_fragColor;
-        #define HW_PERFORMANCE 1
-        uniform sampler2D iChannel0;
-        uniform sampler2D iChannel1;
-        uniform sampler2D iChannel2;
-        uniform sampler2D iChannel3;
-        uniform vec3 iChannelResolution[4];
-        uniform float iChannelTime[4];
-        uniform vec4 iDate;
-        uniform float iFrameRate;
-        uniform float iSampleRate;
-        /// The layer below a layer effect: its size in pixels.
-        struct Layer { vec2 size; };
-        vec4 tilt_sampleTexture(sampler2D tex, vec2 position) {
-            vec2 uv = (position + tilt_layerPadding) / tilt_layerTextureSize;
-            return texture(tex, vec2(uv.x, 1.0 - uv.y));
-        }
-        /// Samples the layer below at `position` (pixels, origin top-left).
-        vec4 sampleLayer(Layer layer, vec2 position) { return tilt_sampleTexture(tilt_layerTexture, position); }
-        uniform sampler2D tilt_picture;
-        uniform sampler2D tilt_pictureCanvas;
-        uniform vec4 tilt_pictureRect;
-        uniform vec2 tilt_canvasSize;
-        uniform vec2 tilt_picturePadding;
-        vec3 tilt_encodeSRGB(vec3 c) {
-            return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
-        }
-        /// A texel of a picture texture (linear, premultiplied) in the effects' colour: premultiplied sRGB values.
-        vec4 tilt_workingColor(vec4 t) {
-            return t.a > 0.0 ? vec4(tilt_encodeSRGB(clamp(t.rgb / t.a, 0.0, 1.0)) * t.a, t.a) : vec4(0.0);
-        }
-        /// Whether the user gave a picture (`--image`).
-        bool hasPicture() { return tilt_pictureRect.z > 0.0; }
-        /// Where the fitted picture lies: origin x, y (top-left) and width, height in pixels; zero without one.
-        vec4 pictureRect() { return tilt_pictureRect; }
-        /// The picture texture fitted to the canvas: drawn once per canvas size into `tilt_pictureCanvas`.
-        vec4 tilt_fitPicture(vec2 position) {
-            vec2 uv = (position - tilt_pictureRect.xy) / max(tilt_pictureRect.zw, vec2(1e-6));
-            if (!hasPicture() || any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) return vec4(0.0);
-            return tilt_workingColor(texture(tilt_picture, uv));
-        }
-        /// The picture at `position` (pixels, origin top-left), premultiplied; transparent outside it or without one.
-        /// (`tilt_picturePadding`: the transparent margin of a fitted picture that is also the first pass's output.)
-        vec4 samplePicture(vec2 position) {
-            vec4 r = tilt_pictureRect;
-            if (!hasPicture() || any(lessThan(position, r.xy)) || any(greaterThan(position, r.xy + r.zw))) {
-                return vec4(0.0);
-            }
-            vec2 uv = (position + tilt_picturePadding) / (tilt_canvasSize + 2.0 * tilt_picturePadding);
-            return texture(tilt_pictureCanvas, vec2(uv.x, 1.0 - uv.y));
-        }
-        /// A named texture at `uv` (0…1, origin top-left) in the effects' colour: premultiplied sRGB values.
-        vec4 sampleTexture(sampler2D tex, vec2 uv) { return tilt_workingColor(texture(tex, uv)); }
-        uniform sampler2D tilt_blurTexture;
-        /// The layer below, blurred as the layer effect's `blur` key says (undefined without one).
-        vec4 sampleLayerBlurred(Layer layer, vec2 position) {
-            vec2 uv = position / iResolution.xy;
-            return texture(tilt_blurTexture, vec2(uv.x, 1.0 - uv.y));
-        }
-        /// Samples this stateful effect's own output from the previous frame.
-        vec4 samplePrevious(vec2 position) {
-            vec2 uv = (position + tilt_targetPadding) / tilt_targetSize;
-            return texture(tilt_previousTexture, vec2(uv.x, 1.0 - uv.y));
-        }
 
-        """
+        """ + BuiltinUniform.all.map { $0.declaration + "\n" }.joined() + """
+            uniform vec2 tilt_targetSize;
+            uniform vec2 tilt_targetPadding;
+            uniform sampler2D tilt_layerTexture;
+            uniform vec2 tilt_layerPadding;
+            uniform vec2 tilt_layerTextureSize;
+            uniform sampler2D tilt_previousTexture;
+            out vec4 tilt_fragColor;
+            #define HW_PERFORMANCE 1
+            uniform sampler2D iChannel0;
+            uniform sampler2D iChannel1;
+            uniform sampler2D iChannel2;
+            uniform sampler2D iChannel3;
+            uniform vec3 iChannelResolution[4];
+            uniform float iChannelTime[4];
+            uniform vec4 iDate;
+            uniform float iFrameRate;
+            uniform float iSampleRate;
+            /// The layer below a layer effect: its size in pixels.
+            struct Layer { vec2 size; };
+            vec4 tilt_sampleTexture(sampler2D tex, vec2 position) {
+                vec2 uv = (position + tilt_layerPadding) / tilt_layerTextureSize;
+                return texture(tex, vec2(uv.x, 1.0 - uv.y));
+            }
+            /// Samples the layer below at `position` (pixels, origin top-left).
+            vec4 sampleLayer(Layer layer, vec2 position) { return tilt_sampleTexture(tilt_layerTexture, position); }
+            uniform sampler2D tilt_picture;
+            uniform sampler2D tilt_pictureCanvas;
+            uniform vec4 tilt_pictureRect;
+            uniform vec2 tilt_canvasSize;
+            uniform vec2 tilt_picturePadding;
+            vec3 tilt_encodeSRGB(vec3 c) {
+                return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
+            }
+            /// A texel of a picture texture (linear, premultiplied) in the effects' colour: premultiplied sRGB values.
+            vec4 tilt_workingColor(vec4 t) {
+                return t.a > 0.0 ? vec4(tilt_encodeSRGB(clamp(t.rgb / t.a, 0.0, 1.0)) * t.a, t.a) : vec4(0.0);
+            }
+            /// Whether the user gave a picture (`--image`).
+            bool hasPicture() { return tilt_pictureRect.z > 0.0; }
+            /// Where the fitted picture lies: origin x, y (top-left) and width, height in pixels; zero without one.
+            vec4 pictureRect() { return tilt_pictureRect; }
+            /// The picture texture fitted to the canvas: drawn once per canvas size into `tilt_pictureCanvas`.
+            vec4 tilt_fitPicture(vec2 position) {
+                vec2 uv = (position - tilt_pictureRect.xy) / max(tilt_pictureRect.zw, vec2(1e-6));
+                if (!hasPicture() || any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) return vec4(0.0);
+                return tilt_workingColor(texture(tilt_picture, uv));
+            }
+            /// The picture at `position` (pixels, origin top-left), premultiplied; transparent outside it or without one.
+            /// (`tilt_picturePadding`: the transparent margin of a fitted picture that is also the first pass's output.)
+            vec4 samplePicture(vec2 position) {
+                vec4 r = tilt_pictureRect;
+                if (!hasPicture() || any(lessThan(position, r.xy)) || any(greaterThan(position, r.xy + r.zw))) {
+                    return vec4(0.0);
+                }
+                vec2 uv = (position + tilt_picturePadding) / (tilt_canvasSize + 2.0 * tilt_picturePadding);
+                return texture(tilt_pictureCanvas, vec2(uv.x, 1.0 - uv.y));
+            }
+            /// A named texture at `uv` (0…1, origin top-left) in the effects' colour: premultiplied sRGB values.
+            vec4 sampleTexture(sampler2D tex, vec2 uv) { return tilt_workingColor(texture(tex, uv)); }
+            uniform sampler2D tilt_blurTexture;
+            /// The layer below, blurred as the layer effect's `blur` key says (undefined without one).
+            vec4 sampleLayerBlurred(Layer layer, vec2 position) {
+                vec2 uv = position / iResolution.xy;
+                return texture(tilt_blurTexture, vec2(uv.x, 1.0 - uv.y));
+            }
+            /// Samples this stateful effect's own output from the previous frame.
+            vec4 samplePrevious(vec2 position) {
+                vec2 uv = (position + tilt_targetPadding) / tilt_targetSize;
+                return texture(tilt_previousTexture, vec2(uv.x, 1.0 - uv.y));
+            }
+
+            """
 
     /// The fragment shader that draws the user's picture fitted to the canvas, in the effects' colour, once per
     /// canvas size: every pass then reads that texture (`samplePicture`) instead of decoding and resampling the

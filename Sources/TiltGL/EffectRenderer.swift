@@ -239,27 +239,20 @@ public final class EffectRenderer {
         picturePadding = padding
     }
 
-    /// Sets the built-in uniforms every pass has (`iTime`, `iTilt` …).
+    /// Sets the built-in uniforms every pass has (``BuiltinUniform/all``) from the frame's inputs.
     static func setBuiltins(_ p: ShaderProgram, _ f: FrameInputs) {
-        glUniform1f(p.location("iTime"), GLfloat(f.time))
-        glUniform1f(p.location("iTimeDelta"), GLfloat(f.timeDelta))
-        glUniform3f(p.location("iResolution"), GLfloat(f.size.x), GLfloat(f.size.y), 1)
-        let mouseY = f.size.y - f.pointer.y
-        let down: GLfloat = f.pointerDown ? 1 : -1
-        glUniform4f(
-            p.location("iMouse"), GLfloat(f.pointer.x), GLfloat(mouseY), down * GLfloat(f.pointer.x),
-            down * GLfloat(mouseY))
-        glUniform1i(p.location("iFrame"), GLint(truncatingIfNeeded: f.frame))
-        glUniform2f(p.location("iTilt"), GLfloat(f.tilt.x), GLfloat(f.tilt.y))
-        glUniform3f(p.location("iGravity"), GLfloat(f.gravity.x), GLfloat(f.gravity.y), GLfloat(f.gravity.z))
-        glUniform4f(
-            p.location("iAttitude"), GLfloat(f.attitude.x), GLfloat(f.attitude.y), GLfloat(f.attitude.z),
-            GLfloat(f.attitude.w))
-        glUniform3f(p.location("iEuler"), GLfloat(f.euler.x), GLfloat(f.euler.y), GLfloat(f.euler.z))
-        glUniform3f(
-            p.location("iRotationRate"), GLfloat(f.rotationRate.x), GLfloat(f.rotationRate.y),
-            GLfloat(f.rotationRate.z))
-        glUniform2f(p.location("tilt_pointer"), GLfloat(f.pointer.x), GLfloat(f.pointer.y))
+        for builtin in BuiltinUniform.all {
+            let value = builtin.source.value(in: f)
+            let v = SIMD4<GLfloat>(value)
+            let at = p.location(builtin.name)
+            switch builtin.type {
+            case .float: glUniform1f(at, v.x)
+            case .int: glUniform1i(at, GLint(truncatingIfNeeded: Int(value.x)))
+            case .vec2: glUniform2f(at, v.x, v.y)
+            case .vec3: glUniform3f(at, v.x, v.y, v.z)
+            case .vec4: glUniform4f(at, v.x, v.y, v.z, v.w)
+            }
+        }
     }
 
     private func makeTargets(width: Int, height: Int) throws(RenderError) {

@@ -32,8 +32,17 @@ struct ProgramDescription: Codable, Sendable {
         var expression: String
     }
 
+    /// A built-in uniform: what the preview sets on every pass, from which of its frame's inputs.
+    struct Builtin: Codable, Sendable, Equatable {
+        var name: String
+        var type: String
+        var source: String
+    }
+
     var passes: [Pass]
     var uniforms: [String: String]
+    /// The built-in uniforms (``BuiltinUniform/all``), in order.
+    var builtins: [Builtin]
     var textures: [Texture]
     var arguments: [Argument]
     var shadertoyBuffers: Bool
@@ -41,14 +50,19 @@ struct ProgramDescription: Codable, Sendable {
     /// The texture unit of the first named texture (tiltfx's `TextureUnit.firstNamedTexture`).
     static let firstNamedTextureUnit = 8
 
-    /// The uniforms tiltfx's renderer sets on every pass, with their GLSL types.
-    static let uniforms: [String: String] = [
-        "iTime": "float", "iTimeDelta": "float", "iResolution": "vec3", "iMouse": "vec4", "iFrame": "int",
-        "iTilt": "vec2", "iGravity": "vec3", "iAttitude": "vec4", "iEuler": "vec3", "iRotationRate": "vec3",
-        "tilt_pointer": "vec2", "tilt_targetSize": "vec2", "tilt_targetPadding": "vec2",
-        "tilt_layerTexture": "sampler2D", "tilt_layerPadding": "vec2", "tilt_layerTextureSize": "vec2",
-        "tilt_previousTexture": "sampler2D", "tilt_pictureRect": "vec4",
-    ]
+    /// The uniforms tiltfx's renderer sets on every pass, with their GLSL types: the built-ins, and the pass's own
+    /// target, layer and picture.
+    static let uniforms: [String: String] = Dictionary(
+        uniqueKeysWithValues: BuiltinUniform.all.map { ($0.name, $0.type.rawValue) } + [
+            ("tilt_targetSize", "vec2"), ("tilt_targetPadding", "vec2"), ("tilt_layerTexture", "sampler2D"),
+            ("tilt_layerPadding", "vec2"), ("tilt_layerTextureSize", "vec2"), ("tilt_previousTexture", "sampler2D"),
+            ("tilt_pictureRect", "vec4"),
+        ])
+
+    /// The built-in uniforms as the preview reads them.
+    static let builtins = BuiltinUniform.all.map {
+        Builtin(name: $0.name, type: $0.type.rawValue, source: $0.source.rawValue)
+    }
 
     /// The program of `preset` as planned (`passes`) and generated (`shaders`, one per pass), its texture files
     /// served under `/presets/NAME/`.
@@ -60,6 +74,7 @@ struct ProgramDescription: Codable, Sendable {
                 padding: [pass.outputPadding.x, pass.outputPadding.y])
         }
         uniforms = Self.uniforms
+        builtins = Self.builtins
         textures = preset.textures.enumerated().map { index, texture in
             Texture(
                 name: texture.name, uniform: texture.uniformName, unit: Self.firstNamedTextureUnit + index,
