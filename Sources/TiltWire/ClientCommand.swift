@@ -59,10 +59,11 @@ public enum ClientCommand: Sendable, Equatable {
     /// - Throws: ``WireError`` saying what is wrong and what a valid line looks like.
     public static func decode(_ line: some Collection<UInt8>) throws(WireError) -> ClientCommand {
         if line.count > WireProtocol.maxLineLength {
-            throw WireError("line too long (\(line.count) bytes; the limit is \(WireProtocol.maxLineLength))")
+            throw WireError(
+                .lineTooLong, "line too long (\(line.count) bytes; the limit is \(WireProtocol.maxLineLength))")
         }
         guard line.first(where: { !Self.isJSONSpace($0) }) == UInt8(ascii: "{") else {
-            throw WireError("not a JSON object; send one object per line, e.g. {\"cmd\":\"status\"}")
+            throw WireError(.notAnObject, "not a JSON object; send one object per line, e.g. {\"cmd\":\"status\"}")
         }
         let data = Data(line)
         let envelope: Envelope
@@ -70,22 +71,24 @@ public enum ClientCommand: Sendable, Equatable {
             envelope = try JSONDecoder().decode(Envelope.self, from: data)
         } catch DecodingError.typeMismatch(_, let context) {
             let key = context.codingPath.last?.stringValue ?? "value"
-            throw WireError("'\(key)' has the wrong type; expected e.g. {\"cmd\":\"watch\",\"rate\":30}")
+            throw WireError(
+                .wrongType(field: key), "'\(key)' has the wrong type; expected e.g. {\"cmd\":\"watch\",\"rate\":30}")
         } catch {
-            throw WireError("not a JSON object; send one object per line, e.g. {\"cmd\":\"status\"}")
+            throw WireError(.notAnObject, "not a JSON object; send one object per line, e.g. {\"cmd\":\"status\"}")
         }
         guard let cmd = envelope.cmd else {
-            throw WireError("missing \"cmd\"; known commands: watch, poll, status, tare")
+            throw WireError(.missingCommand, "missing \"cmd\"; known commands: watch, poll, status, tare")
         }
         switch cmd {
         case "watch":
             if let rate = envelope.rate, !(rate > 0 && rate.isFinite) {
-                throw WireError("'rate' must be a positive number of frames per second")
+                throw WireError(.badValue(field: "rate"), "'rate' must be a positive number of frames per second")
             }
             var rotation = ScreenRotation.normal
             if let degrees = envelope.screenRotation {
                 guard let exact = Int(exactly: degrees), let r = ScreenRotation(degrees: exact) else {
                     throw WireError(
+                        .badValue(field: "screenRotation"),
                         "'screenRotation' must be 0, 90, 180 or 270 (degrees counter-clockwise the display turns "
                             + "its picture), not \(Int(exactly: degrees).map(String.init) ?? "\(degrees)")")
                 }
@@ -98,7 +101,9 @@ public enum ClientCommand: Sendable, Equatable {
         case "status": return .status
         case "tare": return envelope.reset == true ? .resetTare : .tare
         default:
-            throw WireError("unknown command '\(cmd.prefix(64))'; known commands: watch, poll, status, tare")
+            throw WireError(
+                .unknownCommand(String(cmd.prefix(64))),
+                "unknown command '\(cmd.prefix(64))'; known commands: watch, poll, status, tare")
         }
     }
 }

@@ -69,7 +69,7 @@ extension AttitudeFrame: WireMessage {
             source: f.source ?? "", mono: f.mono)
         if let axes = f.axes {
             guard let rotation = ScreenRotation(axesName: axes) else {
-                throw WireError("unknown axes '\(axes.prefix(32))' in an attitude frame")
+                throw WireError(.malformedMessage, "unknown axes '\(axes.prefix(32))' in an attitude frame")
             }
             frame.axes = rotation
         }
@@ -151,14 +151,16 @@ extension WireError: WireMessage, Decodable {
     private enum CodingKeys: String, CodingKey { case message }
 
     public init(from decoder: any Decoder) throws {
-        self.init(try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .message))
+        self.init(.reported, try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .message))
     }
 }
 
 /// Numbers of the wire's arrays, where `null` stands for a non-finite number (the wire's convention), read as NaN.
 enum WireNumbers {
     static func numbers(_ a: [Double?], count: Int, of what: String) throws(WireError) -> [Double] {
-        guard a.count == count else { throw WireError("expected \(count) numbers for \(what), got \(a.count)") }
+        guard a.count == count else {
+            throw WireError(.malformedMessage, "expected \(count) numbers for \(what), got \(a.count)")
+        }
         return a.map { $0 ?? .nan }
     }
 

@@ -20,7 +20,7 @@ extension ServerMessage {
         } catch let error as WireError {
             throw error
         } catch {
-            throw WireError("cannot decode a message from the daemon: \(error)")
+            throw WireError(.malformedMessage, "cannot decode a message from the daemon: \(error)")
         }
     }
 }

@@ -66,7 +66,7 @@ public enum ServerMessage: Sendable, Equatable {
         case .orientation(let m): m
         case .status(let m): m
         case .tare(let reference): TareAnswer(reference: reference)
-        case .error(let message): WireError(message)
+        case .error(let message): WireError(.reported, message)
         }
     }
 

@@ -40,7 +40,7 @@ struct ConnectionErrorTests {
     @Test func clientAndWireErrorsKeepTheirMessage() {
         let refused = TiltClientError(.refused, "tiltd answered: no")
         #expect(TiltClientError.connection(to: Self.path, failedWith: refused) == refused)
-        let wire = TiltClientError.connection(to: Self.path, failedWith: WireError("line too long"))
+        let wire = TiltClientError.connection(to: Self.path, failedWith: WireError(.lineTooLong, "line too long"))
         #expect(wire.message.contains("line too long"), "\(wire)")
     }
 }

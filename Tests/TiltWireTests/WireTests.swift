@@ -28,27 +28,37 @@ import TiltWire
     }
 
     @Test(arguments: [
-        ("", "not a JSON object"), ("nonsense", "not a JSON object"), ("[]", "not a JSON object"),
-        (#"{"rate":3}"#, "missing \"cmd\""), (#"{"cmd":"jump"}"#, "unknown command 'jump'"),
-        (#"{"cmd":"watch","rate":0}"#, "positive"), (#"{"cmd":"watch","rate":"fast"}"#, "wrong type"),
-        (#"{"cmd":7}"#, "wrong type"), (#"{"cmd":"tare","reset":"yes"}"#, "'reset' has the wrong type"),
-        (#"{"cmd":"watch","screenRotation":45}"#, "'screenRotation' must be 0, 90, 180 or 270"),
-        (#"{"cmd":"watch","screenRotation":-90}"#, "not -90"),
-        (#"{"cmd":"watch","screenRotation":"left"}"#, "'screenRotation' has the wrong type"),
-        (#"{"cmd":"watch","magnetometer":1}"#, "'magnetometer' has the wrong type"),
+        ("", WireError.Kind.notAnObject, "not a JSON object"), ("nonsense", .notAnObject, "not a JSON object"),
+        ("[]", .notAnObject, "not a JSON object"), (#"{"rate":3}"#, .missingCommand, "missing \"cmd\""),
+        (#"{"cmd":"jump"}"#, .unknownCommand("jump"), "unknown command 'jump'"),
+        (#"{"cmd":"watch","rate":0}"#, .badValue(field: "rate"), "positive"),
+        (#"{"cmd":"watch","rate":"fast"}"#, .wrongType(field: "rate"), "wrong type"),
+        (#"{"cmd":7}"#, .wrongType(field: "cmd"), "wrong type"),
+        (#"{"cmd":"tare","reset":"yes"}"#, .wrongType(field: "reset"), "'reset' has the wrong type"),
+        (
+            #"{"cmd":"watch","screenRotation":45}"#, .badValue(field: "screenRotation"),
+            "'screenRotation' must be 0, 90, 180 or 270"
+        ),
+        (#"{"cmd":"watch","screenRotation":-90}"#, .badValue(field: "screenRotation"), "not -90"),
+        (
+            #"{"cmd":"watch","screenRotation":"left"}"#, .wrongType(field: "screenRotation"),
+            "'screenRotation' has the wrong type"
+        ),
+        (#"{"cmd":"watch","magnetometer":1}"#, .wrongType(field: "magnetometer"), "'magnetometer' has the wrong type"),
     ])
-    func refusesBadLines(_ line: String, _ needle: String) {
+    func refusesBadLines(_ line: String, _ kind: WireError.Kind, _ needle: String) {
         do {
             _ = try ClientCommand.decode(Array(line.utf8))
             Issue.record("accepted \(line)")
         } catch {
+            #expect(error.kind == kind, "\(error.message)")
             #expect(error.message.contains(needle), "\(error.message)")
         }
     }
 
     @Test func refusesOverlongLines() {
         let line = [UInt8](repeating: UInt8(ascii: " "), count: WireProtocol.maxLineLength + 1)
-        #expect(throws: WireError.self) { try ClientCommand.decode(line) }
+        #expect { try ClientCommand.decode(line) } throws: { ($0 as? WireError)?.kind == .lineTooLong }
     }
 
     private let frame = AttitudeFrame(
@@ -103,8 +113,10 @@ import TiltWire
             return
         }
         #expect(decoded.axes == .normal && decoded.reference == nil)
-        #expect(throws: WireError.self) {
+        #expect {
             try ServerMessage.decode(Array(old.replacingOccurrences(of: "}", with: #","axes":"sideways"}"#).utf8))
+        } throws: {
+            ($0 as? WireError)?.kind == .malformedMessage
         }
     }
 
@@ -137,7 +149,9 @@ import TiltWire
 
     @Test func unknownClassesAreIgnoredNotErrors() throws {
         #expect(try ServerMessage.decode(Array(#"{"class":"future","x":1}"#.utf8)) == nil)
-        #expect(throws: WireError.self) { try ServerMessage.decode(Array("junk".utf8)) }
+        #expect { try ServerMessage.decode(Array("junk".utf8)) } throws: {
+            ($0 as? WireError)?.kind == .malformedMessage
+        }
     }
 
     @Test func nonFiniteNumbersBecomeNull() {
