@@ -10,13 +10,13 @@ extension TiltDaemon.Source {
             do {
                 return try LogReplaySource(configuration: replay)
             } catch {
-                throw DaemonError("cannot replay: \(error)")
+                throw DaemonError(.source, "cannot replay: \(error)")
             }
         case .iio(let uri):
             do {
                 return try IIOMotionSource(uri: uri)
             } catch {
-                throw DaemonError("cannot read IIO sensors at \(uri): \(error)")
+                throw DaemonError(.source, "cannot read IIO sensors at \(uri): \(error)")
             }
         }
     }

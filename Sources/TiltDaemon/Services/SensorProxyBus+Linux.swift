@@ -78,6 +78,7 @@ final class SensorProxyBus {
             let owner = ownerDescription()
             close()
             throw DaemonError(
+                .sensorProxy,
                 """
                 \(Self.name) is already owned on \(target) by \(owner); stop it (systemctl stop iio-sensor-proxy) \
                 or run tiltd without --sensor-proxy
@@ -86,6 +87,7 @@ final class SensorProxyBus {
         if r == -EACCES || r == -EPERM {
             close()
             throw DaemonError(
+                .sensorProxy,
                 """
                 \(target) does not let this user own \(Self.name): install dist/net.hadess.SensorProxy.tiltd.conf \
                 into /usr/share/dbus-1/system.d (the package does), or run tiltd as the user it allows
@@ -93,7 +95,7 @@ final class SensorProxyBus {
         }
         guard r >= 0 else {
             close()
-            throw DaemonError("cannot own \(Self.name) on \(target): \(SDBusConnection.describe(r))")
+            throw DaemonError(.sensorProxy, "cannot own \(Self.name) on \(target): \(SDBusConnection.describe(r))")
         }
     }
 
@@ -116,7 +118,7 @@ final class SensorProxyBus {
         do {
             try connection.processAll()
         } catch {
-            throw DaemonError("lost \(description): \(error.reason)")
+            throw DaemonError(.sensorProxy, "lost \(description): \(error.reason)")
         }
     }
 
@@ -304,6 +306,7 @@ final class SensorProxyBus {
 
     private static func failure(_ target: String, _ error: SDBusError) -> DaemonError {
         DaemonError(
+            .sensorProxy,
             "cannot connect to \(target) for --sensor-proxy: \(error.reason); start the D-Bus daemon "
                 + "(systemctl start dbus), name a running bus with --system-bus ADDRESS, or run tiltd without "
                 + "--sensor-proxy")

@@ -35,7 +35,8 @@ final class SensorProxyService: Service, Sendable {
     init(address: String?, hub: Hub, logger: Logger) throws(DaemonError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw DaemonError("cannot create a pipe for --sensor-proxy: \(String(cString: strerror(errno)))")
+            throw DaemonError(
+                .sensorProxy, "cannot create a pipe for --sensor-proxy: \(String(cString: strerror(errno)))")
         }
         for fd in ends {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -56,7 +57,7 @@ final class SensorProxyService: Service, Sendable {
             do {
                 bus = try SensorProxyBus(address: address, orientation: initial)
             } catch {
-                started.withLock { $0 = .failure(error as? DaemonError ?? DaemonError("\(error)")) }
+                started.withLock { $0 = .failure(error as? DaemonError ?? DaemonError(.sensorProxy, "\(error)")) }
                 ready.signal()
                 self.finish()
                 return
@@ -83,7 +84,7 @@ final class SensorProxyService: Service, Sendable {
             throw error
         case nil:
             closeWakeup()
-            throw DaemonError("--sensor-proxy did not start")
+            throw DaemonError(.sensorProxy, "--sensor-proxy did not start")
         }
     }
 

@@ -17,6 +17,7 @@ enum SocketFile {
     static func prepare(_ path: String) throws(DaemonError) {
         guard path.utf8.count <= SocketPath.maxLength else {
             throw DaemonError(
+                .socketPath,
                 "the socket path is \(path.utf8.count) bytes long, over the \(SocketPath.maxLength)-byte limit of Unix sockets: \(path); choose a shorter --socket"
             )
         }
@@ -25,20 +26,23 @@ enum SocketFile {
             let dir = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             if !dir.isEmpty, access(dir, W_OK) != 0 {
                 throw DaemonError(
+                    .socketPath,
                     "cannot create the socket in \(dir) (\(String(cString: strerror(errno)))); create the folder or choose another --socket"
                 )
             }
             return
         }
         guard node.isSocket else {
-            throw DaemonError("\(path) exists and is not a socket; remove it or choose another --socket")
+            throw DaemonError(.socketPath, "\(path) exists and is not a socket; remove it or choose another --socket")
         }
         if isLive(path) {
             throw DaemonError(
+                .socketInUse,
                 "another tiltd is already serving \(path); stop it first, or start this one with another --socket")
         }
         guard unlink(path) == 0 else {
             throw DaemonError(
+                .socketPath,
                 "cannot remove the stale socket \(path) (\(String(cString: strerror(errno)))); remove it by hand")
         }
     }
@@ -74,6 +78,7 @@ enum SocketFile {
         guard chown(path, uid_t.max, gid_t(group.gid)) == 0 else {
             let reason = String(cString: strerror(errno))
             throw DaemonError(
+                .socket,
                 "cannot give the socket \(path) to socket_group \(group) (\(reason)); run tiltd as root or as a "
                     + "member of that group, or choose another socket_group")
         }

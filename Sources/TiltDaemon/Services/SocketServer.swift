@@ -48,7 +48,7 @@ struct SocketServer: Service {
             do {
                 channel = try await bootstrap.withBoundSocket(fd).get()
             } catch {
-                throw DaemonError("cannot serve the socket systemd passed (fd \(fd)): \(error)")
+                throw DaemonError(.systemd, "cannot serve the socket systemd passed (fd \(fd)): \(error)")
             }
             logger.notice("listening on the socket systemd passed", metadata: ["socket": "\(path)", "fd": "\(fd)"])
         } else {
@@ -58,7 +58,7 @@ struct SocketServer: Service {
                 channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
             } catch {
                 umask(oldMask)
-                throw DaemonError("cannot listen on \(path): \(error)")
+                throw DaemonError(.socket, "cannot listen on \(path): \(error)")
             }
             umask(oldMask)
             identity = SocketFile.identity(path)

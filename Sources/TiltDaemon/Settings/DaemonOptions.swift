@@ -110,10 +110,11 @@ public struct DaemonOptions: Sendable, Equatable {
     /// - Throws: ``DaemonError`` for options that contradict each other or a group that does not exist.
     public func makeConfiguration() throws(DaemonError) -> TiltDaemon.Configuration {
         if loop == true, replay == nil {
-            throw DaemonError("loop needs a log to replay: add replay = FILE (or --replay FILE), or drop loop")
+            throw DaemonError(
+                .settings, "loop needs a log to replay: add replay = FILE (or --replay FILE), or drop loop")
         }
         if noCalibration == true, calibration != nil {
-            throw DaemonError("calibration FILE and no_calibration exclude each other; keep one")
+            throw DaemonError(.settings, "calibration FILE and no_calibration exclude each other; keep one")
         }
         let useMagnetometer = !(noMag ?? false)
         let source: TiltDaemon.Source

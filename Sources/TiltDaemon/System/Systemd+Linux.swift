@@ -20,6 +20,7 @@ enum Systemd {
         let fd = firstPassedDescriptor
         guard sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0 else {
             throw DaemonError(
+                .systemd,
                 "systemd passed file descriptor \(fd), but it is not a listening Unix stream socket; "
                     + "check ListenStream= in tiltd.socket (it must be a socket path)")
         }

@@ -33,6 +33,7 @@ public struct UnixGroup: Sendable, Hashable, CustomStringConvertible {
         let rc = getgrnam_r(nameOrID, &group, &buffer, buffer.count, &result)
         guard rc == 0, result != nil else {
             throw DaemonError(
+                .unknownGroup,
                 "\(key): group '\(nameOrID)' does not exist; create it (groupadd --system \(nameOrID)) or name "
                     + "another group")
         }
