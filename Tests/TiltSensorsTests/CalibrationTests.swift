@@ -36,7 +36,7 @@ struct CalibrationFitTests {
             let angle = 0.2 * t
             return (Vector3(0.2, 0, 0), Vector3(0, -sin(angle), cos(angle)) * standardGravity, nil)
         }
-        #expect(throws: CalibrationFitError.self) { _ = try CalibrationFit.gyroBias(slowTurn) }
+        #expect { _ = try CalibrationFit.gyroBias(slowTurn) } throws: { ($0 as? CalibrationFitError)?.kind == .moved }
     }
 
     @Test("six noisy positions recover accelerometer offset, scale and misalignment")
@@ -57,7 +57,9 @@ struct CalibrationFitTests {
         #expect(matrix.maxDifference(to: Self.trueMatrix) < 0.002, "matrix \(matrix), true \(Self.trueMatrix)")
         var missing = positions
         missing[.xDown] = nil
-        #expect(throws: CalibrationFitError("missing positions: -x up")) { _ = try CalibrationFit.sixPosition(missing) }
+        #expect(throws: CalibrationFitError(.missingPositions, "missing positions: -x up")) {
+            _ = try CalibrationFit.sixPosition(missing)
+        }
     }
 
     @Test("a noisy magnetometer sweep recovers hard iron and a symmetric soft-iron matrix")
@@ -80,7 +82,7 @@ struct CalibrationFitTests {
         let flat = (0..<200).map { i in
             Vector3(cos(Double(i) * 0.1), sin(Double(i) * 0.1), 0) * 40 + hardIron
         }
-        #expect(throws: CalibrationFitError.self) { _ = try CalibrationFit.ellipsoid(flat) }
+        #expect { _ = try CalibrationFit.ellipsoid(flat) } throws: { ($0 as? CalibrationFitError)?.kind == .degenerate }
     }
 
     @Test("a calibration applies offset, matrix, bias, hard/soft iron and the mount matrix in that order")

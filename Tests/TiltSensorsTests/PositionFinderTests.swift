@@ -70,8 +70,10 @@ struct PositionFinderTests {
     func missingFaces() {
         var finder = PositionFinder(seconds: 2)
         _ = finder.accept(Self.still(.unitZ))
-        #expect(throws: CalibrationFitError("found 1 of 6 still positions; missing -z up, +y up, -y up, +x up, -x up"))
-        {
+        #expect(
+            throws: CalibrationFitError(
+                .missingPositions, "found 1 of 6 still positions; missing -z up, +y up, -y up, +x up, -x up")
+        ) {
             _ = try finder.fit()
         }
     }

@@ -86,11 +86,11 @@ public enum CalibrationFit {
     {
         guard samples.count >= 20 else {
             throw CalibrationFitError(
-                "only \(samples.count) samples arrived; need at least 20 (is the sensor running?)")
+                .tooFewSamples, "only \(samples.count) samples arrived; need at least 20 (is the sensor running?)")
         }
         let stats = Stillness(samples)
         if let why = limits.violation(stats) {
-            throw CalibrationFitError("the device moved (\(why)); put it on a table and run again")
+            throw CalibrationFitError(.moved, "the device moved (\(why)); put it on a table and run again")
         }
         return (stats.gyroMean, stats)
     }
@@ -155,7 +155,8 @@ public enum CalibrationFit {
     {
         let missing = Face.allCases.filter { positions[$0] == nil }
         guard missing.isEmpty else {
-            throw CalibrationFitError("missing positions: \(missing.map(\.description).joined(separator: ", "))")
+            throw CalibrationFitError(
+                .missingPositions, "missing positions: \(missing.map(\.description).joined(separator: ", "))")
         }
         let faces = Face.allCases
         // Row r of M and c_r = −(M·offset)_r: g·up_r = M_r·a + c_r.
@@ -168,14 +169,16 @@ public enum CalibrationFit {
         for r in 0..<3 {
             let rhs = faces.map { gravity * $0.up.array[r] }
             guard let x = leastSquares(design, rhs) else {
-                throw CalibrationFitError("the six positions do not determine a fit; repeat them more carefully")
+                throw CalibrationFitError(
+                    .degenerate, "the six positions do not determine a fit; repeat them more carefully")
             }
             rows.append(Vector3(x[0], x[1], x[2]))
             c.append(x[3])
         }
         let matrix = Matrix3(rows: rows[0], rows[1], rows[2])
         guard let inverse = matrix.inverse, matrix.determinant > 0 else {
-            throw CalibrationFitError("the fitted accelerometer matrix is singular or mirrored; repeat the positions")
+            throw CalibrationFitError(
+                .degenerate, "the fitted accelerometer matrix is singular or mirrored; repeat the positions")
         }
         let offset = -inverse.apply(Vector3(c[0], c[1], c[2]))
         return (offset, matrix)
@@ -196,12 +199,14 @@ public enum CalibrationFit {
         -> (hardIron: Vector3, softIron: Matrix3, fieldStrength: Double)
     {
         guard points.count >= 20 else {
-            throw CalibrationFitError("only \(points.count) magnetometer readings; need at least 20")
+            throw CalibrationFitError(.tooFewSamples, "only \(points.count) magnetometer readings; need at least 20")
         }
         let n = Double(points.count)
         let mean = points.reduce(Vector3.zero, +) / n
         let spread = (points.reduce(0.0) { $0 + ($1 - mean).squaredNorm } / n).squareRoot()
-        guard spread > 0 else { throw CalibrationFitError("the magnetometer readings do not change; turn the device") }
+        guard spread > 0 else {
+            throw CalibrationFitError(.degenerate, "the magnetometer readings do not change; turn the device")
+        }
         let design = points.map { point -> [Double] in
             let v = (point - mean) / spread
             return [
@@ -209,23 +214,27 @@ public enum CalibrationFit {
             ]
         }
         guard let s = leastSquares(design, Array(repeating: 1, count: points.count)) else {
-            throw CalibrationFitError("the readings do not determine an ellipsoid; turn the device in every direction")
+            throw CalibrationFitError(
+                .degenerate, "the readings do not determine an ellipsoid; turn the device in every direction")
         }
         let q = Matrix3(rows: Vector3(s[0], s[3], s[4]), Vector3(s[3], s[1], s[5]), Vector3(s[4], s[5], s[2]))
         let p = Vector3(s[6], s[7], s[8])
         guard let qInverse = q.inverse else {
-            throw CalibrationFitError("the readings lie on a degenerate shape; turn the device in every direction")
+            throw CalibrationFitError(
+                .degenerate, "the readings lie on a degenerate shape; turn the device in every direction")
         }
         let centre = -qInverse.apply(p)
         let k = 1 + centre.dot(q.apply(centre))
         let (values, vectors) = symmetricEigen(q)
         guard k > 0, values.allSatisfy({ $0 / k > 0 }) else {
-            throw CalibrationFitError("the readings do not form an ellipsoid; turn the device in every direction")
+            throw CalibrationFitError(
+                .degenerate, "the readings do not form an ellipsoid; turn the device in every direction")
         }
         // (Q/k)^½ in scaled coordinates; in µT the matrix divides by `spread`, which the normalisation removes.
         let roots = values.map { ($0 / k).squareRoot() }
         guard let largest = roots.max(), let smallest = roots.min(), largest / smallest < 2 else {
             throw CalibrationFitError(
+                .degenerate,
                 "the fitted ellipsoid is implausibly stretched (axes differ more than twice); turn the device in "
                     + "every direction, away from metal")
         }
@@ -346,12 +355,31 @@ public enum CalibrationFit {
     }
 }
 
-/// A fit that cannot be made from the samples, with what to do about it.
+/// A fit that cannot be made from the samples: a kind a caller can switch on, and what to do about it.
 public struct CalibrationFitError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// Why the fit cannot be made.
+    public enum Kind: Sendable, Hashable {
+        /// Too few samples or readings arrived.
+        case tooFewSamples
+        /// The device moved while it had to lie still.
+        case moved
+        /// Some of the six still positions are missing.
+        case missingPositions
+        /// The samples do not determine a fit (degenerate, singular, mirrored or implausible).
+        case degenerate
+    }
+
+    /// Why the fit cannot be made.
+    public var kind: Kind
+    /// What is wrong, and what to do.
     public var message: String
-    public init(_ message: String) {
+
+    /// An error of `kind`, with the words for people.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
         self.message = message
     }
+
     public var description: String { message }
 }
 

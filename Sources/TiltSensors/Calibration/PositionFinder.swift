@@ -86,6 +86,7 @@ public struct PositionFinder: Sendable {
     public func fit() throws(CalibrationFitError) -> Fit {
         guard isComplete else {
             throw CalibrationFitError(
+                .missingPositions,
                 "found \(positions.count) of 6 still positions; missing "
                     + missing.map(\.description).joined(separator: ", "))
         }
