@@ -121,7 +121,7 @@ struct HeadingEstimator: Sendable {
     }
 
     /// Takes the whole of the turn spread over the block that has just ended into `w`, `z`.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func completeTurn() {
         turn(by: pendingTurn)
         pendingTurn = 0
@@ -130,7 +130,7 @@ struct HeadingEstimator: Sendable {
     /// Corrects the heading from the block's readings, given the inclination's first two rows (the earth frame's x and
     /// y axes in the almost-inertial frame), and starts a new block. Returns the turn the correction asks for, or nil
     /// when the block had no undisturbed reading.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func closeBlock(rowX: Vector3, rowY: Vector3) -> Correction? {
         guard count > 0 else { return nil }
         defer {
@@ -165,13 +165,13 @@ struct HeadingEstimator: Sendable {
 
     /// Held on the gyroscope for a block of `time` seconds that turned by `upTurn` rad about earth up: the accuracy
     /// degrades with the gyroscope's drift and scale uncertainty.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func hold(time: Double, upTurn: Double) {
         accuracy = min(.pi, accuracy + configuration.driftRate * time + configuration.scaleUncertainty * abs(upTurn))
     }
 
     /// Spreads `turn` (rad, not zero) over the next `samples` samples.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func spread(_ turn: Double, over samples: Int) {
         let h = turn / Double(2 * samples)
         (stepC, stepS) = Self.cosineAndSine(h)
@@ -180,7 +180,7 @@ struct HeadingEstimator: Sendable {
     }
 
     /// Turns the heading offset by `angle` radians about earth up.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func turn(by angle: Double) {
         let (c, s) = Self.cosineAndSine(angle / 2)
         let newW = w * c - z * s
@@ -193,7 +193,7 @@ struct HeadingEstimator: Sendable {
     }
 
     /// `atan2(y, x)`, by its series where the angle is small (the usual case for a correction).
-    @inlinable
+    @inlinable @inline(__always)
     static func angle(_ y: Double, _ x: Double) -> Double {
         if x > 0, abs(y) < 0.1 * x {
             let r = y / x
