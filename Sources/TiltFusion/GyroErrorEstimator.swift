@@ -111,7 +111,7 @@ struct GyroErrorEstimator: Sendable {
     /// `rateSum` is the gyroscope's plain sum over the block. The block turns by a few degrees at most, so R's
     /// departure from a straight line (second order in that turn) is negligible for an estimate that averages over
     /// seconds.
-    @inlinable @inline(__always)
+    @inline(__always)
     func blockSum(start: Quaternion, end: Quaternion, rateSum: Vector3, count: Int) -> GyroErrorRegressors {
         let (r0x, r0y, r0z) = AttitudeFilter.columns(start)
         let (rnx, rny, rnz) = AttitudeFilter.columns(end)
@@ -124,7 +124,7 @@ struct GyroErrorEstimator: Sendable {
 
     /// Closes the block of `count` samples that lasted `time` seconds (see `blockSum` for the other arguments):
     /// low-passes its mean regressors, starts a new block and returns the low-passed regressors.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func closeBlock(
         start: Quaternion, end: Quaternion, rateSum: Vector3, count: Int, time: Double
     ) -> GyroErrorRegressors {
@@ -136,7 +136,7 @@ struct GyroErrorEstimator: Sendable {
     /// One least-mean-squares step over a block of `time` seconds: `r`, the low-passed regressors; `rate`, the
     /// accelerometer's correction rate in the almost-inertial frame; `up`, earth up in that frame (the correction
     /// about it is not observed, so only the regressors' horizontal parts count).
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func learn(_ r: GyroErrorRegressors, correctionRate y: Vector3, up u: Vector3, time: Double) {
         func horizontal(_ v: Vector3) -> Vector3 { v - u * u.dot(v) }
         let gainBias = time / configuration.motionBiasTimeConstant
@@ -161,21 +161,21 @@ struct GyroErrorEstimator: Sendable {
     }
 
     /// At rest: the bias follows the gyroscope's short-term mean `mean` over a block of `time` seconds.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func followRest(mean: Vector3, time: Double) {
         bias = clamped(bias + (mean - bias) * min(time * inverseRestBiasTimeConstant, 1))
     }
 
     /// The magnetometer's heading correction, as a rotation `turn` per sample (device frame, rad) at the sample
     /// interval `sampleInterval`: the bias takes it with the motion time constant.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func learnHeading(turn: Vector3, sampleInterval: Double) {
         let gainBias = sampleInterval * inverseMotionBiasTimeConstant
         bias = clamped(bias - turn * gainBias)
     }
 
     /// `b` with each component bounded by `maxBias`.
-    @inlinable @inline(__always)
+    @inline(__always)
     func clamped(_ b: Vector3) -> Vector3 {
         let limit = configuration.maxBias
         return Vector3(max(-limit, min(limit, b.x)), max(-limit, min(limit, b.y)), max(-limit, min(limit, b.z)))

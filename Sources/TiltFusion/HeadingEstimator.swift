@@ -112,7 +112,6 @@ struct HeadingEstimator: Sendable {
     }
 
     /// Takes the heading from a first reading's field `e`, earth frame up to heading, with a coarse accuracy.
-    @inlinable
     mutating func start(field e: Vector3) {
         guard e.x * e.x + e.y * e.y > 0 else { return }
         turn(by: atan2(e.x, e.y))
@@ -121,7 +120,7 @@ struct HeadingEstimator: Sendable {
     }
 
     /// Takes the whole of the turn spread over the block that has just ended into `w`, `z`.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func completeTurn() {
         turn(by: pendingTurn)
         pendingTurn = 0
@@ -130,7 +129,7 @@ struct HeadingEstimator: Sendable {
     /// Corrects the heading from the block's readings, given the inclination's first two rows (the earth frame's x and
     /// y axes in the almost-inertial frame), and starts a new block. Returns the turn the correction asks for, or nil
     /// when the block had no undisturbed reading.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func closeBlock(rowX: Vector3, rowY: Vector3) -> Correction? {
         guard count > 0 else { return nil }
         defer {
@@ -165,13 +164,13 @@ struct HeadingEstimator: Sendable {
 
     /// Held on the gyroscope for a block of `time` seconds that turned by `upTurn` rad about earth up: the accuracy
     /// degrades with the gyroscope's drift and scale uncertainty.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func hold(time: Double, upTurn: Double) {
         accuracy = min(.pi, accuracy + configuration.driftRate * time + configuration.scaleUncertainty * abs(upTurn))
     }
 
     /// Spreads `turn` (rad, not zero) over the next `samples` samples.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func spread(_ turn: Double, over samples: Int) {
         let h = turn / Double(2 * samples)
         (stepC, stepS) = Self.cosineAndSine(h)
@@ -180,7 +179,7 @@ struct HeadingEstimator: Sendable {
     }
 
     /// Turns the heading offset by `angle` radians about earth up.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func turn(by angle: Double) {
         let (c, s) = Self.cosineAndSine(angle / 2)
         let newW = w * c - z * s
@@ -193,7 +192,7 @@ struct HeadingEstimator: Sendable {
     }
 
     /// `atan2(y, x)`, by its series where the angle is small (the usual case for a correction).
-    @inlinable @inline(__always)
+    @inline(__always)
     static func angle(_ y: Double, _ x: Double) -> Double {
         if x > 0, abs(y) < 0.1 * x {
             let r = y / x
