@@ -80,13 +80,19 @@ struct GyroErrorEstimator: Sendable {
         gyro - bias - Vector3(scale.x * gyro.x, scale.y * gyro.y, scale.z * gyro.z)
     }
 
-    /// Adds one sample to the current block: the raw gyroscope, its index in the block (1 for the first sample) and
-    /// R's columns after it.
+    /// Adds one sample's R (its columns, after the sample's rotation) to the current block; `add(gyro:index:)` adds
+    /// its rate.
     @inlinable @inline(__always)
-    mutating func add(gyro: Vector3, index: Double, cx: Vector3, cy: Vector3, cz: Vector3) {
+    mutating func add(cx: Vector3, cy: Vector3, cz: Vector3) {
         columnSumX = columnSumX + cx
         columnSumY = columnSumY + cy
         columnSumZ = columnSumZ + cz
+    }
+
+    /// Adds one sample's raw gyroscope reading to the current block, with its index in the block (1 for the first
+    /// sample).
+    @inlinable @inline(__always)
+    mutating func add(gyro: Vector3, index: Double) {
         rateMoment = rateMoment + gyro * index
     }
 

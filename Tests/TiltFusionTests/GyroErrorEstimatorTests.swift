@@ -37,7 +37,8 @@ import TiltCore
             let gyro = Vector3(2 * cos(3 * t), 1.2 - 4 * t, 0.8 + 5 * t)
             q = q * Quaternion(rotationVector: gyro * dt)
             let (cx, cy, cz) = Self.columns(q)
-            estimator.add(gyro: gyro, index: Double(i), cx: cx, cy: cy, cz: cz)
+            estimator.add(cx: cx, cy: cy, cz: cz)
+            estimator.add(gyro: gyro, index: Double(i))
             rateSum = rateSum + gyro
             exactAbsoluteRateSum = exactAbsoluteRateSum + Vector3(abs(gyro.x), abs(gyro.y), abs(gyro.z))
             exact =
@@ -91,7 +92,8 @@ import TiltCore
             q = q * Quaternion(rotationVector: omega * dt)
             let (cx, cy, cz) = columns(q)
             count += 1
-            estimator.add(gyro: gyro, index: Double(count), cx: cx, cy: cy, cz: cz)
+            estimator.add(cx: cx, cy: cy, cz: cz)
+            estimator.add(gyro: gyro, index: Double(count))
             rateSum = rateSum + gyro
             let db = bias - estimator.bias
             let ds = scale - estimator.scale
