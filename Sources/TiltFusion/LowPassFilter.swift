@@ -53,7 +53,7 @@ struct LowPassFilter<Value: LowPassValue>: Sendable {
 
     /// Feeds one input taken `dt` seconds after the previous one and returns the new output. `weight` is how many
     /// samples the input stands for (the mean of a block of samples), for the running mean of the warm-up phase.
-    @inlinable
+    @inlinable @inline(__always)
     @discardableResult
     mutating func update(_ x: Value, dt: Double, timeConstant tau: Double? = nil, weight: Double = 1) -> Value {
         if !warm {

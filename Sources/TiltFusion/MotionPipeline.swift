@@ -29,8 +29,8 @@ public struct MotionPipeline: Sendable {
     /// from its first sample's accelerometer, as always; heading and tare are its own (see ``adoptReference(of:)``).
     public init(configuration: Configuration, beside other: MotionPipeline) {
         self.init(configuration: configuration)
-        filter.bias = other.filter.bias
-        filter.scale = other.filter.scale
+        filter.gyroErrors.bias = other.filter.gyroErrors.bias
+        filter.gyroErrors.scale = other.filter.gyroErrors.scale
     }
 
     /// Re-centres the tilt on the next sample's attitude.

@@ -42,7 +42,7 @@ struct DaemonErrorKindTests {
         #expect(kind { try SocketFile.prepare(long) } == .socketPath)
         #expect(kind { try SocketFile.prepare(dir.path + "/missing/d.sock") } == .socketPath)
         let file = dir.appendingPathComponent("plain").path
-        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
         #expect(kind { try SocketFile.prepare(file) } == .socketPath)
         #expect(FileManager.default.fileExists(atPath: file), "a file that is not a socket is never removed")
     }
