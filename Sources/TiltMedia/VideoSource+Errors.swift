@@ -43,6 +43,15 @@ extension VideoSource {
             return "\(trimmed): \(system)"
         }
 
+        /// The system error (errno) GStreamer's debug text names (`system error: <strerror(errno)>`, as its
+        /// `GST_ERROR_SYSTEM` writes it), matched against the C library's own words for each errno, or `nil`.
+        var systemError: Int32? {
+            guard let debug, let range = debug.range(of: "system error: ", options: .backwards) else { return nil }
+            let words = debug[range.upperBound...].split(separator: "\n").first.map(String.init) ?? ""
+            guard !words.isEmpty else { return nil }
+            return (1..<Int32(134)).first { String(cString: strerror($0)) == words }
+        }
+
         func isResource(_ codes: GstResourceError...) -> Bool {
             domain == gst_resource_error_quark() && codes.contains { Int32($0.rawValue) == code }
         }
@@ -57,10 +66,10 @@ extension VideoSource {
         let reason = failure.reason
         switch input {
         case .camera(let device):
-            let busy =
-                failure.isResource(GST_RESOURCE_ERROR_BUSY) || reason.localizedBusy
-                || (failure.debug ?? "").localizedBusy
-            if busy { return .cameraBusy(device: device, reason: reason, holders: DeviceHolders.find(device)) }
+            // Busy by GStreamer's code (v4l2src's "is busy"), or by the system error an open reported (EBUSY).
+            if failure.isResource(GST_RESOURCE_ERROR_BUSY) || failure.systemError == EBUSY {
+                return .cameraBusy(device: device, reason: reason, holders: DeviceHolders.find(device))
+            }
             if failure.domain == gst_parse_error_quark() {
                 return .noCamera(
                     device: device, reason: "\(reason) (v4l2src is in Debian's gstreamer1.0-plugins-good)")
@@ -90,13 +99,5 @@ extension VideoSource {
         case .pipeline(let description):
             return opening ? .pipeline(description: description, reason: reason) : .stream(input: input, reason: reason)
         }
-    }
-}
-
-extension String {
-    /// Whether the text says a device is busy (EBUSY's "Device or resource busy", v4l2src's "is busy").
-    fileprivate var localizedBusy: Bool {
-        let lower = lowercased()
-        return lower.contains("resource busy") || lower.contains("is busy")
     }
 }

@@ -174,7 +174,7 @@ import TiltCore
         #expect(try source.latestFrame() == nil, "said once; closed")
     }
 
-    @Test func busyTextIsRecognisedAndHoldersAreFound() throws {
+    @Test func aBusySystemErrorIsRecognisedAndHoldersAreFound() throws {
         let file = try temporaryFile([0], name: "held")
         // Another process holds the file (this one is left out of the search).
         let child = Process()
@@ -188,15 +188,27 @@ import TiltCore
             Thread.sleep(forTimeInterval: 0.02)
         }
         #expect(holders == ["\(child.processIdentifier) (sleep)"])
+        // GStreamer writes the errno's words as the C library gives them (in the process's locale).
+        let busyWords = String(cString: strerror(EBUSY))
         let error = VideoSource.mediaError(
-            .init(code: 0, message: "Could not open device.", debug: "system error: Device or resource busy"),
+            .init(code: 0, message: "Could not open device.", debug: "system error: \(busyWords)"),
             input: .camera("/dev/video0"), opening: true)
         guard case .cameraBusy(let device, let reason, _) = error else {
             Issue.record("\(error)")
             return
         }
         #expect(device == "/dev/video0")
-        #expect(reason == "Could not open device: Device or resource busy")
+        #expect(reason == "Could not open device: \(busyWords)")
+        // Another system error is not "busy", whatever its words contain.
+        let denied = VideoSource.mediaError(
+            .init(
+                code: 0, message: "Could not open device.", debug: "system error: \(String(cString: strerror(EACCES)))"),
+            input: .camera("/dev/video0"), opening: false)
+        #expect(
+            denied
+                == .stream(
+                    input: .camera("/dev/video0"), reason: "Could not open device: \(String(cString: strerror(EACCES)))"
+                ))
         #expect(error.description.contains("close the program that uses it, or name another with --camera DEVICE"))
     }
 }
