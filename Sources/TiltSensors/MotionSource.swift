@@ -34,16 +34,29 @@ public enum MotionSourceEvent: Sendable, Equatable {
     case busy(SensorBusy?)
 }
 
-/// A failure of a motion source that stops it.
-public struct MotionSourceError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    /// Whether trying again later may work (a device that vanished), as opposed to a permanent failure.
-    public var isTransient: Bool
-
-    public init(_ message: String, isTransient: Bool = false) {
-        self.message = message
-        self.isTransient = isTransient
+/// A failure of a motion source that stops it: what failed, as its own typed error a caller can switch on.
+public struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What failed.
+    public enum Kind: Sendable, Equatable {
+        /// The replayed log (a damaged or truncated log under `--strict`, a read error).
+        case log(SensorLogError)
+        /// The IIO device (permanently: a transient loss is retried, not thrown).
+        case device(IIOError)
     }
 
-    public var description: String { message }
+    /// What failed.
+    public var kind: Kind
+
+    /// A failure of `kind`.
+    public init(_ kind: Kind) { self.kind = kind }
+
+    /// What failed, and what to do.
+    public var message: String { description }
+
+    public var description: String {
+        switch kind {
+        case .log(let error): error.description
+        case .device(let error): error.description
+        }
+    }
 }

@@ -69,6 +69,11 @@ import TiltTestKit
             try await source.run(rate: nil) { event in events.withLock { $0.append(event) } }
             Issue.record("the replay of a truncated log ended without an error")
         } catch let error as MotionSourceError {
+            guard case .log(let log) = error.kind else {
+                Issue.record("not the log's error: \(error)")
+                return
+            }
+            #expect(log.kind == .truncated, "\(error)")
             #expect(error.message.contains("truncated at row"), "\(error)")
         }
         let all = events.withLock { $0 }

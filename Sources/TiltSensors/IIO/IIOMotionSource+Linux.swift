@@ -73,7 +73,7 @@ public struct IIOMotionSource: MotionSource {
             do {
                 session = try IIOCaptureSession(context: try IIOContext(uri: configuration.uri), wantedRate: rate)
             } catch {
-                guard error.isTransient else { throw MotionSourceError(error.description) }
+                guard error.isTransient else { throw MotionSourceError(.device(error)) }
                 if lostReason == nil {
                     lostReason = error.description
                     events(.sensor(.lost, reason: error.description))
@@ -101,7 +101,7 @@ public struct IIOMotionSource: MotionSource {
                 return
             } catch let error as IIOError {
                 session.stop()
-                throw MotionSourceError(error.description)
+                throw MotionSourceError(.device(error))
             }
         }
     }

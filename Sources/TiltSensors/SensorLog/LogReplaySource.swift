@@ -117,7 +117,7 @@ public final class LogReplaySource: MotionSource {
             switch next {
             case .failure(let error):
                 guard error.isSkippable, configuration.badRows == .skip else {
-                    throw MotionSourceError(error.description)
+                    throw MotionSourceError(.log(error))
                 }
                 events(.rejected(reason: error.description))
             case .success(nil):
