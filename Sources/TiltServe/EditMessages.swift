@@ -27,21 +27,21 @@ enum EditRequest: Decodable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // A field of the wrong type is as good as missing: the page is told which one to send.
         guard let name = (try? c.decodeIfPresent(String.self, forKey: .cmd)) ?? nil else {
-            throw ServeMessageError("no \"cmd\": send {\"cmd\":\"list\"}, open, compile or save")
+            throw ServeMessageError(.unknownCommand, "no \"cmd\": send {\"cmd\":\"list\"}, open, compile or save")
         }
         guard let command = Command(rawValue: name) else {
-            throw ServeMessageError("unknown cmd '\(name)': /edit knows list, open, compile and save")
+            throw ServeMessageError(.unknownCommand, "unknown cmd '\(name)': /edit knows list, open, compile and save")
         }
         func preset() throws(ServeMessageError) -> String {
             guard let preset = (try? c.decodeIfPresent(String.self, forKey: .preset)) ?? nil else {
-                throw ServeMessageError("no \"preset\": name one")
+                throw ServeMessageError(.missingField, "no \"preset\": name one")
             }
             return preset
         }
         func files() throws(ServeMessageError) -> [String: String] {
             guard let files = (try? c.decodeIfPresent([String: String].self, forKey: .files)) ?? nil else {
                 throw ServeMessageError(
-                    "no \"files\": send {\"cmd\":\"\(name)\",\"preset\":NAME,\"files\":{FILE:SOURCE}}")
+                    .missingField, "no \"files\": send {\"cmd\":\"\(name)\",\"preset\":NAME,\"files\":{FILE:SOURCE}}")
             }
             return files
         }

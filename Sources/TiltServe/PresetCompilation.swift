@@ -80,7 +80,7 @@ enum PresetCompilation {
         let base = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
         var template = Array("\(base)/tiltfx-serve-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw ServeMessageError("cannot make a temporary folder: \(String(cString: strerror(errno)))")
+            throw ServeMessageError(.io, "cannot make a temporary folder: \(String(cString: strerror(errno)))")
         }
         let scratch = String(cString: made) + "/" + name
         let manager = FileManager.default

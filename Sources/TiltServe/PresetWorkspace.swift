@@ -27,12 +27,12 @@ struct PresetWorkspace: Sendable {
     /// The folder of the preset called `name`.
     /// - Throws: `ServeMessageError` when there is none, or it is not a folder.
     func directory(of name: String) throws(ServeMessageError) -> String {
-        guard Self.isPlainName(name) else { throw ServeMessageError("'\(name)' is not a preset name") }
+        guard Self.isPlainName(name) else { throw ServeMessageError(.noSuchPreset, "'\(name)' is not a preset name") }
         let directory: String
-        do { directory = try library.directory(of: name) } catch { throw ServeMessageError("\(error)") }
+        do { directory = try library.directory(of: name) } catch { throw ServeMessageError(.noSuchPreset, "\(error)") }
         guard Self.isFolder(directory) else {
             throw ServeMessageError(
-                "preset '\(name)' is a Shadertoy JSON export, not a folder: it cannot be edited here")
+                .noSuchPreset, "preset '\(name)' is a Shadertoy JSON export, not a folder: it cannot be edited here")
         }
         return URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
     }
@@ -41,7 +41,7 @@ struct PresetWorkspace: Sendable {
     func files(in directory: String) throws(ServeMessageError) -> [String: String] {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
-            throw ServeMessageError("cannot list \(directory): \(error.localizedDescription)")
+            throw ServeMessageError(.io, "cannot list \(directory): \(error.localizedDescription)")
         }
         var files: [String: String] = [:]
         for name in names where Self.isEditableName(name) {
@@ -59,21 +59,23 @@ struct PresetWorkspace: Sendable {
     ///   symbolic link (which could point out of the folder).
     func checkWritable(_ name: String, in directory: String) throws(ServeMessageError) {
         guard !name.hasPrefix("/") else {
-            throw ServeMessageError("\(name): an absolute path; name a file of the preset's folder (e.g. card.glsl)")
+            throw ServeMessageError(
+                .refusedFile, "\(name): an absolute path; name a file of the preset's folder (e.g. card.glsl)")
         }
         guard !name.contains("/"), !name.contains("\\"), name != "..", name != "." else {
             throw ServeMessageError(
+                .refusedFile,
                 "\(name): leaves the preset's folder or names a subfolder; only files directly in it may be saved")
         }
         guard Self.isEditableName(name) else {
-            throw ServeMessageError("\(name): only preset.json and .glsl files may be saved")
+            throw ServeMessageError(.refusedFile, "\(name): only preset.json and .glsl files may be saved")
         }
         let path = directory + "/" + name
         if let kind = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
             kind != .typeRegular
         {
             throw ServeMessageError(
-                "\(name): not a plain file in the preset's folder (a link or a folder); not written")
+                .refusedFile, "\(name): not a plain file in the preset's folder (a link or a folder); not written")
         }
     }
 
@@ -88,7 +90,8 @@ struct PresetWorkspace: Sendable {
                 try output.write(text)
                 try output.commit()
             } catch {
-                throw ServeMessageError("cannot write \(path): \(error.code == 0 ? error.description : error.reason)")
+                throw ServeMessageError(
+                    .io, "cannot write \(path): \(error.code == 0 ? error.description : error.reason)")
             }
         }
     }

@@ -23,9 +23,9 @@ enum ServeJSON {
         } catch let error as ServeMessageError {
             throw error
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw ServeMessageError("not JSON: send one JSON object per message")
+            throw ServeMessageError(.notAnObject, "not JSON: send one JSON object per message")
         } catch {
-            throw ServeMessageError("not a JSON object: send {\"cmd\":…}")
+            throw ServeMessageError(.notAnObject, "not a JSON object: send {\"cmd\":…}")
         }
     }
 
@@ -38,8 +38,31 @@ enum ServeJSON {
     }
 }
 
-/// A message a page sent that the server cannot act on; the text goes back in an `error` message.
-struct ServeMessageError: Error, CustomStringConvertible {
+/// A message a page sent that the server cannot act on: a kind the server (and a test) can switch on, and the text
+/// that goes back to the page in an `error` message.
+struct ServeMessageError: Error, CustomStringConvertible, Equatable {
+    /// What is wrong.
+    enum Kind: Sendable, Hashable {
+        /// Not one JSON object.
+        case notAnObject
+        /// No `cmd`, or one `/edit` does not know.
+        case unknownCommand
+        /// A field the command needs is missing or of the wrong type.
+        case missingField
+        /// No preset of that name can be edited (not a plain name, not found, not a folder).
+        case noSuchPreset
+        /// A file name that may not be saved (absolute, outside the folder, not preset.json or .glsl, not a plain
+        /// file).
+        case refusedFile
+        /// Reading, listing or writing the preset's files failed.
+        case io
+    }
+
+    let kind: Kind
     let description: String
-    init(_ description: String) { self.description = description }
+
+    init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
 }

@@ -26,24 +26,31 @@ import TiltEffects
     @Test(
         "a bad request is one error saying what to send",
         arguments: [
-            ("compile please", "not JSON: send one JSON object per message"),
-            ("", "not JSON"),
-            ("[1,2]", "not a JSON object"),
-            (#""list""#, "not a JSON object"),
-            ("{}", #"no "cmd": send {"cmd":"list"}, open, compile or save"#),
-            (#"{"cmd":7}"#, #"no "cmd""#),
-            (#"{"cmd":"explode"}"#, "unknown cmd 'explode': /edit knows list, open, compile and save"),
-            (#"{"cmd":"open"}"#, #"no "preset": name one"#),
-            (#"{"cmd":"open","preset":3}"#, #"no "preset""#),
-            (#"{"cmd":"compile","preset":"foil"}"#, #"no "files": send {"cmd":"compile","preset":NAME,"#),
-            (#"{"cmd":"save","preset":"foil","files":{"a.glsl":1}}"#, #"no "files": send {"cmd":"save""#),
-            (#"{"cmd":"save","files":{"a.glsl":"x"}}"#, #"no "preset""#),
+            ("compile please", ServeMessageError.Kind.notAnObject, "not JSON: send one JSON object per message"),
+            ("", .notAnObject, "not JSON"),
+            ("[1,2]", .notAnObject, "not a JSON object"),
+            (#""list""#, .notAnObject, "not a JSON object"),
+            ("{}", .unknownCommand, #"no "cmd": send {"cmd":"list"}, open, compile or save"#),
+            (#"{"cmd":7}"#, .unknownCommand, #"no "cmd""#),
+            (#"{"cmd":"explode"}"#, .unknownCommand, "unknown cmd 'explode': /edit knows list, open, compile and save"),
+            (#"{"cmd":"open"}"#, .missingField, #"no "preset": name one"#),
+            (#"{"cmd":"open","preset":3}"#, .missingField, #"no "preset""#),
+            (
+                #"{"cmd":"compile","preset":"foil"}"#, .missingField,
+                #"no "files": send {"cmd":"compile","preset":NAME,"#
+            ),
+            (
+                #"{"cmd":"save","preset":"foil","files":{"a.glsl":1}}"#, .missingField,
+                #"no "files": send {"cmd":"save""#
+            ),
+            (#"{"cmd":"save","files":{"a.glsl":"x"}}"#, .missingField, #"no "preset""#),
         ])
-    func refusesBadRequests(_ text: String, _ needle: String) {
+    func refusesBadRequests(_ text: String, _ kind: ServeMessageError.Kind, _ needle: String) {
         do {
             let request = try EditRequest.decode(text)
             Issue.record("decoded \(request) from \(text)")
         } catch {
+            #expect(error.kind == kind, "\(error.description)")
             #expect(error.description.contains(needle), "\(error.description)")
         }
     }
