@@ -27,7 +27,7 @@ final class BenchDaemon {
     init(tiltd: String, log: String) throws {
         var template = Array("/tmp/tilt-bench-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw BenchError("cannot create a temporary folder in /tmp: \(String(cString: strerror(errno)))")
+            throw BenchError(.system, "cannot create a temporary folder in /tmp: \(String(cString: strerror(errno)))")
         }
         folder = String(cString: made)
         socketPath = folder + "/tiltd.sock"
@@ -45,7 +45,7 @@ final class BenchDaemon {
             guard process.isRunning, monotonicSeconds() < deadline else {
                 let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
                 stop()
-                throw BenchError("tiltd did not start on \(socketPath); it printed:\n\(text)")
+                throw BenchError(.daemon, "tiltd did not start on \(socketPath); it printed:\n\(text)")
             }
             usleep(50_000)
         }
@@ -60,13 +60,13 @@ final class BenchDaemon {
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard WatcherPool.sendAllBytes(fd, Self.statusCommand) else {
-            throw BenchError("tiltd closed the connection")
+            throw BenchError(.daemon, "tiltd closed the connection")
         }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { throw BenchError("tiltd did not answer status") }
+            guard n > 0 else { throw BenchError(.daemon, "tiltd did not answer status") }
             received += buffer[..<n]
             for line in received.split(separator: UInt8(ascii: "\n")) {
                 if case .status(let report) = try? ServerMessage.decode(line) { return report }

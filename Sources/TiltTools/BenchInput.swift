@@ -33,10 +33,10 @@ public enum BenchInput {
         missing: String
     ) throws -> String {
         if let given {
-            guard usable(given) else { throw BenchError("\(option) \(given): \(unusable)") }
+            guard usable(given) else { throw BenchError(.input, "\(option) \(given): \(unusable)") }
             return given
         }
-        guard let found = defaults.first(where: usable) else { throw BenchError(missing) }
+        guard let found = defaults.first(where: usable) else { throw BenchError(.input, missing) }
         return found
     }
 
@@ -84,10 +84,25 @@ public enum BenchInput {
 }
 
 /// A benchmark failure that is not a usage mistake: printed as `error: …` without the usage text.
-public struct BenchError: Error, CustomStringConvertible {
+public struct BenchError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// An input (a program, a log, a folder of logs) is missing, unusable or unreadable.
+        case input
+        /// The daemon under test did not start, answer or serve its clients.
+        case daemon
+        /// This machine's limits (open files, a temporary folder) do not allow the run.
+        case system
+    }
+
+    /// What went wrong.
+    public let kind: Kind
     /// What went wrong, where, and what to do.
     public let description: String
 
-    /// A failure saying `description`.
-    public init(_ description: String) { self.description = description }
+    /// A failure of `kind` saying `description`.
+    public init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
 }

@@ -48,7 +48,7 @@ public struct CalibrationSampleFeed: Sendable {
         do {
             log = try SensorLog.read(path: path, badRows: badRows, report: report)
         } catch {
-            throw CalibrateError("cannot read --input \(path): \(error)")
+            throw CalibrateError(.input, "cannot read --input \(path): \(error)")
         }
         device = Device(name: log.recordedDeviceName, origin: "log \(path)")
         source = .log(log.samples)
@@ -59,9 +59,10 @@ public struct CalibrationSampleFeed: Sendable {
         let answer = try await TiltConnection.request(.status, socketPath: socketPath) {
             if case .status = $0 { return true } else { return false }
         }
-        guard case .status(let status) = answer else { throw CalibrateError("tiltd did not answer status") }
+        guard case .status(let status) = answer else { throw CalibrateError(.daemon, "tiltd did not answer status") }
         if status.calibrated {
             throw CalibrateError(
+                .daemon,
                 """
                 tiltd applies a calibration to the samples it streams (\(status.calibration)); a new one must be made \
                 from uncalibrated samples. Restart it with --no-calibration while you calibrate.
@@ -95,12 +96,30 @@ extension RawSampleFeed: CalibrationSampleStream {
 }
 
 /// A `tilt calibrate` failure: the message says what went wrong and what to do.
-public struct CalibrateError: Error, CustomStringConvertible {
+public struct CalibrateError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// The input log cannot be read, holds no samples, or too few seconds of them.
+        case input
+        /// tiltd did not answer, or applies a calibration already (raw samples are needed).
+        case daemon
+        /// The person's input ended, or the time ran out, before the collection was done.
+        case incomplete
+        /// The readings do not cover what the fit needs (no magnetometer, too few directions).
+        case coverage
+        /// The calibration file cannot be written: it exists (without `--force`), is damaged, unwritable, or the
+        /// device has no identity to file it under.
+        case output
+    }
+
+    /// What went wrong.
+    public var kind: Kind
     /// What went wrong and what to do.
     public var message: String
 
-    /// A failure saying `message`.
-    public init(_ message: String) {
+    /// A failure of `kind` saying `message`.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
         self.message = message
     }
 

@@ -65,11 +65,12 @@ public struct CalibrationSession: Sendable {
     public func stillSamples(duration: Double) async throws -> [MotionSample] {
         switch feed.source {
         case .log(let all):
-            guard let start = all.first?.time else { throw CalibrateError("the log holds no samples") }
+            guard let start = all.first?.time else { throw CalibrateError(.input, "the log holds no samples") }
             let samples = all.filter { $0.time - start <= duration }
             let span = (samples.last?.time ?? start) - start
             guard span >= duration * 0.9 else {
                 throw CalibrateError(
+                    .input,
                     "the log holds only \(String(format: "%.1f", span)) s; need \(duration) s "
                         + "(or pass a smaller --duration)")
             }
@@ -125,6 +126,7 @@ public struct CalibrationSession: Sendable {
             console.say("position \(done + 1)/6: \(face.instruction), then press Enter")
             guard await console.readLine() != nil else {
                 throw CalibrateError(
+                    .incomplete,
                     "standard input ended before all six positions were done (use --auto without a terminal)")
             }
             var line = console.progressLine()
@@ -152,7 +154,8 @@ public struct CalibrationSession: Sendable {
         while !finder.isComplete {
             guard ContinuousClock.now - started < .seconds(timeout) else {
                 line.finish()
-                throw CalibrateError("gave up after \(Int(timeout)) s with \(finder.positions.count) of 6 positions")
+                throw CalibrateError(
+                    .incomplete, "gave up after \(Int(timeout)) s with \(finder.positions.count) of 6 positions")
             }
             let samples = try feed.snapshot()
             for sample in samples.dropFirst(taken) {
@@ -188,12 +191,14 @@ public struct CalibrationSession: Sendable {
             points = try await magnetometerReadings(stream, duration: duration)
         }
         guard !points.isEmpty else {
-            throw CalibrateError("no magnetometer readings (the sensor has none, or tiltd runs with --no-mag)")
+            throw CalibrateError(
+                .coverage, "no magnetometer readings (the sensor has none, or tiltd runs with --no-mag)")
         }
         let fit = try CalibrationFit.ellipsoid(points)
         let (covered, enough) = FieldCoverage.check(points, centre: fit.hardIron, minimumShare: minCoverage)
         guard enough else {
             throw CalibrateError(
+                .coverage,
                 "the readings cover only \(covered) of 26 directions; turn the device in every direction "
                     + "and run again")
         }

@@ -60,18 +60,20 @@ public struct CalibrationWriter: Sendable {
                 comment: ["\(part.command) at \(stamp) from \(device.origin)", summary], update: update)
         } catch .exists {
             throw CalibrateError(
+                .output,
                 "\(path) already exists; pass --force to replace its section for this sensor (the others are "
                     + "kept), or --output FILE to write elsewhere")
         } catch .matchesEveryDevice {
             throw CalibrateError(
+                .output,
                 "nothing identifies this device: no DMI strings in \(dmiRoot) and no sensor name or label "
                     + "(the samples do not say), so the file would apply to every device; pass --name NAME (see "
                     + "`tilt sensors`) or --label LABEL to match this sensor, or --match-any to write it for every "
                     + "device")
         } catch .unreadable(let error) {
-            throw CalibrateError("cannot update \(error); fix or remove the file")
+            throw CalibrateError(.output, "cannot update \(error); fix or remove the file")
         } catch .unwritable(let error) {
-            throw CalibrateError("\(error)")
+            throw CalibrateError(.output, "\(error)")
         }
         if isNew, identity.sysVendor == nil, identity.productName == nil, identity.specificity > 0 {
             let keys = identity.keys.map { "\($0.key) '\($0.value)'" }.joined(separator: " and ")

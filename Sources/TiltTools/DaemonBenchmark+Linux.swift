@@ -49,6 +49,7 @@ public struct DaemonBenchmark: Sendable {
         let fileLimit = ProcessProbe.raiseOpenFileLimit()
         if fileLimit < UInt64(clients + 64) {
             throw BenchError(
+                .system,
                 "this process may open only \(fileLimit) files, too few for \(clients) clients; raise the hard limit "
                     + "(ulimit -Hn) or use fewer --clients")
         }
@@ -66,6 +67,7 @@ public struct DaemonBenchmark: Sendable {
         pool.run(until: monotonicSeconds() + 10) { $0.clientsWithFrames == $0.clients.count }
         guard pool.clientsWithFrames == clients else {
             throw BenchError(
+                .daemon,
                 "only \(pool.clientsWithFrames) of \(clients) clients got a frame within 10 s; see \(daemon.logPath)")
         }
 

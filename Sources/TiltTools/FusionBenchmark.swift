@@ -79,7 +79,7 @@ public enum FusionBenchmark {
         do {
             all = try FileManager.default.contentsOfDirectory(atPath: folder)
         } catch {
-            throw BenchError("cannot list \(folder): \(error.localizedDescription)")
+            throw BenchError(.input, "cannot list \(folder): \(error.localizedDescription)")
         }
         let names = all.filter { name in
             guard name.hasSuffix(".csv") || name.hasSuffix(".csv.gz") else { return false }
@@ -88,6 +88,7 @@ public enum FusionBenchmark {
         }.sorted()
         guard !names.isEmpty else {
             throw BenchError(
+                .input,
                 "no .csv or .csv.gz logs in \(folder)" + (pattern.map { " matching '\($0)'" } ?? "")
                     + "; pass a folder of sensor logs with --data DIR")
         }
@@ -108,7 +109,7 @@ public enum FusionBenchmark {
             do {
                 log = try read(folder + "/" + name)
             } catch {
-                throw BenchError("cannot read \(folder)/\(name): \(error)")
+                throw BenchError(.input, "cannot read \(folder)/\(name): \(error)")
             }
             guard let truth = log.truth else {
                 progress("  skipped: no truth_w..z columns")
@@ -117,7 +118,7 @@ public enum FusionBenchmark {
             trials.append(Trial(name: name, log: log, truth: truth))
         }
         guard !trials.isEmpty else {
-            throw BenchError("no log in \(folder) has a reference orientation (truth_w..z columns)")
+            throw BenchError(.input, "no log in \(folder) has a reference orientation (truth_w..z columns)")
         }
         return trials
     }
@@ -162,7 +163,7 @@ public enum FusionBenchmark {
             CrossValidation.Trial(name: $0.name, samples: $0.log.samples, truth: $0.truth, movement: $0.log.movement)
         }
         guard trials.count >= 2 else {
-            throw BenchError("--cross-validate needs at least two logs with a magnetometer and a reference")
+            throw BenchError(.input, "--cross-validate needs at least two logs with a magnetometer and a reference")
         }
         return crossValidationTable(CrossValidation(trials: trials, base: base, progress: progress))
     }

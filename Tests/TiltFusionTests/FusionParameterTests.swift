@@ -56,20 +56,28 @@ struct FusionParameterTests {
     @Test(
         "malformed overrides are refused with a message that names them",
         arguments: [
-            ("accelTimeConstant", "--set accelTimeConstant: expected NAME=VALUE or NAME=V1,V2,…"),
-            ("speed=2", "--set speed=2: unknown parameter 'speed'; known: \(ConfigurationSweep.parameterNames)"),
-            ("maxBias=0.1,x", "--set maxBias=0.1,x: 'x' is not a number"),
-            ("maxBias=inf", "--set maxBias=inf: 'inf' is not a number"),
-            ("maxBias=", "--set maxBias=: expected NAME=VALUE or NAME=V1,V2,…"),
-            ("maxBias=,", "--set maxBias=,: no value given"),
             (
-                "accelTimeConstant=-1",
+                "accelTimeConstant", ConfigurationSweep.ParseError.Kind.syntax,
+                "--set accelTimeConstant: expected NAME=VALUE or NAME=V1,V2,…"
+            ),
+            (
+                "speed=2", .unknownParameter,
+                "--set speed=2: unknown parameter 'speed'; known: \(ConfigurationSweep.parameterNames)"
+            ),
+            ("maxBias=0.1,x", .notANumber, "--set maxBias=0.1,x: 'x' is not a number"),
+            ("maxBias=inf", .notANumber, "--set maxBias=inf: 'inf' is not a number"),
+            ("maxBias=", .syntax, "--set maxBias=: expected NAME=VALUE or NAME=V1,V2,…"),
+            ("maxBias=,", .syntax, "--set maxBias=,: no value given"),
+            (
+                "accelTimeConstant=-1", .outOfRange,
                 "--set accelTimeConstant=-1: -1 is out of range; accelTimeConstant must be from 0.01 to 1000 s"
             ),
-            ("maxBias=0.1,5", "--set maxBias=0.1,5: 5 is out of range; maxBias must be from 0 to 1 rad/s"),
+            ("maxBias=0.1,5", .outOfRange, "--set maxBias=0.1,5: 5 is out of range; maxBias must be from 0 to 1 rad/s"),
         ])
-    func refusals(override: String, message: String) {
-        #expect(throws: ConfigurationSweep.ParseError.self) { _ = try ConfigurationSweep(overrides: [override]) }
+    func refusals(override: String, kind: ConfigurationSweep.ParseError.Kind, message: String) {
+        #expect { _ = try ConfigurationSweep(overrides: [override]) } throws: {
+            ($0 as? ConfigurationSweep.ParseError)?.kind == kind
+        }
         do {
             _ = try ConfigurationSweep(overrides: [override])
         } catch {

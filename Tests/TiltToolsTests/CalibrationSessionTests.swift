@@ -57,8 +57,9 @@ struct CalibrationSessionTests {
         await #expect {
             _ = try await Self.session(stream, console).positions(seconds: 2, automatic: false, timeout: 60)
         } throws: { error in
-            (error as? CalibrateError)?.message
-                == "standard input ended before all six positions were done (use --auto without a terminal)"
+            (error as? CalibrateError)?.kind == .incomplete
+                && (error as? CalibrateError)?.message
+                    == "standard input ended before all six positions were done (use --auto without a terminal)"
         }
         #expect(
             console.said == [
@@ -85,7 +86,8 @@ struct CalibrationSessionTests {
         await #expect {
             _ = try await Self.session(stream, console).positions(seconds: 2, automatic: true, timeout: 0.2)
         } throws: { error in
-            (error as? CalibrateError)?.message.hasPrefix("gave up after 0 s with ") == true
+            (error as? CalibrateError)?.kind == .incomplete
+                && (error as? CalibrateError)?.message.hasPrefix("gave up after 0 s with ") == true
         }
     }
 
@@ -103,8 +105,9 @@ struct CalibrationSessionTests {
         await #expect {
             _ = try await session.gyro(duration: 10, limits: limits)
         } throws: { error in
-            (error as? CalibrateError)?.message
-                == "the log holds only 5.0 s; need 10.0 s (or pass a smaller --duration)"
+            (error as? CalibrateError)?.kind == .input
+                && (error as? CalibrateError)?.message
+                    == "the log holds only 5.0 s; need 10.0 s (or pass a smaller --duration)"
         }
     }
 
@@ -134,8 +137,9 @@ struct CalibrationSessionTests {
         await #expect {
             _ = try await empty.mag(duration: 0.05, minCoverage: 0.7)
         } throws: { error in
-            (error as? CalibrateError)?.message
-                == "no magnetometer readings (the sensor has none, or tiltd runs with --no-mag)"
+            (error as? CalibrateError)?.kind == .coverage
+                && (error as? CalibrateError)?.message
+                    == "no magnetometer readings (the sensor has none, or tiltd runs with --no-mag)"
         }
     }
 }

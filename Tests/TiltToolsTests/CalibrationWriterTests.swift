@@ -31,8 +31,10 @@ struct CalibrationWriterTests {
                 $0.gyroBias = bias
             }
         } throws: { error in
-            (error as? CalibrateError)?.message.hasPrefix("nothing identifies this device: no DMI strings in \(dmi)")
-                == true
+            (error as? CalibrateError)?.kind == .output
+                && (error as? CalibrateError)?.message.hasPrefix(
+                    "nothing identifies this device: no DMI strings in \(dmi)")
+                    == true
         }
         #expect(!FileManager.default.fileExists(atPath: output))
 
@@ -47,7 +49,8 @@ struct CalibrationWriterTests {
         #expect {
             try writer.write(device: device, part: .gyro, summary: "s") { $0.gyroBias = bias }
         } throws: { error in
-            (error as? CalibrateError)?.message.hasPrefix("\(output) already exists; pass --force") == true
+            (error as? CalibrateError)?.kind == .output
+                && (error as? CalibrateError)?.message.hasPrefix("\(output) already exists; pass --force") == true
         }
         writer.force = true
         _ = try writer.write(device: device, part: .gyro, summary: "s") { $0.gyroBias = bias * 2 }
