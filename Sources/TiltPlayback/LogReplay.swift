@@ -19,7 +19,7 @@ public enum LogReplay {
     ) throws(PlaybackError) -> [AttitudeFrame] {
         let log: SensorLog
         do { log = try SensorLog.read(path: path, badRows: BadRowPolicy(strict: strict), report: report) } catch {
-            throw PlaybackError(path: path, reason: "\(error)")
+            throw PlaybackError(.unreadable, path: path, reason: "\(error)")
         }
         return try frames(of: log)
     }
@@ -29,7 +29,8 @@ public enum LogReplay {
     /// - Throws: ``PlaybackError`` when the log holds no samples.
     public static func frames(of log: SensorLog) throws(PlaybackError) -> [AttitudeFrame] {
         guard let first = log.samples.first else {
-            throw PlaybackError(path: log.path, reason: "the log holds no samples; record one with `tilt record`")
+            throw PlaybackError(
+                .empty, path: log.path, reason: "the log holds no samples; record one with `tilt record`")
         }
         var pipeline = MotionPipeline()
         var frames: [AttitudeFrame] = []

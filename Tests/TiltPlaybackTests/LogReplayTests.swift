@@ -22,7 +22,7 @@ import TiltTestKit
         #expect {
             _ = try LogReplay.frames(path: "/nonexistent/log.csv")
         } throws: { error in
-            "\(error)".hasPrefix("cannot read /nonexistent/log.csv: ")
+            (error as? PlaybackError)?.kind == .unreadable && "\(error)".hasPrefix("cannot read /nonexistent/log.csv: ")
         }
     }
 
@@ -31,7 +31,8 @@ import TiltTestKit
         #expect {
             _ = try LogReplay.frames(of: empty)
         } throws: { error in
-            "\(error)" == "cannot read empty.csv: the log holds no samples; record one with `tilt record`"
+            (error as? PlaybackError)?.kind == .empty
+                && "\(error)" == "cannot read empty.csv: the log holds no samples; record one with `tilt record`"
         }
     }
 }
@@ -48,7 +49,8 @@ import TiltTestKit
         #expect {
             _ = try LogReplay.frames(path: path, strict: true)
         } throws: { error in
-            "\(error)".contains("\(path):\(BadLogs.nanLine) (column gyr_y)")
+            (error as? PlaybackError)?.kind == .unreadable
+                && "\(error)".contains("\(path):\(BadLogs.nanLine) (column gyr_y)")
         }
     }
 
@@ -59,7 +61,7 @@ import TiltTestKit
         #expect {
             _ = try LogReplay.frames(path: path)
         } throws: { error in
-            "\(error)".contains("truncated at row")
+            (error as? PlaybackError)?.kind == .unreadable && "\(error)".contains("truncated at row")
         }
     }
 }
