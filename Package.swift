@@ -185,6 +185,7 @@ let package = Package(
             name: "TiltServeTests",
             dependencies: [
                 "TiltServe", "TiltTestKit", "TiltCore", "TiltEffects",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
