@@ -157,6 +157,7 @@ struct CalibrationFileTests {
         } catch {
             #expect(error.path == "/tmp/bad.calib")
             #expect(error.line == line)
+            #expect(error.kind == .syntax)
             #expect(error.key == key)
             #expect(error.problem.contains(problem), "\(error)")
             #expect("\(error)".hasPrefix("/tmp/bad.calib:\(line): \(key): "))
@@ -165,8 +166,15 @@ struct CalibrationFileTests {
 
     @Test("an unknown section and a file without format are refused too")
     func structure() {
-        #expect(throws: CalibrationFileError.self) { _ = try CalibrationFile.parse("format = 1\n[accl]\n", path: "x") }
-        #expect(throws: CalibrationFileError.self) { _ = try CalibrationFile.parse("# nothing\n", path: "x") }
+        #expect { _ = try CalibrationFile.parse("format = 1\n[accl]\n", path: "x") } throws: {
+            ($0 as? CalibrationFileError)?.kind == .syntax
+        }
+        #expect { _ = try CalibrationFile.parse("# nothing\n", path: "x") } throws: {
+            ($0 as? CalibrationFileError)?.kind == .syntax
+        }
+        #expect { _ = try CalibrationFile.read(path: "/nonexistent/x.calib") } throws: {
+            ($0 as? CalibrationFileError)?.kind == .unreadable
+        }
     }
 
     @Test("the bundled files in Calibration/ all parse")
@@ -189,8 +197,10 @@ struct CalibrationFileTests {
         let dir = TestPaths.temporaryDirectory("calw")
         let path = dir.appendingPathComponent("sub/a.calib").path
         try CalibrationFile.write("format = 1\n", to: path, overwrite: false)
-        #expect(throws: CalibrationFileError.self) {
+        #expect {
             try CalibrationFile.write("format = 1\n# new\n", to: path, overwrite: false)
+        } throws: {
+            ($0 as? CalibrationFileError)?.kind == .exists
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "format = 1\n")
         try CalibrationFile.write("format = 1\n# new\n", to: path, overwrite: true)

@@ -27,7 +27,7 @@ public enum CalibrationFile {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw CalibrationFileError(
-                path: path, line: nil, key: nil, problem: "cannot read it (\(error.localizedDescription))")
+                .unreadable, path: path, line: nil, key: nil, problem: "cannot read it (\(error.localizedDescription))")
         }
         return try parse(text, path: path)
     }
@@ -43,7 +43,7 @@ public enum CalibrationFile {
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let lineNumber = index + 1
             func fail(_ key: String?, _ problem: String) -> CalibrationFileError {
-                CalibrationFileError(path: path, line: lineNumber, key: key, problem: problem)
+                CalibrationFileError(.syntax, path: path, line: lineNumber, key: key, problem: problem)
             }
             let line = String(rawLine).trimmingIIOWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
@@ -116,7 +116,7 @@ public enum CalibrationFile {
         }
         guard format != nil else {
             throw CalibrationFileError(
-                path: path, line: nil, key: "format", problem: "missing; add `format = 1` at the top")
+                .syntax, path: path, line: nil, key: "format", problem: "missing; add `format = 1` at the top")
         }
         return calibration
     }
@@ -165,7 +165,8 @@ public enum CalibrationFile {
             }
         } catch {
             throw CalibrationFileError(
-                path: path, line: nil, key: nil, problem: "cannot create its folder (\(error.localizedDescription))")
+                .unwritable, path: path, line: nil, key: nil,
+                problem: "cannot create its folder (\(error.localizedDescription))")
         }
         do {
             let output = try AtomicFileOutput(path: path, replacing: overwrite)
@@ -178,7 +179,8 @@ public enum CalibrationFile {
                 case .isFolder, .isInput: "is a folder or an input; give another file name"
                 case .create, .write, .rename: "cannot write it (\(error.reason))"
                 }
-            throw CalibrationFileError(path: path, line: nil, key: nil, problem: problem)
+            throw CalibrationFileError(
+                error.problem == .exists ? .exists : .unwritable, path: path, line: nil, key: nil, problem: problem)
         }
     }
 
@@ -199,6 +201,20 @@ public enum CalibrationFile {
 
 /// A calibration file that cannot be read or written: which file, which line and key, and what is wrong.
 public struct CalibrationFileError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What is wrong.
+    public enum Kind: Sendable, Hashable {
+        /// The file cannot be read.
+        case unreadable
+        /// A line of it is wrong: an unknown section or key, a bad value, a missing `format` (``line``, ``key``).
+        case syntax
+        /// Writing: it exists, and replacing it was not asked for.
+        case exists
+        /// Writing: its folder cannot be made, or it cannot be written.
+        case unwritable
+    }
+
+    /// What is wrong.
+    public var kind: Kind
     /// The file.
     public var path: String
     /// The 1-based line, when the problem is on one.
@@ -208,7 +224,8 @@ public struct CalibrationFileError: Error, CustomStringConvertible, Sendable, Eq
     /// What is wrong and what to do.
     public var problem: String
 
-    public init(path: String, line: Int?, key: String?, problem: String) {
+    public init(_ kind: Kind, path: String, line: Int?, key: String?, problem: String) {
+        self.kind = kind
         self.path = path
         self.line = line
         self.key = key
