@@ -115,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "tiltd",
             dependencies: [
-                "TiltDaemon", "TiltWire",
+                "TiltDaemon", "TiltWire", "TiltCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

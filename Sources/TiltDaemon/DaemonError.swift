@@ -1,36 +1,25 @@
+import TiltCore
+
 /// Why the daemon cannot start or go on: a kind a caller (and a test) can switch on, and the words for people, which
 /// say what went wrong and what to do.
-public struct DaemonError: Error, CustomStringConvertible, Sendable {
-    /// What went wrong.
-    public enum Kind: Sendable, Hashable {
-        /// Settings that exclude each other or lack a part (`loop` without `replay`, …).
-        case settings
-        /// The sensor source cannot be opened (a log that cannot be replayed, no IIO sensors).
-        case source
-        /// The socket path is too long, its folder missing, or a file that is not a socket is in the way.
-        case socketPath
-        /// Another tiltd already serves the socket.
-        case socketInUse
-        /// The socket cannot be listened on, or given its group (`socket_group`).
-        case socket
-        /// What systemd passed (socket activation) is not a listening Unix socket.
-        case systemd
-        /// A group named in the settings does not exist.
-        case unknownGroup
-        /// `--sensor-proxy`: the D-Bus bus cannot be reached, the name is owned or not allowed, or the bus went away.
-        case sensorProxy
-    }
+public typealias DaemonError = TiltError<DaemonErrorKind>
 
-    /// What went wrong.
-    public var kind: Kind
-    /// What went wrong, and what to do.
-    public var message: String
-
-    /// An error of `kind`, with the words for people.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
+/// What went wrong.
+public enum DaemonErrorKind: Sendable, Hashable {
+    /// Settings that exclude each other or lack a part (`loop` without `replay`, …).
+    case settings
+    /// The sensor source cannot be opened (a log that cannot be replayed, no IIO sensors).
+    case source
+    /// The socket path is too long, its folder missing, or a file that is not a socket is in the way.
+    case socketPath
+    /// Another tiltd already serves the socket.
+    case socketInUse
+    /// The socket cannot be listened on, or given its group (`socket_group`).
+    case socket
+    /// What systemd passed (socket activation) is not a listening Unix socket.
+    case systemd
+    /// A group named in the settings does not exist.
+    case unknownGroup
+    /// `--sensor-proxy`: the D-Bus bus cannot be reached, the name is owned or not allowed, or the bus went away.
+    case sensorProxy
 }

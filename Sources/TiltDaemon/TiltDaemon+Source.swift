@@ -1,3 +1,4 @@
+import TiltCore
 import TiltSensors
 
 extension TiltDaemon.Source {

@@ -1,3 +1,5 @@
+import TiltCore
+
 /// Configurations of the attitude filter to compare: every combination of a few values of a few
 /// ``AttitudeFilter/Parameter``s (a sensitivity check, `tilt bench fusion --set accelTimeConstant=2,3,4`).
 public struct ConfigurationSweep: Sendable {
@@ -9,24 +11,18 @@ public struct ConfigurationSweep: Sendable {
     }
 
     /// A malformed `NAME=V1,V2,…` override; the message names it and says what was expected.
-    public struct ParseError: Error, CustomStringConvertible, Sendable, Equatable {
-        /// What is wrong with an override.
-        public enum Kind: Sendable, Hashable {
-            /// Not `NAME=VALUE` or `NAME=V1,V2,…`, or no value.
-            case syntax
-            /// A name that is not a tunable parameter.
-            case unknownParameter
-            /// A value that is not a finite number.
-            case notANumber
-            /// A value outside the parameter's range.
-            case outOfRange
-        }
+    public typealias ParseError = TiltError<ParseErrorKind>
 
-        /// What is wrong.
-        public let kind: Kind
-        /// What is wrong, and what is expected.
-        public let message: String
-        public var description: String { message }
+    /// What is wrong with an override.
+    public enum ParseErrorKind: Sendable, Hashable {
+        /// Not `NAME=VALUE` or `NAME=V1,V2,…`, or no value.
+        case syntax
+        /// A name that is not a tunable parameter.
+        case unknownParameter
+        /// A value that is not a finite number.
+        case notANumber
+        /// A value outside the parameter's range.
+        case outOfRange
     }
 
     /// The configurations, in order: the first override's values vary slowest.
@@ -41,26 +37,26 @@ public struct ConfigurationSweep: Sendable {
         for text in overrides {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else {
-                throw ParseError(kind: .syntax, message: "--set \(text): expected NAME=VALUE or NAME=V1,V2,…")
+                throw ParseError(.syntax, "--set \(text): expected NAME=VALUE or NAME=V1,V2,…")
             }
             guard let parameter = AttitudeFilter.Parameter.named(parts[0]) else {
                 throw ParseError(
-                    kind: .unknownParameter,
-                    message: "--set \(text): unknown parameter '\(parts[0])'; known: \(Self.parameterNames)")
+                    .unknownParameter,
+                    "--set \(text): unknown parameter '\(parts[0])'; known: \(Self.parameterNames)")
             }
             var values: [Double] = []
             for item in parts[1].split(separator: ",") {
                 guard let value = Double(item), value.isFinite else {
-                    throw ParseError(kind: .notANumber, message: "--set \(text): '\(item)' is not a number")
+                    throw ParseError(.notANumber, "--set \(text): '\(item)' is not a number")
                 }
                 guard parameter.range.contains(value) else {
                     throw ParseError(
-                        kind: .outOfRange,
-                        message: "--set \(text): \(item) is out of range; \(parameter.rangeDescription)")
+                        .outOfRange,
+                        "--set \(text): \(item) is out of range; \(parameter.rangeDescription)")
                 }
                 values.append(value)
             }
-            guard !values.isEmpty else { throw ParseError(kind: .syntax, message: "--set \(text): no value given") }
+            guard !values.isEmpty else { throw ParseError(.syntax, "--set \(text): no value given") }
             variants = variants.flatMap { base in
                 values.map { value in
                     var v = base

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import TiltCore
 import TiltEffects
 
 /// `/edit`: list, open, compile and save presets (docs/serve.md). Compiles run on the server's one GL thread; the

@@ -1,3 +1,4 @@
+import TiltCore
 import TiltEffects
 
 /// A request a page sends to `/edit` (docs/serve.md), keyed on `cmd`.

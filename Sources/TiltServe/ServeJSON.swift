@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 
 /// The JSON both WebSockets speak: typed messages, each read with `JSONDecoder` and written with `JSONEncoder` as one
 /// compact object (keys sorted, slashes unescaped).
@@ -40,29 +41,21 @@ enum ServeJSON {
 
 /// A message a page sent that the server cannot act on: a kind the server (and a test) can switch on, and the text
 /// that goes back to the page in an `error` message.
-struct ServeMessageError: Error, CustomStringConvertible, Equatable {
-    /// What is wrong.
-    enum Kind: Sendable, Hashable {
-        /// Not one JSON object.
-        case notAnObject
-        /// No `cmd`, or one `/edit` does not know.
-        case unknownCommand
-        /// A field the command needs is missing or of the wrong type.
-        case missingField
-        /// No preset of that name can be edited (not a plain name, not found, not a folder).
-        case noSuchPreset
-        /// A file name that may not be saved (absolute, outside the folder, not preset.json or .glsl, not a plain
-        /// file).
-        case refusedFile
-        /// Reading, listing or writing the preset's files failed.
-        case io
-    }
+typealias ServeMessageError = TiltError<ServeMessageErrorKind>
 
-    let kind: Kind
-    let description: String
-
-    init(_ kind: Kind, _ description: String) {
-        self.kind = kind
-        self.description = description
-    }
+/// What is wrong.
+enum ServeMessageErrorKind: Sendable, Hashable {
+    /// Not one JSON object.
+    case notAnObject
+    /// No `cmd`, or one `/edit` does not know.
+    case unknownCommand
+    /// A field the command needs is missing or of the wrong type.
+    case missingField
+    /// No preset of that name can be edited (not a plain name, not found, not a folder).
+    case noSuchPreset
+    /// A file name that may not be saved (absolute, outside the folder, not preset.json or .glsl, not a plain
+    /// file).
+    case refusedFile
+    /// Reading, listing or writing the preset's files failed.
+    case io
 }

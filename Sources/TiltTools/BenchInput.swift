@@ -84,25 +84,14 @@ public enum BenchInput {
 }
 
 /// A benchmark failure that is not a usage mistake: printed as `error: …` without the usage text.
-public struct BenchError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// What went wrong.
-    public enum Kind: Sendable, Hashable {
-        /// An input (a program, a log, a folder of logs) is missing, unusable or unreadable.
-        case input
-        /// The daemon under test did not start, answer or serve its clients.
-        case daemon
-        /// This machine's limits (open files, a temporary folder) do not allow the run.
-        case system
-    }
+public typealias BenchError = TiltError<BenchErrorKind>
 
-    /// What went wrong.
-    public let kind: Kind
-    /// What went wrong, where, and what to do.
-    public let description: String
-
-    /// A failure of `kind` saying `description`.
-    public init(_ kind: Kind, _ description: String) {
-        self.kind = kind
-        self.description = description
-    }
+/// What went wrong.
+public enum BenchErrorKind: Sendable, Hashable {
+    /// An input (a program, a log, a folder of logs) is missing, unusable or unreadable.
+    case input
+    /// The daemon under test did not start, answer or serve its clients.
+    case daemon
+    /// This machine's limits (open files, a temporary folder) do not allow the run.
+    case system
 }

@@ -96,32 +96,19 @@ extension RawSampleFeed: CalibrationSampleStream {
 }
 
 /// A `tilt calibrate` failure: the message says what went wrong and what to do.
-public struct CalibrateError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// What went wrong.
-    public enum Kind: Sendable, Hashable {
-        /// The input log cannot be read, holds no samples, or too few seconds of them.
-        case input
-        /// tiltd did not answer, or applies a calibration already (raw samples are needed).
-        case daemon
-        /// The person's input ended, or the time ran out, before the collection was done.
-        case incomplete
-        /// The readings do not cover what the fit needs (no magnetometer, too few directions).
-        case coverage
-        /// The calibration file cannot be written: it exists (without `--force`), is damaged, unwritable, or the
-        /// device has no identity to file it under.
-        case output
-    }
+public typealias CalibrateError = TiltError<CalibrateErrorKind>
 
-    /// What went wrong.
-    public var kind: Kind
-    /// What went wrong and what to do.
-    public var message: String
-
-    /// A failure of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
+/// What went wrong.
+public enum CalibrateErrorKind: Sendable, Hashable {
+    /// The input log cannot be read, holds no samples, or too few seconds of them.
+    case input
+    /// tiltd did not answer, or applies a calibration already (raw samples are needed).
+    case daemon
+    /// The person's input ended, or the time ran out, before the collection was done.
+    case incomplete
+    /// The readings do not cover what the fit needs (no magnetometer, too few directions).
+    case coverage
+    /// The calibration file cannot be written: it exists (without `--force`), is damaged, unwritable, or the
+    /// device has no identity to file it under.
+    case output
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TiltCore
 import TiltFusion
 import TiltTools
 

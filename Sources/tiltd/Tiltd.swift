@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TiltCore
 import TiltDaemon
 import TiltWire
 

@@ -1,6 +1,7 @@
 import NIOCore
 import Testing
 import TiltClient
+import TiltCore
 import TiltWire
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Testing
+import TiltCore
 import TiltFusion
 
 /// The tunable filter parameters and the configuration sweep of `tilt bench fusion --set`.

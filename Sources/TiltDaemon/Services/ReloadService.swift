@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import Synchronization
+import TiltCore
 import TiltFusion
 import TiltSensors
 import UnixSignals

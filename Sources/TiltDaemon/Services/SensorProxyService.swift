@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
+import TiltCore
 import TiltWire
 
 #if canImport(Glibc)

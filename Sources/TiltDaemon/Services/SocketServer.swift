@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import Synchronization
+import TiltCore
 import TiltWire
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Logging
+import TiltCore
 import TiltFusion
 import TiltSensors
 

@@ -1,4 +1,5 @@
 import Foundation
+import TiltCore
 
 #if canImport(Glibc)
     import Glibc

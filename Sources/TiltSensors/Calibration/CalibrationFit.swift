@@ -356,31 +356,18 @@ public enum CalibrationFit {
 }
 
 /// A fit that cannot be made from the samples: a kind a caller can switch on, and what to do about it.
-public struct CalibrationFitError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// Why the fit cannot be made.
-    public enum Kind: Sendable, Hashable {
-        /// Too few samples or readings arrived.
-        case tooFewSamples
-        /// The device moved while it had to lie still.
-        case moved
-        /// Some of the six still positions are missing.
-        case missingPositions
-        /// The samples do not determine a fit (degenerate, singular, mirrored or implausible).
-        case degenerate
-    }
+public typealias CalibrationFitError = TiltError<CalibrationFitErrorKind>
 
-    /// Why the fit cannot be made.
-    public var kind: Kind
-    /// What is wrong, and what to do.
-    public var message: String
-
-    /// An error of `kind`, with the words for people.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
+/// Why the fit cannot be made.
+public enum CalibrationFitErrorKind: Sendable, Hashable {
+    /// Too few samples or readings arrived.
+    case tooFewSamples
+    /// The device moved while it had to lie still.
+    case moved
+    /// Some of the six still positions are missing.
+    case missingPositions
+    /// The samples do not determine a fit (degenerate, singular, mirrored or implausible).
+    case degenerate
 }
 
 private func fmt(_ x: Double) -> String {
