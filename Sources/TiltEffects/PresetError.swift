@@ -1,43 +1,72 @@
 /// A preset that cannot be found, read or understood; the message says what to do.
 public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
-    private enum Kind: Sendable, Hashable {
+    /// What is wrong with the preset, for a caller to switch on.
+    public enum Kind: Sendable, Hashable {
+        /// No preset of that name exists in any searched folder.
+        case unknownPreset
+        /// A preset, shader or texture file could not be read.
+        case unreadable
+        /// A preset file holds a value that makes no sense.
+        case invalid
+        /// A preset file is not valid JSON.
+        case syntax
+    }
+
+    /// What is wrong, with the data the words are made of.
+    private enum Detail: Sendable, Hashable {
         case unknownPreset(name: String, available: [String], searched: [String])
         case unreadable(path: String, reason: String)
         case invalid(path: String, field: String, reason: String)
         case syntax(path: String, line: Int, column: Int, reason: String)
     }
 
-    private let kind: Kind
+    private let detail: Detail
+
+    /// What is wrong.
+    public var kind: Kind {
+        switch detail {
+        case .unknownPreset: .unknownPreset
+        case .unreadable: .unreadable
+        case .invalid: .invalid
+        case .syntax: .syntax
+        }
+    }
+
+    /// The field of a preset file that holds a value that makes no sense (`invalid`); `nil` otherwise.
+    public var field: String? {
+        if case .invalid(_, let field, _) = detail { return field }
+        return nil
+    }
 
     /// No preset of that name exists in any searched folder.
     public static func unknownPreset(_ name: String, available: [String], searched: [String]) -> PresetError {
-        PresetError(kind: .unknownPreset(name: name, available: available, searched: searched))
+        PresetError(detail: .unknownPreset(name: name, available: available, searched: searched))
     }
 
     /// A preset or shader file could not be read.
     public static func unreadable(_ path: String, reason: String) -> PresetError {
-        PresetError(kind: .unreadable(path: path, reason: reason))
+        PresetError(detail: .unreadable(path: path, reason: reason))
     }
 
     /// A preset file holds a value that makes no sense.
     public static func invalid(_ path: String, field: String, reason: String) -> PresetError {
-        PresetError(kind: .invalid(path: path, field: field, reason: reason))
+        PresetError(detail: .invalid(path: path, field: field, reason: reason))
     }
 
     /// A preset file that is not valid JSON: where it stops being JSON (line and column from 1) and why.
     public static func syntax(_ path: String, line: Int, column: Int, reason: String) -> PresetError {
-        PresetError(kind: .syntax(path: path, line: line, column: column, reason: reason))
+        PresetError(detail: .syntax(path: path, line: line, column: column, reason: reason))
     }
 
     /// The names of the presets that do exist, for an unknown preset; empty otherwise.
     public var availablePresets: [String] {
-        if case .unknownPreset(_, let available, _) = kind { return available }
+        if case .unknownPreset(_, let available, _) = detail { return available }
         return []
     }
 
     /// The file at fault (the preset file, or a shader or texture file it names); `nil` for an unknown preset.
     public var path: String? {
-        switch kind {
+        switch detail {
         case .unknownPreset: nil
         case .unreadable(let path, _), .invalid(let path, _, _), .syntax(let path, _, _, _): path
         }
@@ -45,12 +74,12 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// For a preset file that is not valid JSON, the line and column (from 1) where it stops being JSON.
     public var syntaxPosition: (line: Int, column: Int)? {
-        if case .syntax(_, let line, let column, _) = kind { return (line, column) }
+        if case .syntax(_, let line, let column, _) = detail { return (line, column) }
         return nil
     }
 
     public var description: String {
-        switch kind {
+        switch detail {
         case .unknownPreset(let name, let available, let searched):
             let list = available.isEmpty ? "none found" : available.joined(separator: ", ")
             return "unknown preset '\(name)'. Available presets: \(list). "

@@ -66,6 +66,7 @@ struct DaemonOptionsTests {
         let error = #expect(throws: ConfigError.self) {
             try DaemonOptions(file: ConfigFile.parse("# x\n\(sample.key) = \"\(sample.bad)\"\n", path: "t.conf"))
         }
+        #expect(error?.kind == .badValue)
         #expect(error?.origin == .file(path: "t.conf", line: 2))
         #expect(
             error?.description == "t.conf:2: key '\(sample.key)': expected \(setting.expects), got '\(sample.bad)'")
@@ -82,6 +83,7 @@ struct DaemonOptionsTests {
             // One --calibration-dir is one folder, ':' and all: only an empty one is refused.
             let bad = setting.flag == .repeatable(name, valueName: "DIR") ? "" : sample.bad
             let error = #expect(throws: ConfigError.self) { try DaemonOptions(flags: [name: .texts([bad])]) }
+            #expect(error?.kind == .badValue)
             #expect(error?.description == "--\(name): expected \(setting.expects), got '\(bad)'")
         case .toggle, .presence:
             good = .switched(sample.good == "true")
@@ -90,7 +92,9 @@ struct DaemonOptionsTests {
         }
         let options = try DaemonOptions(flags: [name: good])
         #expect(sample.read(options) == sample.good)
-        #expect(throws: ConfigError.self) { try DaemonOptions(flags: ["frobnicate": .switched(true)]) }
+        let unknown = #expect(throws: ConfigError.self) { try DaemonOptions(flags: ["frobnicate": .switched(true)]) }
+        #expect(unknown?.kind == .unknownFlag)
+        #expect(unknown?.origin == .flag("--frobnicate"))
     }
 
     @Test("--calibration-dir repeats, one folder each; the file separates folders with ':'")
@@ -99,7 +103,10 @@ struct DaemonOptionsTests {
         #expect(flags.calibrationDirs == ["/a", "/b:c"])
         let file = try DaemonOptions(file: ConfigFile.parse("calibration_dir = /a::/b\n", path: "t.conf"))
         #expect(file.calibrationDirs == ["/a", "/b"])
-        #expect(throws: ConfigError.self) { try DaemonOptions(flags: ["calibration-dir": .texts(["/a", ""])]) }
+        let empty = #expect(throws: ConfigError.self) {
+            try DaemonOptions(flags: ["calibration-dir": .texts(["/a", ""])])
+        }
+        #expect(empty?.kind == .badValue)
     }
 
     @Test("each flag beats its own key and leaves the others; nothing given keeps the file", arguments: samples)
@@ -149,6 +156,20 @@ struct DaemonOptionsTests {
         }
         let presets = try ChildProcess.run(TestPaths.executable("tiltd"), ["--check", "--presets", "/x"], timeout: 20)
         #expect(presets.status == 64 && presets.stderr.contains("tiltfx check"), "\(presets.stderr)")
+    }
+
+    @Test("each problem of a config file says what kind it is, on its line")
+    func problemKinds() throws {
+        let text = "max_clients = many\nnot a line\nspeling = 1\nmax_line_length = 0\n[x\nmax_clients = 3\n"
+        let (file, lineProblems) = ConfigFile.parseAll(text, path: "k.conf")
+        #expect(lineProblems.map(\.kind) == [.syntax, .syntax, .repeatedKey])
+        #expect(lineProblems.map(\.origin) == [2, 5, 6].map { .file(path: "k.conf", line: $0) })
+        let valueProblems = DaemonOptions.reading(file).problems
+        #expect(valueProblems.map(\.kind) == [.badValue, .unknownKey, .badValue])
+        #expect(valueProblems.map(\.origin) == [1, 3, 4].map { .file(path: "k.conf", line: $0) })
+        let unreadable = #expect(throws: ConfigError.self) { try ConfigFile.readAll(path: "/nonexistent/k.conf") }
+        #expect(unreadable?.kind == .unreadable)
+        #expect(unreadable?.origin == .file(path: "/nonexistent/k.conf", line: nil))
     }
 
     @Test("dist/tiltd.conf and the table in dist/README.md are what the settings table makes")

@@ -69,7 +69,9 @@ struct ServicePolicyTests {
         let file = try ConfigFile.parse(
             "uri = ip:host#1\nsocket = \"/tmp/a \\\"b\\\".sock\" # c\nsystem_bus=unix:path=/x # y\n", path: "v.conf")
         #expect(file.entries.map(\.value) == ["ip:host#1", "/tmp/a \"b\".sock", "unix:path=/x"])
-        #expect(throws: ConfigError.self) { try ConfigFile.parse("socket = \"a\" b\n", path: "v.conf") }
+        let error = #expect(throws: ConfigError.self) { try ConfigFile.parse("socket = \"a\" b\n", path: "v.conf") }
+        #expect(error?.kind == .syntax)
+        #expect(error?.origin == .file(path: "v.conf", line: 1))
     }
 
     @Test("log levels map to syslog priorities as sd-daemon(3) prefixes")

@@ -170,3 +170,15 @@ final class StatesBox: Sendable {
         }
     }
 }
+
+/// The power-profiles bus's own error: what failed, and on which bus.
+struct PowerProbeErrorTests {
+    @Test func aBusThatIsNotThereIsUnreachable() throws {
+        let error = try #require(throws: PowerProbeError.self) {
+            try PowerProfilesBus(address: "unix:path=/nonexistent/bus")
+        }
+        #expect(error.kind == .unreachable)
+        #expect(error.address == "unix:path=/nonexistent/bus")
+        #expect(error.description.hasPrefix("cannot follow power-profiles-daemon on unix:path=/nonexistent/bus: "))
+    }
+}

@@ -12,6 +12,24 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
         case flag(String)
     }
 
+    /// What is wrong with the setting, for a caller to switch on.
+    public enum Kind: Sendable, Hashable {
+        /// The config file cannot be read.
+        case unreadable
+        /// A line is not `key = value`, a `[section]` header, a comment or blank (or its quoted value is broken).
+        case syntax
+        /// A key is given twice in the file.
+        case repeatedKey
+        /// No setting has this key.
+        case unknownKey
+        /// No setting has this command-line flag.
+        case unknownFlag
+        /// A known setting's value is not one it takes.
+        case badValue
+    }
+
+    /// What is wrong.
+    public var kind: Kind
     /// Where the bad setting was given.
     public var origin: Origin
     /// The config key the problem is about, if any.
@@ -19,15 +37,16 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What is wrong and what to write instead.
     public var reason: String
 
-    public init(origin: Origin, key: String?, reason: String) {
+    public init(_ kind: Kind, origin: Origin, key: String?, reason: String) {
+        self.kind = kind
         self.origin = origin
         self.key = key
         self.reason = reason
     }
 
     /// A problem in the config file at `path`.
-    public init(path: String, line: Int?, key: String?, reason: String) {
-        self.init(origin: .file(path: path, line: line), key: key, reason: reason)
+    public init(_ kind: Kind, path: String, line: Int?, key: String?, reason: String) {
+        self.init(kind, origin: .file(path: path, line: line), key: key, reason: reason)
     }
 
     /// `FILE:LINE: key 'KEY': REASON` (the shape compilers use, so editors can jump to it), or `--FLAG: REASON`.

@@ -37,7 +37,8 @@ public struct ConfigFile: Sendable, Equatable {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
-            throw ConfigError(path: path, line: nil, key: nil, reason: "cannot read the config file (\(reason))")
+            throw ConfigError(
+                .unreadable, path: path, line: nil, key: nil, reason: "cannot read the config file (\(reason))")
         }
         return parseAll(text, path: path)
     }
@@ -62,7 +63,7 @@ public struct ConfigFile: Sendable, Equatable {
                 guard let entry = try entry(raw, line: index + 1, path: path) else { continue }
                 if let first = seen[entry.key] {
                     throw ConfigError(
-                        path: path, line: entry.line, key: entry.written,
+                        .repeatedKey, path: path, line: entry.line, key: entry.written,
                         reason: "given twice (first on line \(first)); keep one")
                 }
                 seen[entry.key] = entry.line
@@ -85,20 +86,20 @@ public struct ConfigFile: Sendable, Equatable {
             let name = stripComment(line)
             guard name.hasSuffix("]"), name.count > 2 else {
                 throw ConfigError(
-                    path: path, line: number, key: nil,
+                    .syntax, path: path, line: number, key: nil,
                     reason: "a section header looks like [name], got '\(line.prefix(80))'")
             }
             return nil
         }
         guard let equals = line.firstIndex(of: "=") else {
             throw ConfigError(
-                path: path, line: number, key: nil,
+                .syntax, path: path, line: number, key: nil,
                 reason: "expected 'key = value', got '\(line.prefix(80))'")
         }
         let key = line[..<equals].trimmingCharacters(in: .whitespaces)
         guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             throw ConfigError(
-                path: path, line: number, key: nil,
+                .syntax, path: path, line: number, key: nil,
                 reason: "expected 'key = value' with a key of letters, digits and '_', got '\(line.prefix(80))'")
         }
         let rest = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
@@ -106,7 +107,7 @@ public struct ConfigFile: Sendable, Equatable {
         do {
             value = try parseValue(rest)
         } catch let reason {
-            throw ConfigError(path: path, line: number, key: key, reason: reason.text)
+            throw ConfigError(.syntax, path: path, line: number, key: key, reason: reason.text)
         }
         let normalized = key.replacingOccurrences(of: "-", with: "_").lowercased()
         return (normalized, key, value, number)

@@ -128,7 +128,7 @@ extension DaemonOptions {
             let fromFlag = if case .flag = origin { true } else { false }
             guard assign(&options, texts, fromFlag) else {
                 let given = texts.joined(separator: " ").prefix(80)
-                throw ConfigError(origin: origin, key: key, reason: "expected \(expects), got '\(given)'")
+                throw ConfigError(.badValue, origin: origin, key: key, reason: "expected \(expects), got '\(given)'")
             }
         }
 

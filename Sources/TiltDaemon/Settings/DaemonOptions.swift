@@ -63,7 +63,7 @@ public struct DaemonOptions: Sendable, Equatable {
             guard let setting = Self.setting(key: entry.key) else {
                 problems.append(
                     ConfigError(
-                        origin: origin, key: entry.key,
+                        .unknownKey, origin: origin, key: entry.key,
                         reason: "unknown key; known keys: \(Self.settings.map(\.key).joined(separator: ", "))"))
                 continue
             }
@@ -83,7 +83,8 @@ public struct DaemonOptions: Sendable, Equatable {
         self.init()
         for (name, value) in flags.sorted(by: { $0.key < $1.key }) {
             guard let setting = Self.setting(flag: name) else {
-                throw ConfigError(origin: .flag("--\(name)"), key: nil, reason: "no setting has this flag")
+                throw ConfigError(
+                    .unknownFlag, origin: .flag("--\(name)"), key: nil, reason: "no setting has this flag")
             }
             try setting.apply(setting.texts(of: value), to: &self, origin: .flag("--\(name)"))
         }

@@ -1,20 +1,32 @@
 /// Why a power probe could not read something. Probing never stops the daemon: a failed probe reads as "nothing
 /// found" and is retried at the next poll.
-public struct PowerProbeError: Error, CustomStringConvertible, Sendable {
-    private enum Kind: Sendable {
-        case bus(String, String)
+public struct PowerProbeError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// What went wrong with the D-Bus of power-profiles-daemon.
+    public enum Kind: Sendable, Hashable {
+        /// The bus could not be connected to.
+        case unreachable
+        /// The bus refused a subscription to profile changes.
+        case subscriptionRefused
+        /// A connection that worked broke.
+        case connectionLost
     }
 
-    private let kind: Kind
+    /// What went wrong.
+    public let kind: Kind
+    /// The bus: its D-Bus address, or "the system bus".
+    public let address: String
+    /// The system's words for the failure (with the step that failed, where it is not the connect).
+    public let reason: String
 
-    /// D-Bus at `address` could not be used.
-    static func bus(_ address: String, _ reason: String) -> PowerProbeError { .init(kind: .bus(address, reason)) }
+    /// The D-Bus at `address` could not be used, for `reason`.
+    init(_ kind: Kind, address: String, reason: String) {
+        self.kind = kind
+        self.address = address
+        self.reason = reason
+    }
 
     public var description: String {
-        switch kind {
-        case .bus(let address, let reason):
-            return "cannot follow power-profiles-daemon on \(address): \(reason); "
-                + "power profiles are ignored until it answers (check DBUS_SYSTEM_BUS_ADDRESS or --system-bus)"
-        }
+        "cannot follow power-profiles-daemon on \(address): \(reason); "
+            + "power profiles are ignored until it answers (check DBUS_SYSTEM_BUS_ADDRESS or --system-bus)"
     }
 }

@@ -40,7 +40,7 @@ final class PowerProfilesBus {
         do {
             connection = try SDBusConnection(address: address)
         } catch {
-            throw PowerProbeError.bus(target, error.reason)
+            throw PowerProbeError(.unreachable, address: target, reason: error.reason)
         }
         description = target
         changed = .allocate(capacity: 1)
@@ -64,7 +64,8 @@ final class PowerProfilesBus {
                 try connection.addMatch(rule, handler: handler, userdata: UnsafeMutableRawPointer(changed))
             } catch {
                 connection.close()
-                throw PowerProbeError.bus(target, "cannot subscribe (\(rule)): \(error.reason)")
+                throw PowerProbeError(
+                    .subscriptionRefused, address: target, reason: "cannot subscribe (\(rule)): \(error.reason)")
             }
         }
     }
@@ -91,7 +92,7 @@ final class PowerProfilesBus {
         do {
             try connection.processAll()
         } catch {
-            throw PowerProbeError.bus(description, "connection lost: \(error.reason)")
+            throw PowerProbeError(.connectionLost, address: description, reason: "connection lost: \(error.reason)")
         }
         defer { changed.pointee = false }
         return changed.pointee
