@@ -57,11 +57,14 @@ import TiltEffects
         let mixed = try #require(try preset(power: #"{"battery":"full","lowBatteryPercent":10}"#).power)
         #expect(mixed.mains == .full && mixed.battery == .full && mixed.lowPower == .still)
         #expect(mixed.lowBatteryPercent == 10)
-        #expect(throws: PresetError.self) { try preset(power: #""hidden""#) }
+        let hidden = #expect(throws: PresetError.self) { try preset(power: #""hidden""#) }
+        #expect(hidden?.kind == .invalid)
         do {
             _ = try preset(power: #"{"battery":"slow"}"#)
             Issue.record("an unknown mode must be rejected")
         } catch {
+            #expect((error as? PresetError)?.kind == .invalid)
+            #expect((error as? PresetError)?.field == "power.battery")
             #expect("\(error)".contains("power.battery") && "\(error)".contains("full, capped, still"), "\(error)")
         }
     }

@@ -75,6 +75,7 @@ import TiltEffects
         let body = json.contains("\"effects\"") ? json : json + ", " + Self.glass
         let dir = try preset("{" + body + "}")
         let error = try #require(throws: PresetError.self) { try Preset.load(directory: dir) }
+        #expect(error.kind == .invalid)
         #expect("\(error)".contains(expected), "\(error)")
     }
 

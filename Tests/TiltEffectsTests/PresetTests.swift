@@ -32,15 +32,15 @@ import Testing
         }
     }
 
-    @Test func unknownPresetListsTheAvailableOnes() {
+    @Test func unknownPresetListsTheAvailableOnes() throws {
         let library = PresetLibrary(searchPaths: [Self.repositoryPresets])
-        #expect {
-            _ = try library.load("no-such-preset")
-        } throws: { error in
-            let text = "\(error)"
-            return text.contains("unknown preset 'no-such-preset'") && text.contains("holo-card")
-                && text.contains("tilt-specular")
-        }
+        let error = try #require(throws: PresetError.self) { try library.load("no-such-preset") }
+        #expect(error.kind == .unknownPreset)
+        #expect(error.availablePresets.contains("holo-card") && error.availablePresets.contains("tilt-specular"))
+        let text = "\(error)"
+        #expect(
+            text.contains("unknown preset 'no-such-preset'") && text.contains("holo-card")
+                && text.contains("tilt-specular"), "\(text)")
     }
 
     @Test func argumentsParseBindingsAndConstants() throws {
@@ -73,11 +73,10 @@ import Testing
     ])
     func badPresetFilesNameTheField(json: String, expected: String) throws {
         let dir = try temporaryPreset(json)
-        #expect {
-            _ = try Preset.load(directory: dir)
-        } throws: { error in
-            "\(error)".contains(expected) && "\(error)".contains("preset.json")
-        }
+        let error = try #require(throws: PresetError.self) { try Preset.load(directory: dir) }
+        #expect(error.kind == .invalid)
+        #expect(error.path == dir + "/preset.json")
+        #expect("\(error)".contains(expected) && "\(error)".contains("preset.json"), "\(error)")
     }
 
     @Test func aSyntaxErrorNamesItsLineAndColumn() throws {
@@ -89,20 +88,17 @@ import Testing
             }
             """)
         let file = dir + "/preset.json"
-        #expect {
-            _ = try Preset.load(directory: dir)
-        } throws: { error in
-            "\(error)".hasPrefix("\(file): line 3, column 34: not valid JSON")
-        }
+        let error = try #require(throws: PresetError.self) { try Preset.load(directory: dir) }
+        #expect(error.kind == .syntax)
+        #expect(error.syntaxPosition?.line == 3 && error.syntaxPosition?.column == 34)
+        #expect("\(error)".hasPrefix("\(file): line 3, column 34: not valid JSON"), "\(error)")
     }
 
     @Test func aTextThatEndsEarlyPointsAtItsEnd() throws {
         let dir = try temporaryPreset("{\n  \"effects\": [\n")
-        #expect {
-            _ = try Preset.load(directory: dir)
-        } throws: { error in
-            "\(error)".hasPrefix("\(dir)/preset.json: line 3, column 1: not valid JSON")
-        }
+        let error = try #require(throws: PresetError.self) { try Preset.load(directory: dir) }
+        #expect(error.kind == .syntax)
+        #expect("\(error)".hasPrefix("\(dir)/preset.json: line 3, column 1: not valid JSON"), "\(error)")
     }
 
     @Test(arguments: [
@@ -122,11 +118,9 @@ import Testing
     ])
     func unknownKeysAreRefusedAtEveryLevel(json: String, expected: String) throws {
         let dir = try temporaryPreset(json)
-        #expect {
-            _ = try Preset.load(directory: dir)
-        } throws: { error in
-            "\(error)".hasPrefix("\(dir)/preset.json: \(expected)")
-        }
+        let error = try #require(throws: PresetError.self) { try Preset.load(directory: dir) }
+        #expect(error.kind == .invalid)
+        #expect("\(error)".hasPrefix("\(dir)/preset.json: \(expected)"), "\(error)")
     }
 
     @Test func aPositionCountsLinesAndCharacters() {

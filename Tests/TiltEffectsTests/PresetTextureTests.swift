@@ -44,6 +44,8 @@ import TiltEffects
     @Test func anUndeclaredTextureNameIsRefusedNamingEffectAndArgument() throws {
         let dir = try preset(#"{"textures": {"other": {"file": "mask.png"}}, "# + Self.maskEffect + "}")
         let error = try #require(throws: PresetError.self) { try Preset.load(directory: dir) }
+        #expect(error.kind == .invalid)
+        #expect(error.field == "effects[0].arguments[0].texture")
         let text = "\(error)"
         #expect(text.contains("effects[0].arguments[0].texture"))
         #expect(text.contains("effect 'tint' argument 'm' samples texture 'mask', which no entry of \"textures\""))
@@ -60,6 +62,7 @@ import TiltEffects
     func badTextureEntriesSayWhatIsWrong(textures: String, expected: String) throws {
         let dir = try preset(#"{"textures": "# + textures + ", " + Self.maskEffect + "}")
         let error = try #require(throws: PresetError.self) { try Preset.load(directory: dir) }
+        #expect(error.kind == .invalid)
         #expect("\(error)".contains(expected), "\(error)")
     }
 
@@ -67,15 +70,15 @@ import TiltEffects
         let untyped = try preset(
             #"{"textures": {"mask": {}}, "effects": [{"kind": "color", "function": "f", "file": "a.glsl", "#
                 + #""arguments": [{"type": "vec2", "texture": "mask"}]}]}"#)
-        #expect(
-            "\(try #require(throws: PresetError.self) { try Preset.load(directory: untyped) })".contains(
-                "an argument with \"texture\" has type \"texture\""))
+        let untypedError = try #require(throws: PresetError.self) { try Preset.load(directory: untyped) }
+        #expect(untypedError.kind == .invalid)
+        #expect("\(untypedError)".contains("an argument with \"texture\" has type \"texture\""))
         let unnamed = try preset(
             #"{"effects": [{"kind": "color", "function": "f", "file": "a.glsl", "#
                 + #""arguments": [{"type": "texture", "value": 1}]}]}"#)
-        #expect(
-            "\(try #require(throws: PresetError.self) { try Preset.load(directory: unnamed) })".contains(
-                "with \"texture\": \"NAME\""))
+        let unnamedError = try #require(throws: PresetError.self) { try Preset.load(directory: unnamed) }
+        #expect(unnamedError.kind == .invalid)
+        #expect("\(unnamedError)".contains("with \"texture\": \"NAME\""))
     }
 
     @Test func aPictureReplacesTheContentEffectsAndStartsTheFirstPass() throws {

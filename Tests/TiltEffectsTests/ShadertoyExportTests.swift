@@ -43,11 +43,15 @@ import Testing
         return try Preset.load(path: dir.appendingPathComponent("shader.json").path, assets: assets)
     }
 
-    static func error(_ text: String, files: [String: String] = [:]) -> String {
+    /// The words of the error loading `text` throws, which must be a ``PresetError`` of `kind`; "(no error)" if none.
+    static func error(_ text: String, files: [String: String] = [:], kind: PresetError.Kind = .invalid) -> String {
         do {
             _ = try load(text, files: files)
             return "(no error)"
-        } catch { return "\(error)" }
+        } catch {
+            #expect((error as? PresetError)?.kind == kind, "\(error)")
+            return "\(error)"
+        }
     }
 
     @Test func anExportWithCommonABufferAndATextureBecomesAProgram() throws {
@@ -105,7 +109,7 @@ import Testing
         #expect(
             Self.error(Self.export([Self.pass("Buffer A", type: "buffer", output: "257")])).contains(
                 "not a Shadertoy export: it has no pass of type \"image\""))
-        #expect(Self.error("{\"renderpass\": [").contains("line 1"), "a syntax error says where")
+        #expect(Self.error("{\"renderpass\": [", kind: .syntax).contains("line 1"), "a syntax error says where")
     }
 
     @Test func aMissingTextureNamesThePassChannelFileAndWhereItLooked() throws {
@@ -117,7 +121,12 @@ import Testing
         ])
         let assets = try Self.folder([:]).path
         var message = ""
-        do { _ = try Self.load(json, assets: assets) } catch { message = "\(error)" }
+        do {
+            _ = try Self.load(json, assets: assets)
+        } catch {
+            message = "\(error)"
+            #expect((error as? PresetError)?.kind == .invalid, "\(error)")
+        }
         #expect(
             message.contains("pass 'Buffer A', iChannel3: texture file 'gone.png' (src /media/a/gone.png)"),
             "\(message)")
@@ -208,7 +217,12 @@ import Testing
     @Test func theObjectFormChecksItsKeysAndValues() throws {
         func error(_ shadertoy: String) throws -> String {
             let dir = try Self.folder(["preset.json": "{\"shadertoy\": \(shadertoy)}", "main.glsl": "", "a.glsl": ""])
-            do { _ = try Preset.load(directory: dir.path) } catch { return "\(error)" }
+            do {
+                _ = try Preset.load(directory: dir.path)
+            } catch {
+                #expect(error.kind == .invalid, "\(error)")
+                return "\(error)"
+            }
             return "(no error)"
         }
         #expect(try error(#"{"image": "main.glsl", "chanels": []}"#).contains("shadertoy: unknown key 'chanels'"))
@@ -271,6 +285,9 @@ import Testing
         #expect(library.names == ["trail"])
         #expect(try library.load("trail").shadertoyProgram != nil)
         #expect(try library.load(dir.appendingPathComponent("trail.json").path).name == "trail")
-        #expect(throws: PresetError.self) { try library.load(dir.appendingPathComponent("missing.json").path) }
+        let missing = #expect(throws: PresetError.self) {
+            try library.load(dir.appendingPathComponent("missing.json").path)
+        }
+        #expect(missing?.kind == .unreadable)
     }
 }
