@@ -1,4 +1,5 @@
 import CGStreamer
+import Foundation
 
 /// What a GStreamer ERROR message says, read out once: the error's domain, code and text, the debug detail (often
 /// the system's words, such as "No space left on device") and the element that posted it.
@@ -28,5 +29,20 @@ struct BusError {
         let name = tilt_gst_message_source(message).flatMap { gst_object_get_name($0) }
         defer { g_free(name) }
         element = name.map { String(cString: $0) }
+    }
+
+    /// The system error (errno) a debug text names, or `nil`: the words after its last `system error: ` (as
+    /// GStreamer's `GST_ERROR_SYSTEM` writes them), else its last line (`filesink` writes `g_strerror(errno)` alone),
+    /// matched against the C library's own words for each errno, not against English text of tilt's.
+    static func systemError(in debug: String?) -> Int32? {
+        guard let debug else { return nil }
+        let words: String
+        if let range = debug.range(of: "system error: ", options: .backwards) {
+            words = debug[range.upperBound...].split(separator: "\n").first.map(String.init) ?? ""
+        } else {
+            words = debug.split(separator: "\n").last.map(String.init) ?? ""
+        }
+        guard !words.isEmpty else { return nil }
+        return (1..<Int32(134)).first { String(cString: strerror($0)) == words }
     }
 }

@@ -1,5 +1,9 @@
 import CGStreamer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One GStreamer pipeline made from a `gst-launch` description, with its bus: the part every TiltMedia pipeline
 /// shares. It owns the pipeline and the elements it looks up, and stops and frees them when it goes away.
 final class MediaPipeline {
@@ -102,7 +106,7 @@ final class MediaPipeline {
         return .error(
             Failure(
                 element: error.element ?? "pipeline", message: error.message, debug: detail,
-                isDiskFull: noSpace || detail.contains("No space left on device")))
+                isDiskFull: noSpace || BusError.systemError(in: error.debug) == ENOSPC))
     }
 }
 

@@ -43,14 +43,8 @@ extension VideoSource {
             return "\(trimmed): \(system)"
         }
 
-        /// The system error (errno) GStreamer's debug text names (`system error: <strerror(errno)>`, as its
-        /// `GST_ERROR_SYSTEM` writes it), matched against the C library's own words for each errno, or `nil`.
-        var systemError: Int32? {
-            guard let debug, let range = debug.range(of: "system error: ", options: .backwards) else { return nil }
-            let words = debug[range.upperBound...].split(separator: "\n").first.map(String.init) ?? ""
-            guard !words.isEmpty else { return nil }
-            return (1..<Int32(134)).first { String(cString: strerror($0)) == words }
-        }
+        /// The system error (errno) GStreamer's debug text names, or `nil` (``BusError/systemError(in:)``).
+        var systemError: Int32? { BusError.systemError(in: debug) }
 
         func isResource(_ codes: GstResourceError...) -> Bool {
             domain == gst_resource_error_quark() && codes.contains { Int32($0.rawValue) == code }

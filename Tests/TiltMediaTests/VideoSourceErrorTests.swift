@@ -212,3 +212,19 @@ import TiltCore
         #expect(error.description.contains("close the program that uses it, or name another with --camera DEVICE"))
     }
 }
+
+/// The errno behind a GStreamer error's debug text, by the C library's words for it.
+struct BusSystemErrorTests {
+    @Test func theErrnoIsReadFromEitherFormOfTheDebugText() {
+        let full = String(cString: strerror(ENOSPC))
+        // GST_ERROR_SYSTEM's form, after the element's place.
+        let prefixed = "gstfilesink.c(700): gst_file_sink_event (): /GstPipeline:pipeline0:\nsystem error: \(full)"
+        #expect(BusError.systemError(in: prefixed) == ENOSPC)
+        // filesink's write error: g_strerror(errno) alone on the last line.
+        #expect(BusError.systemError(in: "gstfilesink.c(800): render (): /GstFileSink:filesink0:\n\(full)") == ENOSPC)
+        #expect(BusError.systemError(in: "system error: \(String(cString: strerror(EBUSY)))") == EBUSY)
+        #expect(BusError.systemError(in: "the disk said: \(full) (or so)") == nil)
+        #expect(BusError.systemError(in: "") == nil)
+        #expect(BusError.systemError(in: nil) == nil)
+    }
+}
