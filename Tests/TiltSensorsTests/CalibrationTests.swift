@@ -28,7 +28,8 @@ struct CalibrationFitTests {
             _ = try CalibrationFit.gyroBias(turning)
         } throws: { error in
             let message = "\(error)"
-            return message.contains("the device moved") && message.contains("gyro std")
+            return (error as? CalibrationFitError)?.kind == .moved && message.contains("the device moved")
+                && message.contains("gyro std")
                 && message.contains("put it on a table")
         }
         // A steady slow turn has a small gyro spread but turns gravity: also refused.

@@ -40,14 +40,16 @@ import TiltTestKit
 
     @Test(arguments: ["", "le:s16", "xx:s16/16>>0", "le:s16/12>>0", "le:q16/16>>0", "le:s16/16>>16"])
     func rejectsBadTypes(text: String) {
-        #expect(throws: IIOError.self) { try IIOScanFormat(parsing: text) }
+        let error = #expect(throws: IIOError.self) { try IIOScanFormat(parsing: text) }
+        #expect(error?.kind == .badFormat)
     }
 
     @Test func mountMatrix() throws {
         let m = try IIOMountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1\n")
         #expect(m.apply(Vector3(1, 2, 3)) == Vector3(2, -1, 3))
         #expect(m.description == "0, 1, 0; -1, 0, 0; 0, 0, 1")
-        #expect(throws: IIOError.self) { try IIOMountMatrix(parsing: "1, 0; 0, 1") }
+        let error = #expect(throws: IIOError.self) { try IIOMountMatrix(parsing: "1, 0; 0, 1") }
+        #expect(error?.kind == .badMountMatrix)
     }
 
     @Test func rateChoiceIsTheLowestThatServes() {
@@ -63,6 +65,7 @@ import TiltTestKit
             _ = try IIOMotionSource(uri: "local:")
             Issue.record("expected an error without /sys/bus/iio")
         } catch {
+            #expect([.noContext, .noSensors].contains(error.kind), "\(error)")
             #expect(error.description.contains("/sys/bus/iio") && error.isTransient)
         }
     }

@@ -12,7 +12,9 @@ import TiltTestKit
         return (dir, path)
     }
 
-    private func expectError(_ text: String, line: Int?, column: String?, containing needle: String) throws {
+    private func expectError(
+        _ text: String, kind: SensorLogError.Kind, line: Int?, column: String?, containing needle: String
+    ) throws {
         let (dir, path) = try write(text)
         defer { try? FileManager.default.removeItem(at: dir) }
         do {
@@ -20,6 +22,7 @@ import TiltTestKit
             _ = try SensorLog.read(path: path, badRows: .strict)
             Issue.record("expected an error for \(text.debugDescription)")
         } catch {
+            #expect(error.kind == kind)
             #expect(error.path == path)
             #expect(error.line == line)
             #expect(error.column == column)
@@ -55,33 +58,36 @@ import TiltTestKit
 
     @Test func missingRequiredColumnNamesIt() throws {
         try expectError(
-            "t,gyr_x,gyr_y,acc_x,acc_y,acc_z\n0,0,0,0,0,9.8\n", line: 1, column: "gyr_z", containing: "gyr_z")
+            "t,gyr_x,gyr_y,acc_x,acc_y,acc_z\n0,0,0,0,0,9.8\n", kind: .header, line: 1, column: "gyr_z",
+            containing: "gyr_z")
     }
 
     @Test func partialMagnetometerColumnsAreRefused() throws {
         try expectError(
-            "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z,mag_x\n", line: 1, column: "mag_x..z", containing: "mag_x")
+            "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z,mag_x\n", kind: .header, line: 1, column: "mag_x..z",
+            containing: "mag_x")
     }
 
     @Test func nonNumberNamesLineAndColumn() throws {
         try expectError(
-            "# c\nt,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,0,9.8\n0.01,0,0,0,oops,0,9.8\n", line: 4,
+            "# c\nt,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,0,9.8\n0.01,0,0,0,oops,0,9.8\n", kind: .row, line: 4,
             column: "acc_x", containing: "'oops' is not a number")
     }
 
     @Test func wrongFieldCountNamesTheLine() throws {
         try expectError(
-            "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,0\n", line: 2, column: nil, containing: "6 fields")
+            "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,0\n", kind: .row, line: 2, column: nil,
+            containing: "6 fields")
     }
 
     @Test func nonFiniteRequiredValueIsAnError() throws {
         try expectError(
-            "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,nan,0,0,0,0,9.8\n", line: 2, column: "gyr_x",
+            "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,nan,0,0,0,0,9.8\n", kind: .row, line: 2, column: "gyr_x",
             containing: "not finite")
     }
 
     @Test func emptyFileHasNoHeader() throws {
-        try expectError("# only a comment\n", line: nil, column: nil, containing: "no header")
+        try expectError("# only a comment\n", kind: .file, line: nil, column: nil, containing: "no header")
     }
 
     @Test func missingFileSaysSo() {
@@ -124,6 +130,7 @@ import TiltTestKit
             _ = try SensorLogWriter(path: "/nonexistent-dir/out.csv", hasMagnetometer: false)
             Issue.record("expected an error")
         } catch {
+            #expect(error.kind == .file)
             #expect(error.description.contains("folder"))
         }
     }
@@ -137,6 +144,7 @@ import TiltTestKit
             try writer.flush()
             Issue.record("writing to /dev/full must fail")
         } catch {
+            #expect(error.kind == .file)
             #expect(error.description.contains("No space left") || error.description.contains("disk"), "\(error)")
         }
     }

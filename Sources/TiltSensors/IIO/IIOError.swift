@@ -1,6 +1,25 @@
 /// A failure talking to IIO sensors through libiio, with what went wrong, where, and what to do.
 public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
-    private enum Kind: Equatable {
+    /// What went wrong, for a caller to switch on.
+    public enum Kind: Sendable, Hashable {
+        /// No IIO context could be made for the URI.
+        case noContext
+        /// The context has no usable motion sensors.
+        case noSensors
+        /// A channel's scan format could not be read.
+        case badFormat
+        /// A device's mount matrix could not be read.
+        case badMountMatrix
+        /// The device went away.
+        case deviceLost
+        /// A read or a setting of the device failed.
+        case io
+        /// Another program holds the device's buffer.
+        case busy
+    }
+
+    /// What went wrong, with the data the words are made of.
+    private enum Detail: Equatable {
         case noContext(uri: String, errno: Int32)
         case noSensors(uri: String)
         case badFormat(String)
@@ -10,38 +29,53 @@ public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
         case busy(device: String)
     }
 
-    private let kind: Kind
+    private let detail: Detail
 
-    static func noContext(uri: String, errno: Int32) -> IIOError { IIOError(kind: .noContext(uri: uri, errno: errno)) }
-    static func noSensors(uri: String) -> IIOError { IIOError(kind: .noSensors(uri: uri)) }
-    static func badFormat(_ text: String) -> IIOError { IIOError(kind: .badFormat(text)) }
-    static func badMountMatrix(_ text: String) -> IIOError { IIOError(kind: .badMountMatrix(text)) }
+    /// What went wrong.
+    public var kind: Kind {
+        switch detail {
+        case .noContext: .noContext
+        case .noSensors: .noSensors
+        case .badFormat: .badFormat
+        case .badMountMatrix: .badMountMatrix
+        case .deviceLost: .deviceLost
+        case .io: .io
+        case .busy: .busy
+        }
+    }
+
+    static func noContext(uri: String, errno: Int32) -> IIOError {
+        IIOError(detail: .noContext(uri: uri, errno: errno))
+    }
+    static func noSensors(uri: String) -> IIOError { IIOError(detail: .noSensors(uri: uri)) }
+    static func badFormat(_ text: String) -> IIOError { IIOError(detail: .badFormat(text)) }
+    static func badMountMatrix(_ text: String) -> IIOError { IIOError(detail: .badMountMatrix(text)) }
     static func deviceLost(device: String, errno: Int32) -> IIOError {
-        IIOError(kind: .deviceLost(device: device, errno: errno))
+        IIOError(detail: .deviceLost(device: device, errno: errno))
     }
     static func io(device: String, what: String, errno: Int32) -> IIOError {
-        IIOError(kind: .io(device: device, what: what, errno: errno))
+        IIOError(detail: .io(device: device, what: what, errno: errno))
     }
 
     /// The device's buffer is held by another reader (the kernel said `EBUSY`).
-    static func busy(device: String) -> IIOError { IIOError(kind: .busy(device: device)) }
+    static func busy(device: String) -> IIOError { IIOError(detail: .busy(device: device)) }
 
     /// Whether another program holds the device's buffer, so polling its attributes is the way to read it now.
     public var isBusy: Bool {
-        if case .busy = kind { return true }
+        if case .busy = detail { return true }
         return false
     }
 
     /// Whether the device went away (or the context could not be made) and trying again later may work.
     public var isTransient: Bool {
-        switch kind {
+        switch detail {
         case .deviceLost, .noSensors, .noContext: return true
         default: return false
         }
     }
 
     public var description: String {
-        switch kind {
+        switch detail {
         case .noContext(let uri, let e):
             return "cannot open the IIO context '\(uri)' (\(errnoText(e))); for local: check that /sys/bus/iio exists "
                 + "and is readable, for ip:HOST that iiod runs there"
