@@ -1,3 +1,5 @@
+import TiltCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import NIOCore
+import TiltCore
 import TiltWire
 
 #if canImport(Glibc)

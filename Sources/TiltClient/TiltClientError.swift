@@ -1,3 +1,5 @@
+import TiltCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -8,36 +10,21 @@
 ///
 /// `tilt watch` keeps retrying while the daemon is not running but gives up on a permission problem; `tilt status`
 /// prints the message. Catch it and switch over ``kind`` rather than matching the text.
-public struct TiltClientError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// What went wrong, as far as a caller needs to know to decide what to do next.
-    public enum Kind: Sendable, Hashable {
-        /// No daemon listens at the path: the socket file is missing (`ENOENT`) or nobody accepts (`ECONNREFUSED`).
-        case daemonNotRunning
-        /// The socket exists but this user may not connect to it (`EACCES`, `EPERM`).
-        case permissionDenied
-        /// The daemon did not accept, answer or send within the time allowed.
-        case timeout
-        /// The daemon closed the connection before the exchange was over.
-        case connectionClosed
-        /// The daemon answered with an `error` message (the command was refused).
-        case refused
-        /// The daemon's sensor stopped (finished or lost) while samples were wanted.
-        case sensorStopped
-        /// The connection could not be set up for another reason: the path is too long, no descriptors are left.
-        case unusableSocket
-    }
+public typealias TiltClientError = TiltError<TiltClientErrorKind>
 
-    /// What went wrong.
-    public let kind: Kind
-    /// What went wrong, where, and what to do about it.
-    public let message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
+/// What went wrong, as far as a caller needs to know to decide what to do next.
+///
+/// - `daemonNotRunning`: no daemon listens at the path: the socket file is missing (`ENOENT`) or nobody accepts
+///   (`ECONNREFUSED`)
+/// - `permissionDenied`: the socket exists but this user may not connect to it (`EACCES`, `EPERM`)
+/// - `timeout`: the daemon did not accept, answer or send within the time allowed
+/// - `connectionClosed`: the daemon closed the connection before the exchange was over
+/// - `refused`: the daemon answered with an `error` message (the command was refused)
+/// - `sensorStopped`: the daemon's sensor stopped (finished or lost) while samples were wanted
+/// - `unusableSocket`: the connection could not be set up for another reason: the path is too long, no descriptors are
+///   left
+public enum TiltClientErrorKind: Sendable, Hashable {
+    case daemonNotRunning, permissionDenied, timeout, connectionClosed, refused, sensorStopped, unusableSocket
 }
 
 extension TiltClientError {

@@ -5,21 +5,16 @@ import TiltCore
 public typealias DaemonError = TiltError<DaemonErrorKind>
 
 /// What went wrong.
+///
+/// - `settings`: settings that exclude each other or lack a part (`loop` without `replay`, …)
+/// - `source`: the sensor source cannot be opened (a log that cannot be replayed, no IIO sensors)
+/// - `socketPath`: the socket path is too long, its folder missing, or a file that is not a socket is in the way
+/// - `socketInUse`: another tiltd already serves the socket
+/// - `socket`: the socket cannot be listened on, or given its group (`socket_group`)
+/// - `systemd`: what systemd passed (socket activation) is not a listening Unix socket
+/// - `unknownGroup`: a group named in the settings does not exist
+/// - `sensorProxy`: `--sensor-proxy`: the D-Bus bus cannot be reached, the name is owned or not allowed, or the bus
+///   went away
 public enum DaemonErrorKind: Sendable, Hashable {
-    /// Settings that exclude each other or lack a part (`loop` without `replay`, …).
-    case settings
-    /// The sensor source cannot be opened (a log that cannot be replayed, no IIO sensors).
-    case source
-    /// The socket path is too long, its folder missing, or a file that is not a socket is in the way.
-    case socketPath
-    /// Another tiltd already serves the socket.
-    case socketInUse
-    /// The socket cannot be listened on, or given its group (`socket_group`).
-    case socket
-    /// What systemd passed (socket activation) is not a listening Unix socket.
-    case systemd
-    /// A group named in the settings does not exist.
-    case unknownGroup
-    /// `--sensor-proxy`: the D-Bus bus cannot be reached, the name is owned or not allowed, or the bus went away.
-    case sensorProxy
+    case settings, source, socketPath, socketInUse, socket, systemd, unknownGroup, sensorProxy
 }

@@ -1,15 +1,13 @@
 /// A preset that cannot be found, read or understood; the message says what to do.
 public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the preset, for a caller to switch on.
+    ///
+    /// - `unknownPreset`: no preset of that name exists in any searched folder
+    /// - `unreadable`: a preset, shader or texture file could not be read
+    /// - `invalid`: a preset file holds a value that makes no sense
+    /// - `syntax`: a preset file is not valid JSON
     public enum Kind: Sendable, Hashable {
-        /// No preset of that name exists in any searched folder.
-        case unknownPreset
-        /// A preset, shader or texture file could not be read.
-        case unreadable
-        /// A preset file holds a value that makes no sense.
-        case invalid
-        /// A preset file is not valid JSON.
-        case syntax
+        case unknownPreset, unreadable, invalid, syntax
     }
 
     /// What is wrong, with the data the words are made of.

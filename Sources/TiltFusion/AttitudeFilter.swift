@@ -350,10 +350,10 @@ public struct AttitudeFilter: Sendable {
         qGyro = Self.nearUnit(qGyro)
         // The hard-iron fit's ΣR: the gyroscope error estimate's sums of R's columns, less the samples without a
         // reading. (It needs ΣRᵢ exactly, consistent with its ΣRᵢ·mᵢ: those are summed per sample.)
-        if hardIron.blockN > 0 {
-            hardIron.blockRx = gyroErrors.columnSumX - missingRx
-            hardIron.blockRy = gyroErrors.columnSumY - missingRy
-            hardIron.blockRz = gyroErrors.columnSumZ - missingRz
+        if hardIron.block.n > 0 {
+            hardIron.block.rx = gyroErrors.columnSumX - missingRx
+            hardIron.block.ry = gyroErrors.columnSumY - missingRy
+            hardIron.block.rz = gyroErrors.columnSumZ - missingRz
         }
         missingRx = Vector3(0, 0, 0)
         missingRy = Vector3(0, 0, 0)
@@ -426,17 +426,17 @@ public struct AttitudeFilter: Sendable {
         }
         blockTime = 0
         blockCount = 0
-        if hardIron.blockN > 0 {
+        if hardIron.block.n > 0 {
             // The share of recent readings (time constant 2 s) that the disturbance detector rejected.
             disturbedShare +=
-                (disturbedCount / hardIron.blockN - disturbedShare) * min(hardIron.blockTime * 0.5, 1)
-            let undisturbed = hardIron.blockN - disturbedCount
-            magDetector.follow(count: undisturbed, time: hardIron.blockTime * undisturbed / hardIron.blockN)
+                (disturbedCount / hardIron.block.n - disturbedShare) * min(hardIron.blockTime * 0.5, 1)
+            let undisturbed = hardIron.block.n - disturbedCount
+            magDetector.follow(count: undisturbed, time: hardIron.blockTime * undisturbed / hardIron.block.n)
             disturbedCount = 0
             // The block summed R·(m − o): R·o back, for the fit's R·m.
             let o = magOffset
-            hardIron.blockRM =
-                hardIron.blockRM + hardIron.blockRx * o.x + hardIron.blockRy * o.y + hardIron.blockRz * o.z
+            hardIron.block.rm =
+                hardIron.block.rm + hardIron.block.rx * o.x + hardIron.block.ry * o.y + hardIron.block.rz * o.z
         }
         if usesMagnetometer, configuration.hardIronTimeConstant > 0 {
             updateMagOffset()

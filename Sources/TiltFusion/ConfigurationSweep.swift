@@ -14,15 +14,13 @@ public struct ConfigurationSweep: Sendable {
     public typealias ParseError = TiltError<ParseErrorKind>
 
     /// What is wrong with an override.
+    ///
+    /// - `syntax`: not `NAME=VALUE` or `NAME=V1,V2,…`, or no value
+    /// - `unknownParameter`: a name that is not a tunable parameter
+    /// - `notANumber`: a value that is not a finite number
+    /// - `outOfRange`: a value outside the parameter's range
     public enum ParseErrorKind: Sendable, Hashable {
-        /// Not `NAME=VALUE` or `NAME=V1,V2,…`, or no value.
-        case syntax
-        /// A name that is not a tunable parameter.
-        case unknownParameter
-        /// A value that is not a finite number.
-        case notANumber
-        /// A value outside the parameter's range.
-        case outOfRange
+        case syntax, unknownParameter, notANumber, outOfRange
     }
 
     /// The configurations, in order: the first override's values vary slowest.

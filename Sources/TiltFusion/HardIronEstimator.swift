@@ -21,22 +21,49 @@ import TiltCore
 /// block.
 @usableFromInline
 struct HardIronEstimator: Sendable {
+    /// The sums the fit is solved from, over a stretch of readings: the count `n`, Σm, R's columns summed (`rx`, `ry`,
+    /// `rz`: P = ΣR), ΣR·m and Σ|m|².
+    @usableFromInline
+    struct Sums: Sendable {
+        @usableFromInline var n = 0.0
+        @usableFromInline var m: Vector3 = .zero
+        @usableFromInline var rx: Vector3 = .zero
+        @usableFromInline var ry: Vector3 = .zero
+        @usableFromInline var rz: Vector3 = .zero
+        @usableFromInline var rm: Vector3 = .zero
+        @usableFromInline var m2 = 0.0
+
+        @inlinable
+        init() {}
+
+        /// These sums with their weight multiplied by `keep`, plus `other`.
+        @inlinable
+        func forgetting(by keep: Double, adding other: Sums) -> Sums {
+            var sums = Sums()
+            sums.n = n * keep + other.n
+            sums.m = m * keep + other.m
+            sums.rx = rx * keep + other.rx
+            sums.ry = ry * keep + other.ry
+            sums.rz = rz * keep + other.rz
+            sums.rm = rm * keep + other.rm
+            sums.m2 = m2 * keep + other.m2
+            return sums
+        }
+
+        /// Σ|m − b − Rᵀh|² over the readings, from the sums alone.
+        @inlinable
+        func residualSquares(offset b: Vector3, field h: Vector3) -> Double {
+            let pb = rx * b.x + ry * b.y + rz * b.z
+            return m2 + n * (b.squaredNorm + h.squaredNorm) - 2 * b.dot(m) - 2 * h.dot(rm) + 2 * h.dot(pb)
+        }
+    }
+
     @usableFromInline let timeConstant: Double
-    @usableFromInline var n = 0.0
-    @usableFromInline var sumM: Vector3 = .zero
-    @usableFromInline var sumRx: Vector3 = .zero
-    @usableFromInline var sumRy: Vector3 = .zero
-    @usableFromInline var sumRz: Vector3 = .zero
-    @usableFromInline var sumRM: Vector3 = .zero
-    @usableFromInline var sumM2 = 0.0
+    /// The forgetting sums the solution comes from.
+    @usableFromInline var sums = Sums()
     /// The current block, not yet forgotten into the sums.
-    @usableFromInline var blockN = 0.0
-    @usableFromInline var blockM: Vector3 = .zero
-    @usableFromInline var blockRx: Vector3 = .zero
-    @usableFromInline var blockRy: Vector3 = .zero
-    @usableFromInline var blockRz: Vector3 = .zero
-    @usableFromInline var blockRM: Vector3 = .zero
-    @usableFromInline var blockM2 = 0.0
+    @usableFromInline var block = Sums()
+    /// The current block's duration, s.
     @usableFromInline var blockTime = 0.0
     /// How long the blocks have departed from the solution in a row, s.
     @usableFromInline var departedTime = 0.0
@@ -56,27 +83,21 @@ struct HardIronEstimator: Sendable {
     }
 
     /// Adds one reading: `m` in the device frame and `rm`, R·m (R: device → almost-inertial). The block's sums of
-    /// R's columns, `blockRx`, `blockRy`, `blockRz`, are the caller's to set before the block closes (it sums them
+    /// R's columns, `block.rx`, `block.ry`, `block.rz`, are the caller's to set before the block closes (it sums them
     /// anyway).
     @inlinable @inline(__always)
     mutating func add(_ m: Vector3, rm: Vector3, dt: Double) {
-        blockN += 1
-        blockM = blockM + m
-        blockRM = blockRM + rm
-        blockM2 += m.squaredNorm
+        block.n += 1
+        block.m = block.m + m
+        block.rm = block.rm + rm
+        block.m2 += m.squaredNorm
         blockTime += dt
     }
 
     /// Drops the current block's readings.
     @inlinable
     mutating func clearBlock() {
-        blockN = 0
-        blockM = .zero
-        blockRx = .zero
-        blockRy = .zero
-        blockRz = .zero
-        blockRM = .zero
-        blockM2 = 0
+        block = Sums()
         blockTime = 0
     }
 
@@ -89,60 +110,35 @@ struct HardIronEstimator: Sendable {
     @inlinable
     @discardableResult
     mutating func closeBlock(changeThreshold: Double, changeTime: Double) -> Bool {
-        guard blockN > 0 else { return false }
+        guard block.n > 0 else { return false }
         if residual.isFinite {
-            // Σ|m − b − Rᵀh|² over the block, from its sums, as in `solve`.
-            let b = offset
-            let h = field
-            let pb = blockRx * b.x + blockRy * b.y + blockRz * b.z
-            let rss =
-                blockM2 + blockN * (b.squaredNorm + h.squaredNorm) - 2 * b.dot(blockM) - 2 * h.dot(blockRM)
-                + 2 * h.dot(pb)
-            if rss > changeThreshold * changeThreshold * blockN {
+            if block.residualSquares(offset: offset, field: field) > changeThreshold * changeThreshold * block.n {
                 departedTime += blockTime
             } else {
                 departedTime = 0
             }
             if departedTime > changeTime {
-                n = 0
-                sumM = .zero
-                sumRx = .zero
-                sumRy = .zero
-                sumRz = .zero
-                sumRM = .zero
-                sumM2 = 0
+                sums = Sums()
                 departedTime = 0
             }
         }
-        let keep = max(0, 1 - blockTime / timeConstant)
-        n = n * keep + blockN
-        sumM = sumM * keep + blockM
-        sumRx = sumRx * keep + blockRx
-        sumRy = sumRy * keep + blockRy
-        sumRz = sumRz * keep + blockRz
-        sumRM = sumRM * keep + blockRM
-        sumM2 = sumM2 * keep + blockM2
-        blockN = 0
-        blockM = .zero
-        blockRx = .zero
-        blockRy = .zero
-        blockRz = .zero
-        blockRM = .zero
-        blockM2 = 0
+        sums = sums.forgetting(by: max(0, 1 - blockTime / timeConstant), adding: block)
+        block = Sums()
         blockTime = 0
         return solve()
     }
 
     @inlinable
     mutating func solve() -> Bool {
+        let n = sums.n
         let n2 = n * n
-        // A = n²·I − PᵀP (symmetric), with P's columns sumRx, sumRy, sumRz.
-        let a11 = n2 - sumRx.squaredNorm
-        let a22 = n2 - sumRy.squaredNorm
-        let a33 = n2 - sumRz.squaredNorm
-        let a12 = -sumRx.dot(sumRy)
-        let a13 = -sumRx.dot(sumRz)
-        let a23 = -sumRy.dot(sumRz)
+        // A = n²·I − PᵀP (symmetric), with P's columns sums.rx, sums.ry, sums.rz.
+        let a11 = n2 - sums.rx.squaredNorm
+        let a22 = n2 - sums.ry.squaredNorm
+        let a33 = n2 - sums.rz.squaredNorm
+        let a12 = -sums.rx.dot(sums.ry)
+        let a13 = -sums.rx.dot(sums.rz)
+        let a23 = -sums.ry.dot(sums.rz)
         // Adjugate (cofactors) of the symmetric A.
         let c11 = a22 * a33 - a23 * a23
         let c22 = a11 * a33 - a13 * a13
@@ -156,16 +152,15 @@ struct HardIronEstimator: Sendable {
             return false
         }
         let inv = 1 / det
-        let rhs = sumM * n - Vector3(sumRx.dot(sumRM), sumRy.dot(sumRM), sumRz.dot(sumRM))
+        let rhs = sums.m * n - Vector3(sums.rx.dot(sums.rm), sums.ry.dot(sums.rm), sums.rz.dot(sums.rm))
         let b = Vector3(
             (c11 * rhs.x + c12 * rhs.y + c13 * rhs.z) * inv,
             (c12 * rhs.x + c22 * rhs.y + c23 * rhs.z) * inv,
             (c13 * rhs.x + c23 * rhs.y + c33 * rhs.z) * inv)
         // h = (ΣR·m − P·b) / n.
-        let h = (sumRM - (sumRx * b.x + sumRy * b.y + sumRz * b.z)) * (1 / n)
+        let h = (sums.rm - (sums.rx * b.x + sums.ry * b.y + sums.rz * b.z)) * (1 / n)
         // Σ|m − b − Rᵀh|² = Σ|m|² + n|b|² + n|h|² − 2b·Σm − 2h·ΣRm + 2h·(P·b).
-        let pb = sumRx * b.x + sumRy * b.y + sumRz * b.z
-        let rss = sumM2 + n * (b.squaredNorm + h.squaredNorm) - 2 * b.dot(sumM) - 2 * h.dot(sumRM) + 2 * h.dot(pb)
+        let rss = sums.residualSquares(offset: b, field: h)
         offset = b
         field = h
         residual = (max(rss, 0) / n).squareRoot()

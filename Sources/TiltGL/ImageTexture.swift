@@ -1,5 +1,6 @@
 import CEGL
 import Foundation
+import TiltCore
 import TiltEffects
 import TiltImage
 
@@ -77,7 +78,7 @@ public final class ImageTexture {
         if limit > 0, max(image.width, image.height) > limit {
             guard options.oversize == .downscale else {
                 throw ImageError(
-                    path: path, problem: .overTextureLimit,
+                    .overTextureLimit, path: path,
                     reason: "the picture is \(image.width)x\(image.height), larger than this GL's GL_MAX_TEXTURE_SIZE "
                         + "\(limit); scale it to at most \(limit) pixels a side")
             }

@@ -1,4 +1,5 @@
 import CEGL
+import TiltCore
 import TiltEffects
 import TiltImage
 

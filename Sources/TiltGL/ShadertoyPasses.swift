@@ -1,5 +1,6 @@
 import CEGL
 import Foundation
+import TiltCore
 import TiltEffects
 import TiltImage
 

@@ -1,6 +1,7 @@
 import CPNG
 import CTurboJPEG
 import Glibc
+import TiltCore
 
 /// Decodes PNG (libpng) and JPEG (libjpeg-turbo) files into ``DecodedImage``, recognising the format by its first
 /// bytes, not by the file's extension.
@@ -27,7 +28,7 @@ public enum ImageDecoder {
     /// Decodes a picture held in memory; `path` names it in errors.
     public static func decode(_ bytes: [UInt8], path: String) throws(ImageError) -> DecodedImage {
         guard !bytes.isEmpty else {
-            throw ImageError(path: path, problem: .empty, reason: "the file is empty; give a PNG or JPEG picture")
+            throw ImageError(.empty, path: path, reason: "the file is empty; give a PNG or JPEG picture")
         }
         switch try format(of: bytes, path: path) {
         case .png: return try decodePNG(bytes, path: path)
@@ -46,7 +47,7 @@ public enum ImageDecoder {
         ]
         let what = known.first { bytes.starts(with: $0.prefix) }.map { "\($0.name) file" } ?? "not a picture tilt reads"
         throw ImageError(
-            path: path, problem: .unknownFormat,
+            .unknownFormat, path: path,
             reason: "\(what) (its first bytes are neither PNG's nor JPEG's); convert it to PNG or JPEG")
     }
 
@@ -82,7 +83,7 @@ public enum ImageDecoder {
             case EACCES, EPERM: "make it readable"
             default: "check the file"
             }
-        return ImageError(path: path, problem: .unreadable, reason: "\(text); \(advice)")
+        return ImageError(.unreadable, path: path, reason: "\(text); \(advice)")
     }
 
     private static func sizeProblem(width: Int, height: Int, path: String, format: String) -> ImageError? {
@@ -91,7 +92,7 @@ public enum ImageDecoder {
         }
         guard width <= maxPixels, height <= maxPixels, width * height <= maxPixels else {
             return ImageError(
-                path: path, problem: .tooLarge,
+                .tooLarge, path: path,
                 reason: "the picture is \(width)x\(height), over the \(maxPixels / 1_048_576) megapixels tilt decodes; "
                     + "scale it down first")
         }
@@ -150,7 +151,7 @@ public enum ImageDecoder {
 
     private static func decodeJPEG(_ bytes: [UInt8], path: String) throws(ImageError) -> DecodedImage {
         guard let handle = tjInitDecompress() else {
-            throw ImageError(path: path, problem: .damaged, reason: "libjpeg-turbo could not start a decoder")
+            throw ImageError(.damaged, path: path, reason: "libjpeg-turbo could not start a decoder")
         }
         defer { tjDestroy(handle) }
         var width: Int32 = 0
@@ -178,7 +179,7 @@ public enum ImageDecoder {
 
     private static func damaged(_ path: String, _ format: String, _ detail: String) -> ImageError {
         ImageError(
-            path: path, problem: .damaged,
+            .damaged, path: path,
             reason: "the \(format) data is cut short or damaged (\(detail)); export the picture again")
     }
 

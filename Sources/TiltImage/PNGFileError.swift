@@ -1,31 +1,17 @@
-/// A PNG file that could not be written or read: which, the file, and why (with what to do).
-public struct PNGFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What failed.
-    public enum Kind: Sendable, Hashable {
-        /// Encoding or writing the file.
-        case write
-        /// Opening or decoding the file.
-        case read
-    }
+import TiltCore
 
-    /// What failed.
-    public let kind: Kind
-    /// The file, as given (`(memory)` for an encoding that never reached a file).
-    public let path: String
-    /// Why, and what to do.
-    public let reason: String
+/// A PNG file that could not be written or read: which, the file (`(memory)` for an encoding that never reached a
+/// file), and why (with what to do).
+public typealias PNGFileError = FileError<PNGFileErrorKind>
 
-    /// An error about `path`.
-    public init(_ kind: Kind, path: String, reason: String) {
-        self.kind = kind
-        self.path = path
-        self.reason = reason
-    }
+/// What failed with a PNG file: `write` (encoding or writing it) or `read` (opening or decoding it).
+public enum PNGFileErrorKind: FileErrorKind {
+    case write, read
 
-    public var description: String {
-        switch kind {
-        case .write: "cannot write \(path): \(reason)"
-        case .read: "cannot read \(path): \(reason)"
+    public var failure: String {
+        switch self {
+        case .write: "cannot write"
+        case .read: "cannot read"
         }
     }
 }

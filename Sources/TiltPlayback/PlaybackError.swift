@@ -1,26 +1,12 @@
-/// A sensor log that cannot be played back, with what is wrong and what to do.
-public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong with the log.
-    public enum Kind: Sendable, Hashable {
-        /// It cannot be read (missing, damaged, truncated; under `--strict`, a bad row).
-        case unreadable
-        /// It holds no samples.
-        case empty
-    }
+import TiltCore
 
-    /// What is wrong with the log.
-    public var kind: Kind
-    /// The log's path.
-    public var path: String
-    /// What is wrong with it, and what to do.
-    public var reason: String
+/// A sensor log that cannot be played back: the log, what is wrong and what to do.
+public typealias PlaybackError = FileError<PlaybackErrorKind>
 
-    /// An error of `kind` about the log at `path`.
-    public init(_ kind: Kind, path: String, reason: String) {
-        self.kind = kind
-        self.path = path
-        self.reason = reason
-    }
+/// What is wrong with a log to play back: `unreadable` (missing, damaged, truncated; under `--strict`, a bad row) or
+/// `empty` (it holds no samples).
+public enum PlaybackErrorKind: FileErrorKind {
+    case unreadable, empty
 
-    public var description: String { "cannot read \(path): \(reason)" }
+    public var failure: String { "cannot read" }
 }

@@ -1,4 +1,5 @@
 import CEGL
+import TiltCore
 import TiltGL
 import TiltImage
 import TiltMedia
@@ -12,7 +13,7 @@ extension ImageTexture {
         let limit = maxTextureSize ?? GLLimits.current.maxTextureSize
         if limit > 0, max(frame.width, frame.height) > limit {
             throw ImageError(
-                path: name, problem: .overTextureLimit,
+                .overTextureLimit, path: name,
                 reason: "its frames are \(frame.width)x\(frame.height), larger than this GL's GL_MAX_TEXTURE_SIZE "
                     + "\(limit); scale them down (e.g. `videoscale ! video/x-raw,width=\(limit)` in --source)")
         }

@@ -15,11 +15,10 @@ extension PictureContent {
         // read is said by the picture decoder's reader.
         guard let head = firstBytes(of: path, count: 16) else {
             _ = try ImageDecoder.readFile(path)
-            throw ImageError(path: path, problem: .unreadable, reason: "it cannot be read; check the path")
+            throw ImageError(.unreadable, path: path, reason: "it cannot be read; check the path")
         }
         guard !head.isEmpty else {
-            throw ImageError(
-                path: path, problem: .empty, reason: "the file is empty; give a PNG or JPEG picture or a video")
+            throw ImageError(.empty, path: path, reason: "the file is empty; give a PNG or JPEG picture or a video")
         }
         if (try? ImageDecoder.format(of: head, path: path)) != nil {
             return PictureContent(image: try ImageDecoder.load(path: path), path: path, fit: fit)
@@ -59,17 +58,17 @@ extension PictureContent {
     /// `error` of the video at `path`, said as a picture's error (`cannot use image PATH: …`).
     private static func imageError(_ error: MediaError, path: String) -> ImageError {
         guard case .video(_, let problem, let reason) = error else {
-            return ImageError(path: path, problem: .damaged, reason: "\(error)")
+            return ImageError(.damaged, path: path, reason: "\(error)")
         }
         let said = "\(error)".replacingOccurrences(of: "cannot use video \(path): ", with: "")
         switch problem {
         case .unknownType:
             return ImageError(
-                path: path, problem: .unknownFormat,
+                .unknownFormat, path: path,
                 reason: "not a picture tilt reads (its first bytes are neither PNG's nor JPEG's), nor a video "
                     + "GStreamer knows (\(reason)); give a PNG or JPEG picture or a video file (WebM, MP4, Ogg, …)")
-        case .unreadable: return ImageError(path: path, problem: .unreadable, reason: said)
-        case .noDecoder, .damaged: return ImageError(path: path, problem: .damaged, reason: said)
+        case .unreadable: return ImageError(.unreadable, path: path, reason: said)
+        case .noDecoder, .damaged: return ImageError(.damaged, path: path, reason: said)
         }
     }
 

@@ -99,16 +99,13 @@ extension RawSampleFeed: CalibrationSampleStream {
 public typealias CalibrateError = TiltError<CalibrateErrorKind>
 
 /// What went wrong.
+///
+/// - `input`: the input log cannot be read, holds no samples, or too few seconds of them
+/// - `daemon`: tiltd did not answer, or applies a calibration already (raw samples are needed)
+/// - `incomplete`: the person's input ended, or the time ran out, before the collection was done
+/// - `coverage`: the readings do not cover what the fit needs (no magnetometer, too few directions)
+/// - `output`: the calibration file cannot be written: it exists (without `--force`), is damaged, unwritable, or the
+///   device has no identity to file it under
 public enum CalibrateErrorKind: Sendable, Hashable {
-    /// The input log cannot be read, holds no samples, or too few seconds of them.
-    case input
-    /// tiltd did not answer, or applies a calibration already (raw samples are needed).
-    case daemon
-    /// The person's input ended, or the time ran out, before the collection was done.
-    case incomplete
-    /// The readings do not cover what the fit needs (no magnetometer, too few directions).
-    case coverage
-    /// The calibration file cannot be written: it exists (without `--force`), is damaged, unwritable, or the
-    /// device has no identity to file it under.
-    case output
+    case input, daemon, incomplete, coverage, output
 }

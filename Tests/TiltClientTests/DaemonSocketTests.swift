@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltClient
+import TiltCore
 import TiltWire
 
 #if canImport(Glibc)

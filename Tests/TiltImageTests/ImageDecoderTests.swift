@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltCore
 import TiltImage
 import TiltTestKit
 
@@ -69,7 +70,7 @@ struct ImageDecoderTests {
                 let error = try #require(throws: ImageError.self) {
                     try ImageDecoder.decode(Array(bytes.prefix(keep)), path: name)
                 }
-                #expect(error.problem == .damaged, "\(name) cut to \(keep): \(error)")
+                #expect(error.kind == .damaged, "\(name) cut to \(keep): \(error)")
                 #expect(error.description.contains(name))
                 #expect(error.description.contains("cut short or damaged"))
             }
@@ -87,9 +88,9 @@ struct ImageDecoderTests {
 
     @Test func otherFilesSayWhatTheyAre() throws {
         let empty = try #require(throws: ImageError.self) { try ImageDecoder.decode([], path: "e.png") }
-        #expect(empty.problem == .empty)
+        #expect(empty.kind == .empty)
         let gif = try #require(throws: ImageError.self) { try ImageDecoder.decode(Array("GIF89a....".utf8), path: "g") }
-        #expect(gif.problem == .unknownFormat)
+        #expect(gif.kind == .unknownFormat)
         #expect(gif.description.contains("a GIF file"))
         let text = try #require(throws: ImageError.self) { try ImageDecoder.decode(Array("hello".utf8), path: "t") }
         #expect(text.description.contains("convert it to PNG or JPEG"))
@@ -97,7 +98,7 @@ struct ImageDecoderTests {
 
     @Test func missingFilesAndFoldersAreUnreadable() throws {
         let missing = try #require(throws: ImageError.self) { try ImageDecoder.load(path: "/no/such/picture.png") }
-        #expect(missing.problem == .unreadable)
+        #expect(missing.kind == .unreadable)
         #expect(missing.description.contains("/no/such/picture.png"))
         #expect(missing.description.contains("No such file"))
         let folder = try #require(throws: ImageError.self) { try ImageDecoder.load(path: "/tmp") }
@@ -107,7 +108,7 @@ struct ImageDecoderTests {
     @Test func aHeaderClaimingTooManyPixelsIsRefusedBeforeAllocating() throws {
         let bytes = try TestPictures.pngHeaderClaiming(width: 100_000, height: 100_000)
         let error = try #require(throws: ImageError.self) { try ImageDecoder.decode(bytes, path: "huge.png") }
-        #expect(error.problem == .tooLarge)
+        #expect(error.kind == .tooLarge)
         #expect(error.description.contains("100000x100000"))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TiltCore
 import TiltEffects
 import TiltRender
 import TiltTestKit
@@ -56,7 +57,7 @@ import TiltTestKit
             try ImageTexture(
                 image: picture, path: "big.png", options: .init(oversize: .refuse), maxTextureSize: 8)
         }
-        #expect(refused.problem == .overTextureLimit)
+        #expect(refused.kind == .overTextureLimit)
         #expect(refused.description.contains("GL_MAX_TEXTURE_SIZE 8"))
         let fits = try ImageTexture(image: picture, path: "ok.png", options: .init(filter: .mipmap, wrap: .mirror))
         #expect(fits.width == 20 && fits.notice == nil)

@@ -202,15 +202,14 @@ public enum CalibrationFile {
 /// A calibration file that cannot be read or written: which file, which line and key, and what is wrong.
 public struct CalibrationFileError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What is wrong.
+    ///
+    /// - `unreadable`: the file cannot be read
+    /// - `syntax`: a line of it is wrong: an unknown section or key, a bad value, a missing `format` (``line``,
+    ///   ``key``)
+    /// - `exists`: writing: it exists, and replacing it was not asked for
+    /// - `unwritable`: writing: its folder cannot be made, or it cannot be written
     public enum Kind: Sendable, Hashable {
-        /// The file cannot be read.
-        case unreadable
-        /// A line of it is wrong: an unknown section or key, a bad value, a missing `format` (``line``, ``key``).
-        case syntax
-        /// Writing: it exists, and replacing it was not asked for.
-        case exists
-        /// Writing: its folder cannot be made, or it cannot be written.
-        case unwritable
+        case unreadable, syntax, exists, unwritable
     }
 
     /// What is wrong.

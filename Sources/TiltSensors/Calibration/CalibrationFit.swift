@@ -359,15 +359,13 @@ public enum CalibrationFit {
 public typealias CalibrationFitError = TiltError<CalibrationFitErrorKind>
 
 /// Why the fit cannot be made.
+///
+/// - `tooFewSamples`: too few samples or readings arrived
+/// - `moved`: the device moved while it had to lie still
+/// - `missingPositions`: some of the six still positions are missing
+/// - `degenerate`: the samples do not determine a fit (degenerate, singular, mirrored or implausible)
 public enum CalibrationFitErrorKind: Sendable, Hashable {
-    /// Too few samples or readings arrived.
-    case tooFewSamples
-    /// The device moved while it had to lie still.
-    case moved
-    /// Some of the six still positions are missing.
-    case missingPositions
-    /// The samples do not determine a fit (degenerate, singular, mirrored or implausible).
-    case degenerate
+    case tooFewSamples, moved, missingPositions, degenerate
 }
 
 private func fmt(_ x: Double) -> String {

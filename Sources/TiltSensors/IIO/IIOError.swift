@@ -1,21 +1,16 @@
 /// A failure talking to IIO sensors through libiio, with what went wrong, where, and what to do.
 public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong, for a caller to switch on.
+    ///
+    /// - `noContext`: no IIO context could be made for the URI
+    /// - `noSensors`: the context has no usable motion sensors
+    /// - `badFormat`: a channel's scan format could not be read
+    /// - `badMountMatrix`: a device's mount matrix could not be read
+    /// - `deviceLost`: the device went away
+    /// - `io`: a read or a setting of the device failed
+    /// - `busy`: another program holds the device's buffer
     public enum Kind: Sendable, Hashable {
-        /// No IIO context could be made for the URI.
-        case noContext
-        /// The context has no usable motion sensors.
-        case noSensors
-        /// A channel's scan format could not be read.
-        case badFormat
-        /// A device's mount matrix could not be read.
-        case badMountMatrix
-        /// The device went away.
-        case deviceLost
-        /// A read or a setting of the device failed.
-        case io
-        /// Another program holds the device's buffer.
-        case busy
+        case noContext, noSensors, badFormat, badMountMatrix, deviceLost, io, busy
     }
 
     /// What went wrong, with the data the words are made of.
