@@ -94,6 +94,27 @@ struct SensorProxyTests {
         #expect(try get("/net/hadess/SensorProxy", "net.hadess.SensorProxy", "HasAmbientLight") == "(<false>,)")
         let compass = "/net/hadess/SensorProxy/Compass"
         #expect(try get(compass, "net.hadess.SensorProxy.Compass", "HasCompass") == "(<false>,)")
+        // Introspection, parsed by gdbus: each object's interface with its properties and methods, the main
+        // object's standard interfaces and its compass child.
+        let introspect = { (path: String) throws -> String in
+            try ChildProcess.run(
+                "/usr/bin/gdbus",
+                ["introspect", "--address", bus.address, "--dest", "net.hadess.SensorProxy", "--object-path", path]
+            ).stdout
+        }
+        let main = try introspect("/net/hadess/SensorProxy")
+        for line in [
+            "interface net.hadess.SensorProxy", "ClaimAccelerometer();", "ReleaseProximity();",
+            "readonly s AccelerometerOrientation", "readonly d LightLevel", "interface org.freedesktop.DBus.Properties",
+            "PropertiesChanged(", "interface org.freedesktop.DBus.Introspectable", "node Compass",
+        ] {
+            #expect(main.contains(line), "\(line) in \(main)")
+        }
+        let compassXML = try introspect(compass)
+        for line in ["interface net.hadess.SensorProxy.Compass", "readonly b HasCompass", "ClaimCompass();"] {
+            #expect(compassXML.contains(line), "\(line) in \(compassXML)")
+        }
+        #expect(!compassXML.contains("ClaimAccelerometer"))
     }
 
     @Test("a claim starts the sensor, one release stops it (a caller holds one claim), a caller that dies releases")

@@ -156,6 +156,15 @@ final class SensorProxyBus {
         case bool(Bool)
         case string(String)
         case double(Double)
+
+        /// Its D-Bus type signature.
+        var signature: String {
+            switch self {
+            case .bool: "b"
+            case .string: "s"
+            case .double: "d"
+            }
+        }
     }
 
     /// The properties, in introspection order.
@@ -186,7 +195,7 @@ final class SensorProxyBus {
             : (Self.interface, properties)
         switch (interface, member) {
         case ("org.freedesktop.DBus.Introspectable", "Introspect"):
-            let xml = onCompass ? Self.compassIntrospection : Self.introspection
+            let xml = Self.introspection(onCompass: onCompass, served: served, values: values)
             return reply(to: m) { Self.append(string: xml, to: $0) }
         case ("org.freedesktop.DBus.Properties", "GetAll"):
             guard let asked = Self.readString(m) else { return 0 }
@@ -319,51 +328,37 @@ final class SensorProxyBus {
 
         """
 
-    /// What `Introspect` answers.
-    static let introspection =
-        doctype + """
-            <node>
-              <interface name="net.hadess.SensorProxy">
-                <property name="HasAccelerometer" type="b" access="read"/>
-                <property name="AccelerometerOrientation" type="s" access="read"/>
-                <property name="AccelerometerTilt" type="s" access="read"/>
-                <property name="HasAmbientLight" type="b" access="read"/>
-                <property name="LightLevelUnit" type="s" access="read"/>
-                <property name="LightLevel" type="d" access="read"/>
-                <property name="HasProximity" type="b" access="read"/>
-                <property name="ProximityNear" type="b" access="read"/>
-                <method name="ClaimAccelerometer"/>
-                <method name="ReleaseAccelerometer"/>
-                <method name="ClaimLight"/>
-                <method name="ReleaseLight"/>
-                <method name="ClaimProximity"/>
-                <method name="ReleaseProximity"/>
-              </interface>
-              <interface name="org.freedesktop.DBus.Properties">
-                <method name="Get"><arg type="s" direction="in"/><arg type="s" direction="in"/>\
-            <arg type="v" direction="out"/></method>
-                <method name="GetAll"><arg type="s" direction="in"/><arg type="a{sv}" direction="out"/></method>
-                <method name="Set"><arg type="s" direction="in"/><arg type="s" direction="in"/>\
-            <arg type="v" direction="in"/></method>
-                <signal name="PropertiesChanged"><arg type="s"/><arg type="a{sv}"/><arg type="as"/></signal>
-              </interface>
-              <interface name="org.freedesktop.DBus.Introspectable">
-                <method name="Introspect"><arg type="s" direction="out"/></method>
-              </interface>
-              <node name="Compass"/>
-            </node>
-            """
+    /// The standard interfaces the main object also answers, as introspection lists them.
+    private static let standardInterfaces = """
+          <interface name="org.freedesktop.DBus.Properties">
+            <method name="Get"><arg type="s" direction="in"/><arg type="s" direction="in"/>\
+        <arg type="v" direction="out"/></method>
+            <method name="GetAll"><arg type="s" direction="in"/><arg type="a{sv}" direction="out"/></method>
+            <method name="Set"><arg type="s" direction="in"/><arg type="s" direction="in"/>\
+        <arg type="v" direction="in"/></method>
+            <signal name="PropertiesChanged"><arg type="s"/><arg type="a{sv}"/><arg type="as"/></signal>
+          </interface>
+          <interface name="org.freedesktop.DBus.Introspectable">
+            <method name="Introspect"><arg type="s" direction="out"/></method>
+          </interface>
 
-    /// What `Introspect` answers on the compass object.
-    static let compassIntrospection =
-        doctype + """
-            <node>
-              <interface name="net.hadess.SensorProxy.Compass">
-                <property name="HasCompass" type="b" access="read"/>
-                <property name="CompassHeading" type="d" access="read"/>
-                <method name="ClaimCompass"/>
-                <method name="ReleaseCompass"/>
-              </interface>
-            </node>
-            """
+        """
+
+    /// What `Introspect` answers: the served interface's properties (from the same list `Get` and `GetAll` answer
+    /// from) and its claim and release methods; on the main object also the standard interfaces and the compass
+    /// child.
+    static func introspection(onCompass: Bool, served: String, values: [(String, Value)]) -> String {
+        let methods =
+            onCompass
+            ? ["ClaimCompass", "ReleaseCompass"]
+            : ["Accelerometer", "Light", "Proximity"].flatMap { ["Claim\($0)", "Release\($0)"] }
+        var xml = doctype + "<node>\n  <interface name=\"\(served)\">\n"
+        for (name, value) in values {
+            xml += "    <property name=\"\(name)\" type=\"\(value.signature)\" access=\"read\"/>\n"
+        }
+        for method in methods { xml += "    <method name=\"\(method)\"/>\n" }
+        xml += "  </interface>\n"
+        if !onCompass { xml += standardInterfaces + "  <node name=\"Compass\"/>\n" }
+        return xml + "</node>"
+    }
 }

@@ -20,7 +20,7 @@ final class SensorProxyService: Service, Sendable {
     private let wakeupWriter: Int32
     private let shared = Mutex(Shared())
     /// Whether the bus thread has ended, and who waits for it.
-    private let finished = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let finished = Latch()
 
     private struct Shared {
         var orientation: WireOrientation?
@@ -93,14 +93,7 @@ final class SensorProxyService: Service, Sendable {
         try? await gracefulShutdown()
         shared.withLock { $0.stopping = true }
         ring()
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let already = finished.withLock { f -> Bool in
-                if f.done { return true }
-                f.waiter = c
-                return false
-            }
-            if already { c.resume() }
-        }
+        await finished.wait()
         closeWakeup()
     }
 
@@ -121,14 +114,7 @@ final class SensorProxyService: Service, Sendable {
         }
     }
 
-    private func finish() {
-        let waiting = finished.withLock { f -> CheckedContinuation<Void, Never>? in
-            f.done = true
-            defer { f.waiter = nil }
-            return f.waiter
-        }
-        waiting?.resume()
-    }
+    private func finish() { finished.open() }
 
     /// The bus thread's loop: until the service stops or the connection breaks.
     private func serve(_ bus: SensorProxyBus, logger: Logger) {

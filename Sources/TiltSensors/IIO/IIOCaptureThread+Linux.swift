@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TiltCore
 
 /// Runs a buffered ``IIOCaptureSession``'s blocking reads on a thread of its own (Linux only), so waiting for the
 /// sensor never holds one of the few threads of Swift's cooperative pool, and hands what it reads to the calling
@@ -15,7 +16,7 @@ final class IIOCaptureThread: Sendable {
     let reports: AsyncStream<Report>
     private let input: AsyncStream<Report>.Continuation
     private let stopRequested = Atomic<Bool>(false)
-    private let exit = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let exit = Latch()
 
     /// A session moved to the capture thread.
     private struct SessionBox: @unchecked Sendable {
@@ -38,11 +39,7 @@ final class IIOCaptureThread: Sendable {
                 }
             }
             input.finish()
-            let waiter = exit.withLock { state -> CheckedContinuation<Void, Never>? in
-                state.done = true
-                return state.waiter
-            }
-            waiter?.resume()
+            exit.open()
         }
         thread.name = "tilt-iio-capture"
         thread.start()
@@ -54,13 +51,6 @@ final class IIOCaptureThread: Sendable {
     /// Asks the thread to stop and waits until it has ended, even when the calling task is cancelled.
     func stopAndWait() async {
         requestStop()
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let done = exit.withLock { state -> Bool in
-                if state.done { return true }
-                state.waiter = c
-                return false
-            }
-            if done { c.resume() }
-        }
+        await exit.wait()
     }
 }

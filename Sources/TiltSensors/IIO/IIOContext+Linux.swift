@@ -60,11 +60,9 @@ struct IIODeviceHandle {
 
     /// Reads a device attribute, or `nil` with the reason.
     func read(_ attr: String) -> Result<String, IIOErrno> {
-        guard iio_device_find_attr(pointer, attr) != nil else { return .failure(IIOErrno(ENOENT)) }
-        var buf = [CChar](repeating: 0, count: 1024)
-        let n = iio_device_attr_read(pointer, attr, &buf, buf.count)
-        if n < 0 { return .failure(IIOErrno(Int32(-n))) }
-        return .success(decodeCString(buf).trimmingIIOWhitespace())
+        readIIOAttribute(exists: iio_device_find_attr(pointer, attr) != nil) {
+            iio_device_attr_read(pointer, attr, $0, $1)
+        }
     }
 
     func attr(_ name: String) -> String? { try? read(name).get() }
@@ -104,11 +102,9 @@ struct IIOChannelHandle {
     var isScanElement: Bool { iio_channel_is_scan_element(pointer) }
 
     func read(_ attr: String) -> Result<String, IIOErrno> {
-        guard iio_channel_find_attr(pointer, attr) != nil else { return .failure(IIOErrno(ENOENT)) }
-        var buf = [CChar](repeating: 0, count: 1024)
-        let n = iio_channel_attr_read(pointer, attr, &buf, buf.count)
-        if n < 0 { return .failure(IIOErrno(Int32(-n))) }
-        return .success(decodeCString(buf).trimmingIIOWhitespace())
+        readIIOAttribute(exists: iio_channel_find_attr(pointer, attr) != nil) {
+            iio_channel_attr_read(pointer, attr, $0, $1)
+        }
     }
 
     /// A channel attribute (libiio folds shared `in_accel_scale` into each channel), else the device-wide
@@ -127,6 +123,18 @@ struct IIOChannelHandle {
             isBigEndian: f.is_be, isSigned: f.is_signed, bits: Int(f.bits), storageBits: Int(f.length),
             shift: Int(f.shift), repeatCount: max(1, Int(f.repeat)))
     }
+}
+
+/// An attribute's text read through libiio (`read` fills a buffer of the given size and returns the byte count or a
+/// negative errno), without libiio's trailing whitespace; `ENOENT` when the attribute does not exist.
+private func readIIOAttribute(
+    exists: Bool, _ read: (UnsafeMutablePointer<CChar>, Int) -> Int
+) -> Result<String, IIOErrno> {
+    guard exists else { return .failure(IIOErrno(ENOENT)) }
+    var buf = [CChar](repeating: 0, count: 1024)
+    let n = buf.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
+    if n < 0 { return .failure(IIOErrno(Int32(-n))) }
+    return .success(decodeCString(buf).trimmingIIOWhitespace())
 }
 
 /// The text up to the first NUL of a buffer libiio filled.
