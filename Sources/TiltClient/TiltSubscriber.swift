@@ -29,9 +29,8 @@ public final class TiltSubscriber: Sendable {
         public var raw: Bool
         /// Reconnect after the daemon goes away; `false` ends the event stream instead.
         public var reconnect: Bool
-        /// First and longest wait between connection attempts, seconds.
-        public var initialBackoff: Double
-        public var maxBackoff: Double
+        /// The wait between connection attempts: from 0.1 s, doubling up to 5 s.
+        public var backoff: Backoff
         /// Events kept for a slow consumer before the oldest are dropped.
         public var bufferSize: Int
         /// The rotation the display gives its picture: frames come in the picture's axes (``ScreenRotation``).
@@ -41,7 +40,8 @@ public final class TiltSubscriber: Sendable {
 
         public init(
             socketPath: String? = nil, rate: Double = WireProtocol.defaultRate, watch: Bool = true, raw: Bool = false,
-            reconnect: Bool = true, initialBackoff: Double = 0.1, maxBackoff: Double = 5, bufferSize: Int = 64,
+            reconnect: Bool = true, backoff: Backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(5)),
+            bufferSize: Int = 64,
             screenRotation: ScreenRotation = .normal, magnetometer: Bool? = nil
         ) {
             self.screenRotation = screenRotation
@@ -51,8 +51,7 @@ public final class TiltSubscriber: Sendable {
             self.watch = watch
             self.raw = raw
             self.reconnect = reconnect
-            self.initialBackoff = initialBackoff
-            self.maxBackoff = maxBackoff
+            self.backoff = backoff
             self.bufferSize = bufferSize
         }
     }
@@ -170,12 +169,12 @@ public final class TiltSubscriber: Sendable {
     }
 
     private func connectionLoop(_ continuation: AsyncStream<Event>.Continuation) async {
-        var backoff = configuration.initialBackoff
+        var backoff = configuration.backoff
         while !Task.isCancelled {
             let reason: String
             do {
                 let channel = try await TiltConnection.open(socketPath: socketPath)
-                backoff = configuration.initialBackoff
+                backoff.reset()
                 try await serve(channel, continuation)
                 reason = "the daemon closed the connection"
             } catch is CancellationError {
@@ -186,8 +185,7 @@ public final class TiltSubscriber: Sendable {
             if Task.isCancelled { return }
             continuation.yield(.disconnected(reason: reason))
             guard configuration.reconnect else { return }
-            try? await Task.sleep(for: .seconds(backoff))
-            backoff = min(backoff * 2, configuration.maxBackoff)
+            try? await Task.sleep(for: backoff.next())
         }
     }
 

@@ -18,17 +18,14 @@ public struct OrientationDetector: Sendable {
     /// The thresholds.
     public struct Configuration: Sendable, Equatable {
         /// Degrees past a border a new value must be.
-        public var hysteresis: Double
+        public var hysteresis = 15.0
         /// Seconds a new value must hold before it is reported.
-        public var dwell: Double
+        public var dwell = 0.25
         /// Below this elevation of the screen's plane from horizontal, degrees, the orientation is kept.
-        public var flatAngle: Double
+        public var flatAngle = 25.0
 
-        public init(hysteresis: Double = 15, dwell: Double = 0.25, flatAngle: Double = 25) {
-            self.hysteresis = hysteresis
-            self.dwell = dwell
-            self.flatAngle = flatAngle
-        }
+        /// iio-sensor-proxy's thresholds; change a field to tune one.
+        public init() {}
 
         public static let standard = Configuration()
     }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import TiltCore
 import TiltWire
 
 /// `/motion`: one tiltd connection per page, relaying lines both ways, one line per text message.
@@ -21,7 +22,7 @@ final class MotionRelay: WebSocketEndpoint, Sendable {
         weak var session: WebSocketSession?
         var daemon: (any Channel)?
         var lastWatch: String?
-        var backoff = 0.25
+        var backoff = Backoff(initial: .milliseconds(250), maximum: .seconds(4))
         var retry: Scheduled<Void>?
         var finished = false
         var toldMissing = false
@@ -97,7 +98,7 @@ final class MotionRelay: WebSocketEndpoint, Sendable {
                         return
                     }
                     state.value.daemon = channel
-                    state.value.backoff = 0.25
+                    state.value.backoff.reset()
                     state.value.toldMissing = false
                     guard let session = state.value.session else { return }
                     if waiting.isEmpty, let lastWatch = state.value.lastWatch { received(lastWatch, from: session) }
@@ -113,9 +114,8 @@ final class MotionRelay: WebSocketEndpoint, Sendable {
 
     private func scheduleRetry(on loop: any EventLoop) {
         guard !state.value.finished else { return }
-        let delay = state.value.backoff
-        state.value.backoff = min(delay * 2, 4)
-        state.value.retry = loop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { [self] in connect() }
+        let delay = state.value.backoff.next()
+        state.value.retry = loop.scheduleTask(in: .nanoseconds(Int64(delay.inSeconds * 1e9))) { [self] in connect() }
     }
 
     /// A line from tiltd: to the page as it is. Frames (`attitude`, raw `sample`) are dropped while the page does not

@@ -133,7 +133,8 @@ struct DaemonFaultTests {
         defer { daemon.stop() }
 
         let subscriber = TiltSubscriber(
-            configuration: .init(socketPath: path, rate: 50, initialBackoff: 0.05, maxBackoff: 0.4))
+            configuration: .init(
+                socketPath: path, rate: 50, backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(400))))
         let log = EventLog()
         let consumer = Task {
             for await event in subscriber.events() { log.events.withLock { $0.append(event) } }

@@ -13,7 +13,7 @@ import TiltCore
 struct BusyFallbackTests {
     @Test("a busy buffer is tried after 2 s, then 4, 8, 16 and every 30 s; success starts over at 2 s")
     func retrySchedule() {
-        var retry = BusyRetry(initial: .seconds(2), maximum: .seconds(30), now: 100)
+        var retry = BusyRetry(Backoff(initial: .seconds(2), maximum: .seconds(30)), now: 100)
         #expect(retry.retryAt == 102)
         #expect(!retry.isDue(at: 101.9) && retry.isDue(at: 102))
         var waits: [Double] = []
@@ -25,7 +25,7 @@ struct BusyFallbackTests {
         }
         #expect(waits == [4, 8, 16, 30, 30, 30])
         // The buffer came back; the next busy spell (a new capture) starts over.
-        let again = BusyRetry(initial: .seconds(2), maximum: .seconds(30), now: 500)
+        let again = BusyRetry(Backoff(initial: .seconds(2), maximum: .seconds(30)), now: 500)
         #expect(again.retryAt == 502)
     }
 

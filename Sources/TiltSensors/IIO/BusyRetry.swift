@@ -1,16 +1,17 @@
 import TiltCore
 
-/// When to try a busy IIO buffer again: after ``initial``, doubling up to ``maximum`` while it stays busy.
+/// When to try a busy IIO buffer again: after the backoff's first wait, doubling up to its longest while it stays
+/// busy.
 struct BusyRetry {
-    let initial: Double
-    let maximum: Double
+    private var backoff: Backoff
+    /// The wait before the next try, s.
     private(set) var delay: Double
     private(set) var retryAt: Double
 
-    init(initial: Duration, maximum: Duration, now: Double = monotonicSeconds()) {
-        self.initial = initial.inSeconds
-        self.maximum = max(maximum.inSeconds, self.initial)
-        delay = self.initial
+    init(_ backoff: Backoff, now: Double = monotonicSeconds()) {
+        self.backoff = backoff
+        self.backoff.reset()
+        delay = self.backoff.next().inSeconds
         retryAt = now + delay
     }
 
@@ -18,9 +19,9 @@ struct BusyRetry {
     func isDue(at now: Double) -> Bool { now >= retryAt }
     var isDue: Bool { isDue(at: monotonicSeconds()) }
 
-    /// The buffer was still busy: wait twice as long (at most ``maximum``) from `now`.
+    /// The buffer was still busy: wait twice as long (at most the backoff's longest) from `now`.
     mutating func back(now: Double = monotonicSeconds()) {
-        delay = min(delay * 2, maximum)
+        delay = backoff.next().inSeconds
         retryAt = now + delay
     }
 }

@@ -13,29 +13,22 @@ public struct IIOMotionSource: MotionSource {
     public struct Configuration: Sendable {
         /// The libiio context URI: `local:` or `ip:HOST`.
         public var uri: String
-        /// The first wait before looking for a lost device again; it doubles up to ``maximumBackoff``.
-        public var initialBackoff: Duration
-        /// The longest wait between searches for a lost device.
-        public var maximumBackoff: Duration
+        /// The wait before looking for a lost device again: from 0.1 s, doubling up to 2 s.
+        public var backoff: Backoff
         /// How long one wait for buffered data may block before cancellation is checked, in milliseconds.
         public var pollSliceMilliseconds: Int32
-        /// The first wait before trying a busy buffer again (another program reads it); it doubles up to
-        /// ``maximumBusyRetry``. Trying costs one `open()`, so a few seconds is cheap.
-        public var initialBusyRetry: Duration
-        /// The longest wait between tries of a busy buffer.
-        public var maximumBusyRetry: Duration
+        /// The wait before trying a busy buffer again (another program reads it): from 2 s, doubling up to 30 s.
+        /// Trying costs one `open()`, so a few seconds is cheap.
+        public var busyRetry: Backoff
 
         public init(
-            uri: String = "local:", initialBackoff: Duration = .milliseconds(100),
-            maximumBackoff: Duration = .seconds(2), pollSliceMilliseconds: Int32 = 50,
-            initialBusyRetry: Duration = .seconds(2), maximumBusyRetry: Duration = .seconds(30)
+            uri: String = "local:", backoff: Backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(2)),
+            pollSliceMilliseconds: Int32 = 50, busyRetry: Backoff = Backoff(initial: .seconds(2), maximum: .seconds(30))
         ) {
             self.uri = uri
-            self.initialBackoff = initialBackoff
-            self.maximumBackoff = maximumBackoff
+            self.backoff = backoff
             self.pollSliceMilliseconds = pollSliceMilliseconds
-            self.initialBusyRetry = initialBusyRetry
-            self.maximumBusyRetry = maximumBusyRetry
+            self.busyRetry = busyRetry
         }
     }
 
@@ -66,7 +59,7 @@ public struct IIOMotionSource: MotionSource {
     }
 
     public func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
-        var backoff = configuration.initialBackoff
+        var backoff = configuration.backoff
         var lostReason: String?
         while !Task.isCancelled {
             let session: IIOCaptureSession
@@ -78,11 +71,10 @@ public struct IIOMotionSource: MotionSource {
                     lostReason = error.description
                     events(.sensor(.lost, reason: error.description))
                 }
-                do { try await Task.sleep(for: backoff) } catch { return }
-                backoff = min(backoff * 2, configuration.maximumBackoff)
+                do { try await Task.sleep(for: backoff.next()) } catch { return }
                 continue
             }
-            backoff = configuration.initialBackoff
+            backoff.reset()
             lostReason = nil
             let mode = session.readsBuffer ? "buffered" : "polled"
             let rate = session.readsBuffer ? session.rateHz : session.polledRateHz
@@ -95,7 +87,7 @@ public struct IIOMotionSource: MotionSource {
                 session.stop()
                 lostReason = error.description
                 events(.sensor(.lost, reason: error.description))
-                do { try await Task.sleep(for: backoff) } catch { return }
+                do { try await Task.sleep(for: backoff.current) } catch { return }
             } catch is CancellationError {
                 session.stop()
                 return
@@ -122,7 +114,7 @@ public struct IIOMotionSource: MotionSource {
                 }
             }
         }
-        var retry = BusyRetry(initial: configuration.initialBusyRetry, maximum: configuration.maximumBusyRetry)
+        var retry = BusyRetry(configuration.busyRetry)
         if session.buffered, !session.readsBuffer { events(.busy(session.busyNote(retryAt: retry.retryAt))) }
         // Polled reads, paced here, until the buffer is ours (a polled device never gets one: until cancelled).
         let period = Duration.seconds(1 / max(session.polledRateHz, 0.1))
