@@ -15,27 +15,18 @@ public struct PowerPolicy: Sendable, Hashable {
     /// The mode when the system asks to save power.
     public var lowPower: PowerMode
     /// Battery charge under which a discharging battery counts as low power, percent.
-    public var lowBatteryPercent: Int
+    public var lowBatteryPercent = 20
     /// Frames per second in ``PowerMode/capped``.
-    public var cappedFrameRate: Double
+    public var cappedFrameRate = 30.0
     /// Motion rate asked of the daemon in ``PowerMode/capped``, Hz.
-    public var cappedMotionRate: Double
+    public var cappedMotionRate = 15.0
     /// Motion rate asked of the daemon in ``PowerMode/full``, Hz.
-    public var fullMotionRate: Double
+    public var fullMotionRate = 60.0
 
-    /// Creates a policy; the defaults are the ``automatic`` one.
-    public init(
-        mains: PowerMode = .full, battery: PowerMode = .capped, lowPower: PowerMode = .still,
-        lowBatteryPercent: Int = 20, cappedFrameRate: Double = 30, cappedMotionRate: Double = 15,
-        fullMotionRate: Double = 60
-    ) {
-        self.mains = mains
-        self.battery = battery
-        self.lowPower = lowPower
-        self.lowBatteryPercent = lowBatteryPercent
-        self.cappedFrameRate = cappedFrameRate
-        self.cappedMotionRate = cappedMotionRate
-        self.fullMotionRate = fullMotionRate
+    /// A policy choosing these modes, with the automatic threshold and rates (change a field to tune one); the
+    /// defaults are the ``automatic`` policy.
+    public init(mains: PowerMode = .full, battery: PowerMode = .capped, lowPower: PowerMode = .still) {
+        (self.mains, self.battery, self.lowPower) = (mains, battery, lowPower)
     }
 
     /// Full on mains, capped on battery, still when saving power.

@@ -137,7 +137,7 @@ public struct FrameSequenceJob: Sendable {
         try feed?.start()
         defer { feed?.stop() }
         let sink: any FrameSink =
-            encoder.map { VideoSink(renderer, encoder: $0, path: directory) }
+            encoder.map { VideoSink(renderer, encoder: $0) }
             ?? PNGSequenceSink(renderer, directory: directory)
         let loop = { (realTime: Bool) in
             FrameLoop(

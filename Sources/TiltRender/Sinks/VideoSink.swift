@@ -6,16 +6,13 @@ import TiltMedia
 public final class VideoSink: OffscreenFrameSink {
     /// The offscreen surface and its renderer.
     public let renderer: OffscreenRenderer
-    /// The encoder.
+    /// The encoder, which knows the video file (``VideoEncoder/path``).
     public let encoder: VideoEncoder
-    /// The video file.
-    public let path: String
 
-    /// A sink encoding `renderer`'s frames with `encoder` into `path`.
-    public init(_ renderer: OffscreenRenderer, encoder: VideoEncoder, path: String) {
+    /// A sink encoding `renderer`'s frames with `encoder`.
+    public init(_ renderer: OffscreenRenderer, encoder: VideoEncoder) {
         self.renderer = renderer
         self.encoder = encoder
-        self.path = path
     }
 
     public func present(_ inputs: FrameInputs, frame: Int) throws {
@@ -24,5 +21,5 @@ public final class VideoSink: OffscreenFrameSink {
 
     public func finish() throws { try encoder.finish() }
 
-    public func kept(failingAt frame: Int) -> String { "the video \(path) is not written" }
+    public func kept(failingAt frame: Int) -> String { "the video \(encoder.path) is not written" }
 }

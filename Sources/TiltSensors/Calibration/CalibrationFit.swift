@@ -54,13 +54,13 @@ public enum CalibrationFit {
         public var gyroStd: Double
         /// Largest standard deviation of the accelerometer's magnitude, m/s².
         public var accelMagnitudeStd: Double
-        /// Largest change of the gravity direction over the recording, radians.
-        public var turn: Double
+        /// Largest change of the gravity direction over the recording, radians (2°).
+        public var turn = 0.035
 
-        public init(gyroStd: Double = 0.01, accelMagnitudeStd: Double = 0.1, turn: Double = 0.035) {
+        /// Limits on the noise; the turn is at most 2°.
+        public init(gyroStd: Double = 0.01, accelMagnitudeStd: Double = 0.1) {
             self.gyroStd = gyroStd
             self.accelMagnitudeStd = accelMagnitudeStd
-            self.turn = turn
         }
 
         /// Why `stats` is not still, or `nil` when it is.
