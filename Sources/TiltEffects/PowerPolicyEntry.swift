@@ -3,49 +3,53 @@ import TiltCore
 /// A preset's `power` key as written: one mode for every situation (`"power": "still"`), or a mode per situation
 /// (`"power": {"mains": "full", "battery": "full", "lowPower": "capped", "lowBatteryPercent": 15}`), missing
 /// fields keeping the automatic policy's choice.
-struct PowerPolicyEntry: Decodable {
-    var mode: String?
-    var mains: String?
-    var battery: String?
-    var lowPower: String?
-    var lowBatteryPercent: Int?
+enum PowerPolicyEntry: Decodable {
+    /// `"power": "still"`: this mode everywhere.
+    case fixed(String)
+    /// `"power": {…}`: a mode per situation.
+    case perSituation(Situations)
 
-    /// The keys the object form may hold.
-    enum Keys: String, CodingKey, CaseIterable {
-        case mains, battery, lowPower, lowBatteryPercent
+    /// The object form's fields, each optional.
+    struct Situations: Decodable {
+        var mains, battery, lowPower: String?
+        var lowBatteryPercent: Int?
+
+        /// The keys the object form may hold.
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case mains, battery, lowPower, lowBatteryPercent
+        }
     }
 
     init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer().decode(String.self) {
-            mode = single
-            return
+            self = .fixed(single)
+        } else {
+            self = .perSituation(try Situations(from: decoder))
         }
-        let c = try decoder.container(keyedBy: Keys.self)
-        mains = try c.decodeIfPresent(String.self, forKey: .mains)
-        battery = try c.decodeIfPresent(String.self, forKey: .battery)
-        lowPower = try c.decodeIfPresent(String.self, forKey: .lowPower)
-        lowBatteryPercent = try c.decodeIfPresent(Int.self, forKey: .lowBatteryPercent)
     }
 
     /// The policy, or a `PresetError` naming the field at fault.
     func resolve(file: String) throws(PresetError) -> PowerPolicy {
-        func parse(_ text: String?, field: String) throws(PresetError) -> PowerMode? {
-            guard let text else { return nil }
+        func parse(_ text: String, field: String) throws(PresetError) -> PowerMode {
             guard let mode = PowerMode(rawValue: text), mode != .hidden else {
                 throw .invalid(file, field: field, reason: "'\(text)' is not one of full, capped, still")
             }
             return mode
         }
-        if let single = try parse(mode, field: "power") { return .fixed(single) }
+        let fields: Situations
+        switch self {
+        case .fixed(let text): return .fixed(try parse(text, field: "power"))
+        case .perSituation(let situations): fields = situations
+        }
         var policy = PowerPolicy.automatic
-        if let m = try parse(mains, field: "power.mains") { policy.mains = m }
-        if let m = try parse(battery, field: "power.battery") { policy.battery = m }
-        if let m = try parse(lowPower, field: "power.lowPower") { policy.lowPower = m }
-        if let p = lowBatteryPercent {
-            guard (0...100).contains(p) else {
+        if let text = fields.mains { policy.mains = try parse(text, field: "power.mains") }
+        if let text = fields.battery { policy.battery = try parse(text, field: "power.battery") }
+        if let text = fields.lowPower { policy.lowPower = try parse(text, field: "power.lowPower") }
+        if let percent = fields.lowBatteryPercent {
+            guard (0...100).contains(percent) else {
                 throw .invalid(file, field: "power.lowBatteryPercent", reason: "give a percentage from 0 to 100")
             }
-            policy.lowBatteryPercent = p
+            policy.lowBatteryPercent = percent
         }
         return policy
     }

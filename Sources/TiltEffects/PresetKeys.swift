@@ -46,7 +46,7 @@ struct PresetKeys: Sendable, Equatable {
             return found
         }
         guard let power = top["power"] as? [String: Any] else { return nil }
-        return check(power, PowerPolicyEntry.Keys.self, field: "power")
+        return check(power, PowerPolicyEntry.Situations.CodingKeys.self, field: "power")
     }
 
     /// The objects of an array value (an element of another type keeps its place, so indices match the file).
