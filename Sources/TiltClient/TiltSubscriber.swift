@@ -15,7 +15,7 @@ import TiltWire
 /// The subscriber connects to the daemon's socket, says `watch` at the configured rate, and turns each line into an
 /// ``Event``. When the daemon goes away it reports ``Event/disconnected(reason:)`` and tries again with exponential
 /// backoff; after a reconnect it watches again at the current rate. Events that the consumer does not take in time
-/// are dropped oldest first, so a slow consumer always sees recent frames.
+/// are dropped oldest first, so a slow consumer always sees recent frames; a `lossless` subscriber keeps them all.
 public final class TiltSubscriber: Sendable {
     /// Subscriber settings.
     public struct Configuration: Sendable, Hashable {
@@ -32,8 +32,12 @@ public final class TiltSubscriber: Sendable {
         /// First and longest wait between connection attempts, seconds.
         public var initialBackoff: Double
         public var maxBackoff: Double
-        /// Events kept for a slow consumer before the oldest are dropped.
+        /// Events kept for a slow consumer before the oldest are dropped (unless ``lossless``).
         public var bufferSize: Int
+        /// Keep every event however far the consumer falls behind (a recording of raw samples): nothing is dropped
+        /// here, and what the daemon could not send is told by its `gap` messages. The consumer must keep up on
+        /// average, or the events it has not taken pile up in memory.
+        public var lossless: Bool
         /// The rotation the display gives its picture: frames come in the picture's axes (``ScreenRotation``).
         public var screenRotation: ScreenRotation
         /// `false` for the 6D (game rotation) attitude, `true` for 9D, `nil` for the daemon's default.
@@ -42,8 +46,9 @@ public final class TiltSubscriber: Sendable {
         public init(
             socketPath: String? = nil, rate: Double = WireProtocol.defaultRate, watch: Bool = true, raw: Bool = false,
             reconnect: Bool = true, initialBackoff: Double = 0.1, maxBackoff: Double = 5, bufferSize: Int = 64,
-            screenRotation: ScreenRotation = .normal, magnetometer: Bool? = nil
+            screenRotation: ScreenRotation = .normal, magnetometer: Bool? = nil, lossless: Bool = false
         ) {
+            self.lossless = lossless
             self.screenRotation = screenRotation
             self.magnetometer = magnetometer
             self.socketPath = socketPath
@@ -116,7 +121,8 @@ public final class TiltSubscriber: Sendable {
     /// disconnection when `reconnect` is off.
     public func events() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(
-            of: Event.self, bufferingPolicy: .bufferingNewest(configuration.bufferSize))
+            of: Event.self,
+            bufferingPolicy: configuration.lossless ? .unbounded : .bufferingNewest(configuration.bufferSize))
         let t = Task { [self] in
             await self.connectionLoop(continuation)
             continuation.finish()

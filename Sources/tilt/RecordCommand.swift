@@ -47,6 +47,9 @@ struct Record: AsyncParsableCommand {
     @Flag(name: .long, help: "Replace the output file when it exists.")
     var force = false
 
+    @Flag(name: .long, help: "Exit 0 even when samples were lost (the gaps are marked in the log either way).")
+    var allowGaps = false
+
     func validate() throws {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number of Hz") }
@@ -88,7 +91,7 @@ struct Record: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let started = ContinuousClock.now
-        while !stops.received && !recording.failed {
+        while !stops.received && !recording.failed && recording.sourceEnded == nil {
             if let duration, ContinuousClock.now - started >= .seconds(duration) { break }
             try? await Task.sleep(for: .milliseconds(50))
         }
@@ -106,6 +109,17 @@ struct Record: AsyncParsableCommand {
             FileHandle.standardError.write(
                 "\nrecorded \(outcome.rows) samples to \(output) (\(outcome.rejected) rejected)\n")
         }
+        if let ended = outcome.sourceEnded, failure == nil {
+            FileHandle.standardError.write("stopped: \(ended)\n")
+        }
+        let lostAny = outcome.lost > 0 || outcome.gaps > 0
+        if lostAny {
+            let gaps = "\(outcome.gaps) gap\(outcome.gaps == 1 ? "" : "s") marked in the log"
+            FileHandle.standardError.write(
+                "\(allowGaps ? "warning" : "error"): lost \(outcome.lost) samples that tiltd could not send, "
+                    + "\(gaps) (a reconnection's loss is not known)"
+                    + (allowGaps ? "\n" : "; pass --allow-gaps to accept a log with gaps\n"))
+        }
         if let failure {
             // The writer names the temporary file; the user knows the output's name.
             FileHandle.standardError.write("error: \(failure.replacingOccurrences(of: log, with: output))\n")
@@ -115,5 +129,6 @@ struct Record: AsyncParsableCommand {
             FileHandle.standardError.write("error: \(runError)\n")
             throw ExitCode(1)
         }
+        if lostAny && !allowGaps { throw ExitCode(1) }
     }
 }
