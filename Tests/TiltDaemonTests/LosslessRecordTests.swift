@@ -209,3 +209,41 @@ struct LosslessRecordTests {
         #expect(!FileManager.default.fileExists(atPath: log))
     }
 }
+
+/// `tiltd --replay` of a log with gaps: a marker goes to raw watchers as a `gap`, time going back keeps the clock
+/// moving forward.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ReplayedGapTests {
+    @Test func aReplayedLogsGapsReachRawWatchersAndItsClockGoesForward() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var text = "# sampling_rate_hz=100\nt,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n"
+        for i in 0..<100 { text += "\(43.0 + Double(i) * 0.01),0,0,0.1,0,0,9.81\n" }
+        text += "# gap count=7; first=44.0; last=44.06\n"
+        for i in 0..<100 { text += "\(44.07 + Double(i) * 0.01),0,0,0.1,0,0,9.81\n" }
+        for i in 0..<100 { text += "\(20.0 + Double(i) * 0.01),0,0,0.1,0,0,9.81\n" }
+        let path = dir.appendingPathComponent("gaps.csv").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess.replaying(["--speed", "20"], log: path, in: dir)
+        defer { daemon.stop() }
+        let (client, _) = try daemon.greetedClient()
+        try client.send(#"{"cmd":"watch","raw":true,"rate":0.1}"#)
+        var times: [Double] = []
+        var gaps: [[String: Any]] = []
+        var gapAfter: [Int] = []
+        while let line = client.readLine(timeout: 20), let message = LineSocket.parse(line) {
+            let kind = message["class"] as? String
+            if kind == "sample", let t = message["t"] as? Double { times.append(t) }
+            if kind == "gap" {
+                gaps.append(message)
+                gapAfter.append(times.count)
+            }
+            if kind == "sensor", message["state"] as? String == "finished" { break }
+        }
+        #expect(times.count == 300)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "the replay's clock goes forward")
+        #expect(gaps.count == 1 && gapAfter == [100], "\(gaps)")
+        #expect(gaps.first?["count"] as? Int == 7)
+        #expect(daemon.log.contains("gap in the samples"), "\(daemon.log)")
+    }
+}
