@@ -220,7 +220,7 @@ public final class Recording: Sendable {
             var source = stat()
             let same =
                 exists && stat(sensor.location, &source) == 0 && source.st_dev == target.st_dev
-                    && source.st_ino == target.st_ino
+                && source.st_ino == target.st_ino
             if same || sensor.location == output {
                 return RecordingError(
                     .outputIsReplayedLog,
@@ -270,7 +270,9 @@ public final class Recording: Sendable {
                 case .message(.sample(let sample)):
                     record(sample)
                 case .message(.gap(let gap)):
-                    say("\ntiltd could not send \(gap.count) samples (t \(gap.first) to \(gap.last) s); marked in the log\n")
+                    say(
+                        "\ntiltd could not send \(gap.count) samples (t \(gap.first) to \(gap.last) s); marked in the log\n"
+                    )
                     state.withLock { $0.markGap(gap.sampleGap) }
                 case .message(.sensor(let e)):
                     say("\nsensor \(e.state): \(e.reason)\n")

@@ -45,6 +45,7 @@ struct Fuse: AsyncParsableCommand {
         try file?.commit()
         let gaps = log.gaps.isEmpty ? "" : ", \(log.gaps.count) gap\(log.gaps.count == 1 ? "" : "s") not fused across"
         FileHandle.standardError.write(
-            "fused \(log.samples.count) samples (\(log.hasMagnetometer && !noMag ? "9D" : "6D")) into \(output)\(gaps)\n")
+            "fused \(log.samples.count) samples (\(log.hasMagnetometer && !noMag ? "9D" : "6D")) into \(output)\(gaps)\n"
+        )
     }
 }

@@ -55,7 +55,8 @@ struct LosslessRecordTests {
             TestPaths.executable("tilt"),
             ["fuse", "--input", TestPaths.broadExcerpt, "--output", dir.appendingPathComponent("a.csv").path])
         let fusedRecording = try ChildProcess.run(
-            TestPaths.executable("tilt"), ["fuse", "--input", log, "--output", dir.appendingPathComponent("b.csv").path])
+            TestPaths.executable("tilt"),
+            ["fuse", "--input", log, "--output", dir.appendingPathComponent("b.csv").path])
         #expect(fusedSource.stderr.contains("fused \(Self.sourceTimes.count) samples"), "\(fusedSource.stderr)")
         #expect(fusedRecording.stderr.contains("fused \(Self.sourceTimes.count) samples"), "\(fusedRecording.stderr)")
     }

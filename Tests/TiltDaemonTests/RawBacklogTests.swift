@@ -47,6 +47,7 @@ import TiltWire
         let finished = WireLine(.sensor(.init(state: .finished, reason: "end")))
         let taken = backlog.offer(line: finished)
         #expect(taken)
-        #expect(drain(&backlog) == [sample(1).json, #"{"class":"gap","count":1,"first":2.0,"last":2.0}"#, finished.json])
+        #expect(
+            drain(&backlog) == [sample(1).json, #"{"class":"gap","count":1,"first":2.0,"last":2.0}"#, finished.json])
     }
 }

@@ -70,7 +70,9 @@ import TiltWire
         for s in turning(from: 20, count: 50) { text += "\(s.time),0,0,0.5,0,0,9.81\n" }
         let log = dir.appendingPathComponent("gaps.csv").path
         try text.write(toFile: log, atomically: true, encoding: .utf8)
-        let summary = try await PipelineReplay(log: log, speed: 1000, rate: 5).run { _ in } report: { _ in }
+        let summary = try await PipelineReplay(log: log, speed: 1000, rate: 5).run { _ in
+        } report: { _ in
+        }
         #expect(summary.fused == 150)
         #expect(summary.gaps == 2)
         #expect(summary.text == "replayed 150 samples, skipped 0 bad rows, 2 gaps not fused across")
