@@ -37,6 +37,8 @@ public final class Recording: Sendable {
         public var lost: Int = 0
         /// Gaps marked in the log: samples lost, and reconnections (whose loss is not known).
         public var gaps: Int = 0
+        /// Times the recording reconnected to tiltd after it had begun (each a gap whose loss is not known).
+        public var reconnections: Int = 0
         /// Why the source ended the recording by itself (a replay that finished), or `nil`.
         public var sourceEnded: String?
     }
@@ -90,13 +92,15 @@ public final class Recording: Sendable {
             guard let writer = s.writer.take() else {
                 return Outcome(
                     rows: 0, rejected: s.rejected, opened: false, failure: s.failure?.message,
-                    failureKind: s.failure?.kind, lost: s.lost, gaps: 0, sourceEnded: s.sourceEnded)
+                    failureKind: s.failure?.kind, lost: s.lost, gaps: 0, reconnections: s.reconnections,
+                    sourceEnded: s.sourceEnded)
             }
             var failure = s.failure
             do { try writer.close() } catch { failure = failure ?? RecordingError(.log, "\(error)") }
             return Outcome(
                 rows: writer.rowCount, rejected: s.rejected, opened: true, failure: failure?.message,
-                failureKind: failure?.kind, lost: s.lost, gaps: writer.gapCount, sourceEnded: s.sourceEnded)
+                failureKind: failure?.kind, lost: s.lost, gaps: writer.gapCount,
+                reconnections: s.reconnections, sourceEnded: s.sourceEnded)
         }
         if !outcome.opened, outcome.failure == nil, let ended = outcome.sourceEnded {
             outcome.failure = "\(ended); nothing was recorded"
@@ -116,6 +120,8 @@ public final class Recording: Sendable {
         var failure: RecordingError?
         /// Samples tiltd said it could not send.
         var lost = 0
+        /// Reconnections after the first connection.
+        var reconnections = 0
         /// A gap to mark before the next sample (a reconnection, a `gap` message).
         var pendingGap: SampleGap?
         /// Why the source ended the recording, once it has.
@@ -254,7 +260,10 @@ public final class Recording: Sendable {
                     if connections > 1 {
                         // Whatever the daemon sent while we were away is lost, and a restarted daemon's clock may
                         // start over: the log says so rather than fuse across it.
-                        state.withLock { $0.markGap(SampleGap(reason: "reconnected to tiltd")) }
+                        state.withLock { s in
+                            s.reconnections += 1
+                            s.markGap(SampleGap(reason: "reconnected to tiltd"))
+                        }
                     }
                     if hello.sensor == .finished {
                         endSource("the sensor had finished before recording began (\(hello.daemon) at \(path))")

@@ -115,9 +115,12 @@ struct Record: AsyncParsableCommand {
         let lostAny = outcome.lost > 0 || outcome.gaps > 0
         if lostAny {
             let gaps = "\(outcome.gaps) gap\(outcome.gaps == 1 ? "" : "s") marked in the log"
+            let reconnections =
+                outcome.reconnections == 0
+                ? "" : ", \(outcome.reconnections) of them reconnections to tiltd, whose loss is not known"
             FileHandle.standardError.write(
-                "\(allowGaps ? "warning" : "error"): lost \(outcome.lost) samples that tiltd could not send, "
-                    + "\(gaps) (a reconnection's loss is not known)"
+                "\(allowGaps ? "warning" : "error"): lost \(outcome.lost) samples that tiltd could not send "
+                    + "(\(gaps)\(reconnections))"
                     + (allowGaps ? "\n" : "; pass --allow-gaps to accept a log with gaps\n"))
         }
         if let failure {

@@ -111,7 +111,7 @@ struct RecordingTests {
         }
         let (outcome, _) = await recording.finish()
         #expect(outcome.failure == nil, "\(said.all)")
-        #expect(outcome.gaps == 1, "\(said.all)")
+        #expect(outcome.gaps == 1 && outcome.reconnections == 1, "\(said.all)")
         let recorded = try SensorLog.read(path: log)
         let (index, gap) = try #require(recorded.gaps.first)
         #expect(recorded.gaps.count == 1)
