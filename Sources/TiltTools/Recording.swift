@@ -247,6 +247,7 @@ public final class Recording: Sendable {
         return Task { [self] in
             defer { subscriber.close() }
             var connections = 0
+            var replaying = false
             for await event in subscriber.events() {
                 if Task.isCancelled { return }
                 switch event {
@@ -256,6 +257,7 @@ public final class Recording: Sendable {
                         return
                     }
                     connections += 1
+                    replaying = !hello.sensors.isEmpty && hello.sensors.allSatisfy { $0.mode == "replay" }
                     say("recording from \(hello.daemon) at \(path)\n")
                     if connections > 1 {
                         // Whatever the daemon sent while we were away is lost, and a restarted daemon's clock may
@@ -285,9 +287,10 @@ public final class Recording: Sendable {
                     state.withLock { $0.markGap(gap.sampleGap) }
                 case .message(.sensor(let e)):
                     say("\nsensor \(e.state): \(e.reason)\n")
-                    if e.state == .finished {
-                        // The replay played its whole log: nothing more will come, and everything sent is here.
-                        endSource("the sensor finished: \(e.reason)")
+                    if e.state == .finished || (e.state == .lost && replaying) {
+                        // The replay played its whole log (or stopped for good at a damaged one: a replay that is
+                        // lost stays so): nothing more will come, and everything sent is here.
+                        endSource("the sensor \(e.state == .lost ? "is lost" : "finished"): \(e.reason)")
                         return
                     }
                 case .disconnected(let reason):

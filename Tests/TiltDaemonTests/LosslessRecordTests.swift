@@ -178,6 +178,28 @@ struct LosslessRecordTests {
         #expect(partials.isEmpty, "\(partials)")
     }
 
+    @Test("a watcher that stops reading still learns that the replay finished, after the frames it did get")
+    func aStalledWatcherStillGetsTheFinishedEvent() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let daemon = try DaemonProcess.replaying(["--speed", "50"], in: dir)
+        defer { daemon.stop() }
+        let (client, _) = try daemon.greetedClient()
+        client.setReceiveBuffer(4096)
+        try client.send(#"{"cmd":"watch","rate":1000}"#)
+        try #require(try waitForSensor("finished", daemon: daemon))
+        var classes: [String] = []
+        while let line = client.readLine(timeout: 5), let message = LineSocket.parse(line) {
+            let kind = message["class"] as? String ?? ""
+            classes.append(kind)
+            if kind == "sensor", message["state"] as? String == "finished" { break }
+        }
+        #expect(classes.last == "sensor", "the finished event arrives: \(classes.suffix(3))")
+        let status = try #require(try client.status())
+        let me = try #require(status["client"] as? [String: Any])
+        #expect((me["dropped"] as? Int ?? 0) > 0, "frames it could not take were dropped, not queued")
+    }
+
     @Test("after a replay finished, a new client is told so: hello, then the event on watch; watch and record end")
     func lateClientsOfAFinishedReplayAreTold() throws {
         let dir = TestPaths.temporaryDirectory()

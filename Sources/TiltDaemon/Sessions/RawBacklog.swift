@@ -1,7 +1,8 @@
 import NIOCore
 import TiltWire
 
-/// One client's queue of raw samples (and the lines that must stay in order with them) while it does not read.
+/// One client's queue of raw samples, and of the events that must stay in order with them or that no later line
+/// replaces, while it does not read.
 ///
 /// A `raw` watcher is promised every sample (docs/protocol.md), so while its socket does not take writes the
 /// samples wait here instead of being dropped, up to ``capacity`` of them (the `raw_queue_seconds` setting times

@@ -164,9 +164,9 @@ final class SessionHandler: ChannelInboundHandler {
             drain(context: context)
             if backlog.isEmpty && context.channel.isWritable {
                 context.writeAndFlush(wrapOutboundOut(line), promise: nil)
-            } else if !backlog.isEmpty || kind == .gap {
-                // Behind the samples waiting, in order; an event to a client with nothing waiting is dropped as
-                // before (it reads none of its lines).
+            } else {
+                // Behind the samples waiting, in order, or until the client reads again: an event is rare and says
+                // what no later frame does (a `sensor finished`), so it waits (``RawBacklog/maxQueuedEvents`` at most).
                 _ = backlog.offer(line: line)
             }
         }
