@@ -17,6 +17,11 @@ struct Record: AsyncParsableCommand {
             so a full disk loses at most that much; progress goes to standard error. Ctrl-C or SIGTERM ends the \
             recording. The log is written as .partial-XXXXXX-NAME in the same folder and renamed to FILE when \
             the recording ends; an existing FILE is replaced only with --force.
+
+            Through tiltd every sample the daemon sends is kept, and a replay that finishes ends the recording. \
+            Samples tiltd could not send (this program fell more than its raw_queue_seconds behind) and \
+            reconnections are marked as gaps in the log, which replay and fuse do not fuse across; the recording \
+            then exits with status 1 unless --allow-gaps. The log tiltd replays is never the output, --force or not.
             """)
 
     enum From: String, ExpressibleByArgument, CaseIterable {
