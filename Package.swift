@@ -200,7 +200,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltToolsTests",
-            dependencies: ["TiltTools", "TiltClient", "TiltSensors", "TiltFusion", "TiltCore", "TiltTestKit"],
+            dependencies: [
+                "TiltTools", "TiltClient", "TiltWire", "TiltSensors", "TiltFusion", "TiltCore", "TiltTestKit",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltWebTests", dependencies: ["TiltTestKit", "TiltRender", "TiltImage"], swiftSettings: swiftSettings

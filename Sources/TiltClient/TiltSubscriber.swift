@@ -15,7 +15,7 @@ import TiltWire
 /// The subscriber connects to the daemon's socket, says `watch` at the configured rate, and turns each line into an
 /// ``Event``. When the daemon goes away it reports ``Event/disconnected(reason:)`` and tries again with exponential
 /// backoff; after a reconnect it watches again at the current rate. Events that the consumer does not take in time
-/// are dropped oldest first, so a slow consumer always sees recent frames.
+/// are dropped oldest first, so a slow consumer always sees recent frames; a `lossless` subscriber keeps them all.
 public final class TiltSubscriber: Sendable {
     /// Subscriber settings.
     public struct Configuration: Sendable, Hashable {
@@ -31,8 +31,12 @@ public final class TiltSubscriber: Sendable {
         public var reconnect: Bool
         /// The wait between connection attempts: from 0.1 s, doubling up to 5 s.
         public var backoff: Backoff
-        /// Events kept for a slow consumer before the oldest are dropped.
+        /// Events kept for a slow consumer before the oldest are dropped (unless ``lossless``).
         public var bufferSize: Int
+        /// Keep every event however far the consumer falls behind (a recording of raw samples): nothing is dropped
+        /// here, and what the daemon could not send is told by its `gap` messages. The consumer must keep up on
+        /// average, or the events it has not taken pile up in memory.
+        public var lossless: Bool
         /// The rotation the display gives its picture: frames come in the picture's axes (``ScreenRotation``).
         public var screenRotation: ScreenRotation
         /// `false` for the 6D (game rotation) attitude, `true` for 9D, `nil` for the daemon's default.
@@ -41,9 +45,10 @@ public final class TiltSubscriber: Sendable {
         public init(
             socketPath: String? = nil, rate: Double = WireProtocol.defaultRate, watch: Bool = true, raw: Bool = false,
             reconnect: Bool = true, backoff: Backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(5)),
-            bufferSize: Int = 64,
-            screenRotation: ScreenRotation = .normal, magnetometer: Bool? = nil
+            bufferSize: Int = 64, screenRotation: ScreenRotation = .normal, magnetometer: Bool? = nil,
+            lossless: Bool = false
         ) {
+            self.lossless = lossless
             self.screenRotation = screenRotation
             self.magnetometer = magnetometer
             self.socketPath = socketPath
@@ -115,7 +120,8 @@ public final class TiltSubscriber: Sendable {
     /// disconnection when `reconnect` is off.
     public func events() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(
-            of: Event.self, bufferingPolicy: .bufferingNewest(configuration.bufferSize))
+            of: Event.self,
+            bufferingPolicy: configuration.lossless ? .unbounded : .bufferingNewest(configuration.bufferSize))
         let t = Task { [self] in
             await self.connectionLoop(continuation)
             continuation.finish()

@@ -22,3 +22,11 @@ extension TiltDaemon.Source {
         }
     }
 }
+
+extension TiltDaemon.Source {
+    /// How much faster than real time samples come: a replay's speed, 1 for live sensors.
+    var speed: Double {
+        if case .replay(let replay) = self { return replay.speed }
+        return 1
+    }
+}

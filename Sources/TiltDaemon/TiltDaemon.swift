@@ -118,7 +118,8 @@ public struct TiltDaemon: Sendable {
             sourceName: source.name, sensors: source.sensors, calibration: resolution.explanation,
             calibrated: resolution.calibration != nil, power: power,
             mainReference: configuration.pipeline.filter.useMagnetometer
-                && source.sensors.contains { $0.kinds.contains("magn") } ? .magnetic : .game)
+                && source.sensors.contains { $0.kinds.contains("magn") } ? .magnetic : .game,
+            speed: configuration.source.speed)
         let sensorProxy =
             configuration.sensorProxy
             ? try SensorProxyService(address: configuration.sensorProxyBus, hub: hub, logger: logger) : nil

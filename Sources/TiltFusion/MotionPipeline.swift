@@ -33,6 +33,14 @@ public struct MotionPipeline: Sendable {
         filter.gyroErrors.scale = other.filter.gyroErrors.scale
     }
 
+    /// The next sample comes after a gap (``SampleGap``: lost samples, or time going back): the filter does not
+    /// integrate across it (``AttitudeFilter/markGap()``) and the tilt's smoothing starts again. Frames keep their
+    /// sequence numbers; the tare reference is kept.
+    public mutating func markGap() {
+        filter.markGap()
+        shaper.restartSmoothing()
+    }
+
     /// Re-centres the tilt on the next sample's attitude.
     public mutating func tare() {
         shaper.tare()

@@ -67,6 +67,12 @@ public struct TiltShaper: Sendable {
         return initialReference
     }
 
+    /// Forgets the smoothing's history (after a gap, whose times may go back): the next tilt passes unsmoothed.
+    public mutating func restartSmoothing() {
+        filterX.reset()
+        filterY.reset()
+    }
+
     /// The shaped tilt for `attitude` observed at `time` seconds.
     public mutating func shape(_ attitude: Quaternion, at time: Double) -> AttitudeFrame.Tilt {
         if reference == nil || tareRequested { tare(to: attitude) }

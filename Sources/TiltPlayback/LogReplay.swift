@@ -24,7 +24,7 @@ public enum LogReplay {
         return try frames(of: log)
     }
 
-    /// Fuses every sample of `log`.
+    /// Fuses every sample of `log`, not across its gaps (``SensorLog/gaps``).
     /// - Returns: the frames in time order, with times relative to the log's first sample.
     /// - Throws: ``PlaybackError`` when the log holds no samples.
     public static func frames(of log: SensorLog) throws(PlaybackError) -> [AttitudeFrame] {
@@ -35,9 +35,21 @@ public enum LogReplay {
         var pipeline = MotionPipeline()
         var frames: [AttitudeFrame] = []
         frames.reserveCapacity(log.samples.count)
-        for sample in log.samples {
+        // After a gap whose time goes back, the times go on one interval after the last, as tiltd's replay does, so
+        // the frames stay in time order.
+        var offset = 0.0
+        var interval = 0.01
+        for (index, var sample) in log.samples.enumerated() {
+            if log.gaps[index] != nil {
+                pipeline.markGap()
+                if let last = frames.last?.time, sample.time + offset - first.time <= last {
+                    offset = last + first.time + interval - sample.time
+                }
+            }
+            sample.time += offset
             var frame = pipeline.process(sample, source: "replay")
             frame.time -= first.time
+            if let last = frames.last?.time, frame.time > last { interval = frame.time - last }
             frames.append(frame)
         }
         return frames

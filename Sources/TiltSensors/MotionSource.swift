@@ -32,6 +32,9 @@ public enum MotionSourceEvent: Sendable, Equatable {
     case rejected(reason: String)
     /// The sensor's buffer is held by another program and it is polled instead (`nil`: the buffer is back).
     case busy(SensorBusy?)
+    /// Samples are missing before the next one (a replayed log's `# gap` marker, or its time going back): the
+    /// filter must not fuse across it as if it were motion.
+    case gap(SampleGap)
 }
 
 /// A failure of a motion source that stops it: what failed, as its own typed error a caller can switch on.

@@ -23,15 +23,20 @@ public enum FusedCSV {
 
     /// Fuses `samples` (with the magnetometer when `useMagnetometer`) as the source `name`, handing the header and
     /// rows to `emit` in chunks of about a megabyte.
+    ///
+    /// - Parameter gaps: The log's gaps by the index of the sample after each (``SensorLog/gaps``): the filter is
+    ///   not fed the jump (``MotionPipeline/markGap()``); the rows keep the log's own times.
     public static func fuse(
-        _ samples: [MotionSample], useMagnetometer: Bool, name: String, emit: (String) throws -> Void
+        _ samples: [MotionSample], gaps: [Int: SampleGap] = [:], useMagnetometer: Bool, name: String,
+        emit: (String) throws -> Void
     ) throws {
         var configuration = MotionPipeline.Configuration()
         configuration.filter.useMagnetometer = useMagnetometer
         var pipeline = MotionPipeline(configuration: configuration)
         var text = header
         text.reserveCapacity(1 << 20)
-        for sample in samples {
+        for (index, sample) in samples.enumerated() {
+            if gaps[index] != nil { pipeline.markGap() }
             text += row(time: sample.time, pipeline.process(sample, source: name))
             if text.utf8.count > 1 << 20 {
                 try emit(text)

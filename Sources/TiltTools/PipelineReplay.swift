@@ -39,9 +39,14 @@ public struct PipelineReplay: Sendable {
         public var fused: UInt64
         /// Rows skipped as malformed.
         public var skipped: Int
+        /// Gaps in the log (markers, time going back), not fused across.
+        public var gaps: Int = 0
 
         /// What `tilt replay` prints at the end.
-        public var text: String { "replayed \(fused) samples, skipped \(skipped) bad rows" }
+        public var text: String {
+            "replayed \(fused) samples, skipped \(skipped) bad rows"
+                + (gaps > 0 ? ", \(gaps) gap\(gaps == 1 ? "" : "s") not fused across" : "")
+        }
     }
 
     /// Plays the log: `show` gets each frame that is due, `report` the lines for a person (skipped rows, the sensor
@@ -60,7 +65,7 @@ public struct PipelineReplay: Sendable {
         let state = Mutex(
             (
                 pipeline: MotionPipeline(configuration: configuration), schedule: ReplaySchedule(rate: rate),
-                rejected: SkippedRows()
+                rejected: SkippedRows(), gaps: 0
             ))
         let name = source.name
         try await source.run(rate: nil) { event in
@@ -75,11 +80,18 @@ public struct PipelineReplay: Sendable {
                 if let line = state.withLock({ $0.rejected.add(reason) }) { report(line) }
             case .sensor(let sensorState, let reason):
                 if sensorState != .active { report("\(sensorState): \(reason)") }
+            case .gap:
+                // A marked gap, or time going back: not fused as motion; the frame schedule starts again.
+                state.withLock { state in
+                    state.pipeline.markGap()
+                    state.schedule = ReplaySchedule(rate: rate)
+                    state.gaps += 1
+                }
             case .busy:
                 break
             }
         }
-        return state.withLock { Summary(fused: $0.pipeline.nextSeq, skipped: $0.rejected.count) }
+        return state.withLock { Summary(fused: $0.pipeline.nextSeq, skipped: $0.rejected.count, gaps: $0.gaps) }
     }
 }
 

@@ -31,6 +31,16 @@ public final class Recording: Sendable {
         public var opened: Bool
         /// Why the recording stopped early or could not be finished, or `nil`.
         public var failure: String?
+        /// What kind of failure, when there is one (the words are ``failure``).
+        public var failureKind: RecordingErrorKind?
+        /// Samples tiltd could not send (its `gap` messages), each gap marked in the log.
+        public var lost: Int = 0
+        /// Gaps marked in the log: samples lost, and reconnections (whose loss is not known).
+        public var gaps: Int = 0
+        /// Times the recording reconnected to tiltd after it had begun (each a gap whose loss is not known).
+        public var reconnections: Int = 0
+        /// Why the source ended the recording by itself (a replay that finished), or `nil`.
+        public var sourceEnded: String?
     }
 
     /// How long a recording through tiltd waits for a first connection (a daemon started just before may not have
@@ -67,6 +77,9 @@ public final class Recording: Sendable {
     /// Whether the recording has failed and should be finished.
     public var failed: Bool { state.withLock { $0.failure != nil } }
 
+    /// Why the source has ended (a replay that `finished`): the recording is complete and should be finished.
+    public var sourceEnded: String? { state.withLock { $0.sourceEnded } }
+
     /// Stops the source, closes the log and says how the recording went.
     /// - Returns: the outcome, and the error the source's task ended with, if any.
     public func finish() async -> (outcome: Outcome, sourceError: (any Error)?) {
@@ -74,16 +87,29 @@ public final class Recording: Sendable {
         running?.cancel()
         var sourceError: (any Error)?
         do { try await running?.value } catch { sourceError = error }
+        state.withLock { $0.closeGap() }
         var outcome = state.withLock { s -> Outcome in
             guard let writer = s.writer.take() else {
-                return Outcome(rows: 0, rejected: s.rejected, opened: false, failure: s.failure)
+                return Outcome(
+                    rows: 0, rejected: s.rejected, opened: false, failure: s.failure?.message,
+                    failureKind: s.failure?.kind, lost: s.lost, gaps: 0, reconnections: s.reconnections,
+                    sourceEnded: s.sourceEnded)
             }
             var failure = s.failure
-            do { try writer.close() } catch { failure = failure ?? "\(error)" }
-            return Outcome(rows: writer.rowCount, rejected: s.rejected, opened: true, failure: failure)
+            do { try writer.close() } catch { failure = failure ?? RecordingError(.log, "\(error)") }
+            return Outcome(
+                rows: writer.rowCount, rejected: s.rejected, opened: true, failure: failure?.message,
+                failureKind: failure?.kind, lost: s.lost, gaps: writer.gapCount,
+                reconnections: s.reconnections, sourceEnded: s.sourceEnded)
         }
-        if !outcome.opened {
-            outcome.failure = outcome.failure ?? state.withLock { $0.notConnected } ?? "no samples arrived"
+        if !outcome.opened, outcome.failure == nil, let ended = outcome.sourceEnded {
+            outcome.failure = "\(ended); nothing was recorded"
+            outcome.failureKind = .sourceEnded
+        }
+        if !outcome.opened, outcome.failure == nil {
+            let notConnected = state.withLock { $0.notConnected }
+            outcome.failure = notConnected ?? "no samples arrived"
+            outcome.failureKind = notConnected == nil ? .noSamples : .notConnected
         }
         return (outcome, sourceError)
     }
@@ -91,7 +117,15 @@ public final class Recording: Sendable {
     /// What the capture shares with the command.
     private struct State: ~Copyable {
         var writer: SensorLogWriter?
-        var failure: String?
+        var failure: RecordingError?
+        /// Samples tiltd said it could not send.
+        var lost = 0
+        /// Reconnections after the first connection.
+        var reconnections = 0
+        /// A gap to mark before the next sample (a reconnection, a `gap` message).
+        var pendingGap: SampleGap?
+        /// Why the source ended the recording, once it has.
+        var sourceEnded: String?
         /// Why tiltd could not be reached yet, while a recording through it waits for its first connection.
         var notConnected: String?
         var firstTime: Double?
@@ -105,6 +139,7 @@ public final class Recording: Sendable {
             guard failure == nil, let writer = writer.take() else { return }
             defer { self.writer = consume writer }
             do {
+                if let gap = pendingGap.take() { try writer.appendGap(gap) }
                 try writer.append(sample)
                 if firstTime == nil { firstTime = sample.time }
                 lastTime = sample.time
@@ -119,8 +154,23 @@ public final class Recording: Sendable {
                     say("\rrecording \(output): \(writer.rowCount) samples, \(seconds) s")
                 }
             } catch {
-                failure = "\(error)"
+                failure = RecordingError(.log, "\(error)")
             }
+        }
+
+        /// Marks a gap before the next sample: merged with one already waiting (a reconnection that also lost
+        /// samples), and only once something was recorded (before the first sample there is nothing to break).
+        mutating func markGap(_ gap: SampleGap) {
+            lost += gap.count ?? 0
+            guard firstTime != nil else { return }
+            pendingGap = pendingGap.map { $0.merged(with: gap) } ?? gap
+        }
+
+        /// Writes a gap still waiting at the end (samples lost after the last one that came).
+        mutating func closeGap() {
+            guard failure == nil, let gap = pendingGap.take(), let writer = writer.take() else { return }
+            defer { self.writer = consume writer }
+            do { try writer.appendGap(gap) } catch { failure = RecordingError(.log, "\(error)") }
         }
     }
 
@@ -138,7 +188,7 @@ public final class Recording: Sendable {
                 s.writer = try SensorLogWriter(recordingTo: log, sensors: sensors, source: source)
                 return true
             } catch {
-                s.failure = "\(error)"
+                s.failure = RecordingError(.log, "\(error)")
                 return false
             }
         }
@@ -154,22 +204,73 @@ public final class Recording: Sendable {
                 case .rejected: state.withLock { $0.rejected += 1 }
                 case .sensor(let st, let reason): say("\nsensor \(st.rawValue): \(reason)\n")
                 case .busy(let busy): say("\nsensor: \(busy?.explanation() ?? "buffer back")\n")
+                case .gap(let gap): state.withLock { $0.markGap(gap) }
                 }
             }
         }
     }
 
+    /// The source has ended the recording (a replay that finished): `reason` says why.
+    private func endSource(_ reason: String) {
+        state.withLock { $0.sourceEnded = $0.sourceEnded ?? reason }
+    }
+
+    /// Why a recording into `output` may not go on with the daemon that sent `hello`: the output is the log the
+    /// daemon replays (`hello` names it as its sensor's `location`), which recording over would replace with a
+    /// recording of itself, `--force` or not. Compared by device and inode (links, relative paths, a path the daemon
+    /// resolved from its own folder), then by the path as given.
+    public static func refusal(hello: ServerMessage.Hello, output: String) -> RecordingError? {
+        var target = stat()
+        let exists = stat(output, &target) == 0
+        for sensor in hello.sensors where sensor.mode == "replay" {
+            var source = stat()
+            let same =
+                exists && stat(sensor.location, &source) == 0 && source.st_dev == target.st_dev
+                && source.st_ino == target.st_ino
+            if same || sensor.location == output {
+                return RecordingError(
+                    .outputIsReplayedLog,
+                    "cannot record into \(output): it is the log tiltd replays (\(sensor.location)); recording over "
+                        + "it would replace the source with a recording of itself, --force or not. Choose another "
+                        + "output")
+            }
+        }
+        return nil
+    }
+
     /// Records the daemon's raw sample stream (`watch` with `raw`), across reconnections.
     private func recordFromDaemon(socketPath path: String) -> Task<Void, any Error> {
-        let subscriber = TiltSubscriber(configuration: .init(socketPath: path, rate: 1, raw: true))
+        // Lossless: every raw sample the daemon sends is kept; what it could not send comes as `gap` messages.
+        let subscriber = TiltSubscriber(configuration: .init(socketPath: path, rate: 1, raw: true, lossless: true))
         let started = ContinuousClock.now
+        let output = output
         return Task { [self] in
             defer { subscriber.close() }
+            var connections = 0
+            var replaying = false
             for await event in subscriber.events() {
                 if Task.isCancelled { return }
                 switch event {
                 case .connected(let hello):
+                    if let refusal = Self.refusal(hello: hello, output: output) {
+                        state.withLock { $0.failure = $0.failure ?? refusal }
+                        return
+                    }
+                    connections += 1
+                    replaying = !hello.sensors.isEmpty && hello.sensors.allSatisfy { $0.mode == "replay" }
                     say("recording from \(hello.daemon) at \(path)\n")
+                    if connections > 1 {
+                        // Whatever the daemon sent while we were away is lost, and a restarted daemon's clock may
+                        // start over: the log says so rather than fuse across it.
+                        state.withLock { s in
+                            s.reconnections += 1
+                            s.markGap(SampleGap(reason: "reconnected to tiltd"))
+                        }
+                    }
+                    if hello.sensor == .finished {
+                        endSource("the sensor had finished before recording began (\(hello.daemon) at \(path))")
+                        return
+                    }
                     if state.withLock({ $0.writer == nil && $0.firstTime == nil }) {
                         let sensors = hello.sensors.map {
                             SensorDescription(
@@ -179,8 +280,19 @@ public final class Recording: Sendable {
                     }
                 case .message(.sample(let sample)):
                     record(sample)
+                case .message(.gap(let gap)):
+                    say(
+                        "\ntiltd could not send \(gap.count) samples (t \(gap.first) to \(gap.last) s); marked in the log\n"
+                    )
+                    state.withLock { $0.markGap(gap.sampleGap) }
                 case .message(.sensor(let e)):
                     say("\nsensor \(e.state): \(e.reason)\n")
+                    if e.state == .finished || (e.state == .lost && replaying) {
+                        // The replay played its whole log (or stopped for good at a damaged one: a replay that is
+                        // lost stays so): nothing more will come, and everything sent is here.
+                        endSource("the sensor \(e.state == .lost ? "is lost" : "finished"): \(e.reason)")
+                        return
+                    }
                 case .disconnected(let reason):
                     // Never connected for a while: no daemon is coming (one just started gets `startGrace` to open
                     // its socket), and there is no recording to keep a gap in, so stop with the cause.
@@ -191,7 +303,7 @@ public final class Recording: Sendable {
                             state.withLock { $0.notConnected = reason }
                             continue
                         }
-                        state.withLock { $0.failure = $0.failure ?? reason }
+                        state.withLock { $0.failure = $0.failure ?? RecordingError(.notConnected, reason) }
                         return
                     }
                     say("\ndisconnected: \(reason); retrying (the log will have a gap)\n")
@@ -204,3 +316,20 @@ public final class Recording: Sendable {
         }
     }
 }
+
+/// What can stop a recording.
+public enum RecordingErrorKind: Sendable, Hashable {
+    /// The log cannot be written (a full disk, a missing folder).
+    case log
+    /// tiltd could not be reached.
+    case notConnected
+    /// Nothing arrived to record.
+    case noSamples
+    /// The output is the log tiltd replays: refused even with `--force`.
+    case outputIsReplayedLog
+    /// The source had ended (a replay that finished) before anything was recorded.
+    case sourceEnded
+}
+
+/// A recording's failure: its kind and the words for people.
+public typealias RecordingError = TiltError<RecordingErrorKind>

@@ -9,6 +9,7 @@ public enum MessageClass: String, Sendable, Hashable, CaseIterable {
     case hello
     case attitude
     case sample
+    case gap
     case power
     case sensor
     case orientation

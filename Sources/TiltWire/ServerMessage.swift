@@ -17,6 +17,9 @@ public enum ServerMessage: Sendable, Equatable {
     case attitude(AttitudeFrame)
     /// One raw sample (to clients that asked for `raw`), as fused, after calibration.
     case sample(MotionSample)
+    /// Raw samples this client was not sent (its queue was full): how many, and the sensor times of the first and
+    /// last of them. It comes where they would have been, between the samples before and after them.
+    case gap(Gap)
     /// The power state changed (also in `hello`).
     case power(PowerState)
     /// The sensor changed state.
@@ -36,12 +39,35 @@ public enum ServerMessage: Sendable, Equatable {
         public var daemon: String
         public var sensors: [WireSensor]
         public var power: WirePower
-        public init(protocol: Int, daemon: String, sensors: [WireSensor], power: WirePower) {
+        /// The sensor's state when the client connected, as in `sensor` events (`nil` from older daemons): a client
+        /// of a replay that has `finished` knows at once that no sample will come.
+        public var sensor: SensorState?
+        public init(
+            protocol: Int, daemon: String, sensors: [WireSensor], power: WirePower, sensor: SensorState? = nil
+        ) {
             self.protocol = `protocol`
             self.daemon = daemon
             self.sensors = sensors
             self.power = power
+            self.sensor = sensor
         }
+    }
+
+    /// A `gap`: raw samples a `raw` watcher was not sent, because more piled up unread than its queue holds.
+    public struct Gap: WireMessage, Codable {
+        /// Samples not sent.
+        public var count: Int
+        /// The sensor time (`t`) of the first and of the last sample not sent.
+        public var first: Double
+        public var last: Double
+        public init(count: Int, first: Double, last: Double) {
+            self.count = count
+            self.first = first
+            self.last = last
+        }
+
+        /// The gap as the log and the filter see it.
+        public var sampleGap: SampleGap { SampleGap(count: count, first: first, last: last) }
     }
 
     /// A `sensor` event.
@@ -61,6 +87,7 @@ public enum ServerMessage: Sendable, Equatable {
         case .hello(let m): m
         case .attitude(let m): m
         case .sample(let m): m
+        case .gap(let m): m
         case .power(let m): m
         case .sensor(let m): m
         case .orientation(let m): m
@@ -78,6 +105,7 @@ public enum ServerMessage: Sendable, Equatable {
         case .hello: .hello(try .decode(line: line, using: decoder))
         case .attitude: .attitude(try .decode(line: line, using: decoder))
         case .sample: .sample(try .decode(line: line, using: decoder))
+        case .gap: .gap(try .decode(line: line, using: decoder))
         case .power: .power(try .decode(line: line, using: decoder))
         case .sensor: .sensor(try .decode(line: line, using: decoder))
         case .orientation: .orientation(try .decode(line: line, using: decoder))
@@ -105,6 +133,17 @@ extension ServerMessage.Hello {
         w.field("daemon", daemon)
         w.array("sensors", objects: sensors) { $1.write(into: &$0) }
         w.object("power") { power.write(into: &$0) }
+        if let sensor { w.field("sensor", sensor) }
+    }
+}
+
+extension ServerMessage.Gap {
+    public static var messageClass: MessageClass { .gap }
+
+    public func writeFields(into w: inout JSONWriter) {
+        w.field("count", count)
+        w.field("first", first)
+        w.field("last", last)
     }
 }
 

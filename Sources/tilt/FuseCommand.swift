@@ -41,9 +41,11 @@ struct Fuse: AsyncParsableCommand {
             emit = { try StandardOutput.write($0) }
         }
         let name = "fuse:" + (input.split(separator: "/").last.map(String.init) ?? input)
-        try FusedCSV.fuse(log.samples, useMagnetometer: !noMag, name: name, emit: emit)
+        try FusedCSV.fuse(log.samples, gaps: log.gaps, useMagnetometer: !noMag, name: name, emit: emit)
         try file?.commit()
+        let gaps = log.gaps.isEmpty ? "" : ", \(log.gaps.count) gap\(log.gaps.count == 1 ? "" : "s") not fused across"
         FileHandle.standardError.write(
-            "fused \(log.samples.count) samples (\(log.hasMagnetometer && !noMag ? "9D" : "6D")) into \(output)\n")
+            "fused \(log.samples.count) samples (\(log.hasMagnetometer && !noMag ? "9D" : "6D")) into \(output)\(gaps)\n"
+        )
     }
 }

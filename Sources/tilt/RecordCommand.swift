@@ -17,6 +17,11 @@ struct Record: AsyncParsableCommand {
             so a full disk loses at most that much; progress goes to standard error. Ctrl-C or SIGTERM ends the \
             recording. The log is written as .partial-XXXXXX-NAME in the same folder and renamed to FILE when \
             the recording ends; an existing FILE is replaced only with --force.
+
+            Through tiltd every sample the daemon sends is kept, and a replay that finishes ends the recording. \
+            Samples tiltd could not send (this program fell more than its raw_queue_seconds behind) and \
+            reconnections are marked as gaps in the log, which replay and fuse do not fuse across; the recording \
+            then exits with status 1 unless --allow-gaps. The log tiltd replays is never the output, --force or not.
             """)
 
     enum From: String, ExpressibleByArgument, CaseIterable {
@@ -46,6 +51,9 @@ struct Record: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Replace the output file when it exists.")
     var force = false
+
+    @Flag(name: .long, help: "Exit 0 even when samples were lost (the gaps are marked in the log either way).")
+    var allowGaps = false
 
     func validate() throws {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
@@ -88,7 +96,7 @@ struct Record: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let started = ContinuousClock.now
-        while !stops.received && !recording.failed {
+        while !stops.received && !recording.failed && recording.sourceEnded == nil {
             if let duration, ContinuousClock.now - started >= .seconds(duration) { break }
             try? await Task.sleep(for: .milliseconds(50))
         }
@@ -106,6 +114,20 @@ struct Record: AsyncParsableCommand {
             FileHandle.standardError.write(
                 "\nrecorded \(outcome.rows) samples to \(output) (\(outcome.rejected) rejected)\n")
         }
+        if let ended = outcome.sourceEnded, failure == nil {
+            FileHandle.standardError.write("stopped: \(ended)\n")
+        }
+        let lostAny = outcome.lost > 0 || outcome.gaps > 0
+        if lostAny {
+            let gaps = "\(outcome.gaps) gap\(outcome.gaps == 1 ? "" : "s") marked in the log"
+            let reconnections =
+                outcome.reconnections == 0
+                ? "" : ", \(outcome.reconnections) of them reconnections to tiltd, whose loss is not known"
+            FileHandle.standardError.write(
+                "\(allowGaps ? "warning" : "error"): lost \(outcome.lost) samples that tiltd could not send "
+                    + "(\(gaps)\(reconnections))"
+                    + (allowGaps ? "\n" : "; pass --allow-gaps to accept a log with gaps\n"))
+        }
         if let failure {
             // The writer names the temporary file; the user knows the output's name.
             FileHandle.standardError.write("error: \(failure.replacingOccurrences(of: log, with: output))\n")
@@ -115,5 +137,6 @@ struct Record: AsyncParsableCommand {
             FileHandle.standardError.write("error: \(runError)\n")
             throw ExitCode(1)
         }
+        if lostAny && !allowGaps { throw ExitCode(1) }
     }
 }

@@ -84,6 +84,12 @@ struct Watch: AsyncParsableCommand {
                 }
             case .message(.sensor(let e)):
                 FileHandle.standardError.write("\(interactive ? "\n" : "")sensor \(e.state): \(e.reason)\n")
+                if let count, e.state == .finished {
+                    // A finished replay sends no more frames: waiting for the rest would be for ever.
+                    subscriber.close()
+                    FileHandle.standardError.write("error: the sensor finished after \(frames) of \(count) frames\n")
+                    throw ExitCode(1)
+                }
             case .message(.power(let p)):
                 FileHandle.standardError.write(
                     "\(interactive ? "\n" : "")power: \(p.onBattery ? "battery" : "mains")\(p.lowPower ? ", low power" : "")\n"

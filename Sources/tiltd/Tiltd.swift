@@ -52,6 +52,7 @@ struct Tiltd: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: .setting("max_clients")) var maxClients: String?
     @Option(parsing: .unconditional, help: .setting("max_line_length")) var maxLineLength: String?
     @Option(parsing: .unconditional, help: .setting("commands_per_second")) var commandsPerSecond: String?
+    @Option(parsing: .unconditional, help: .setting("raw_queue_seconds")) var rawQueueSeconds: String?
     @Option(help: .setting("log_level")) var logLevel: String?
     @Option(help: .setting("log_format")) var logFormat: String?
     @Option(help: .setting("replay")) var replay: String?

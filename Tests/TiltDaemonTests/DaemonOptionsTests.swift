@@ -26,6 +26,7 @@ struct DaemonOptionsTests {
         Sample(key: "max_clients", good: "7", bad: "0") { $0.maxClients.map { "\($0)" } },
         Sample(key: "max_line_length", good: "512", bad: "10") { $0.maxLineLength.map { "\($0)" } },
         Sample(key: "commands_per_second", good: "2.5", bad: "100001") { $0.commandsPerSecond.map { "\($0)" } },
+        Sample(key: "raw_queue_seconds", good: "0.5", bad: "601") { $0.rawQueueSeconds.map { "\($0)" } },
         Sample(key: "log_level", good: "notice", bad: "loud") { $0.logLevel?.rawValue },
         Sample(key: "log_format", good: "plain", bad: "xml") { $0.logFormat?.rawValue },
         Sample(key: "replay", good: "/tmp/x.csv", bad: "") { $0.replay },

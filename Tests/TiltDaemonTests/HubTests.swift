@@ -164,7 +164,7 @@ final class RecordingSink: Subscriber {
         hub.setWatch(id: try #require(hub.register(raw)), enable: true, rate: 1, raw: true)
         hub.setWatch(id: try #require(hub.register(plain)), enable: true, rate: 1, raw: false)
         hub.publishRaw(MotionSample(time: 1, gyro: .zero, accel: Vector3(0, 0, 9.8), mag: nil))
-        #expect(try raw.messages().map(\.1) == [.sample])
+        #expect(try raw.messages().map(\.1) == [.sample(time: 1)])
         #expect(try plain.messages().isEmpty)
     }
 

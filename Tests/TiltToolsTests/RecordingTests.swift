@@ -85,4 +85,43 @@ struct RecordingTests {
         #expect(!outcome.opened)
         #expect(outcome.failure != nil, "nothing recorded is never a success")
     }
+
+    @Test("a recording across a daemon restart marks the gap, and fusing it does not freeze or fuse across it")
+    func acrossADaemonRestartTheLogHasAGap() async throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try DaemonProcess.replaying(["--speed", "5"], in: dir)
+        let log = dir.appendingPathComponent("rec.csv").path
+        let said = Said()
+        let recording = Recording(
+            source: .daemon(socketPath: first.socketPath ?? ""), log: log, output: "out.csv", say: said.append)
+        try recording.start()
+        var deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline && !recording.failed && samples(log).count < 300 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        first.stop()
+        // The same socket, a new daemon: its replay starts over at the log's first time.
+        let second = try DaemonProcess.replaying(["--speed", "5"], in: dir)
+        defer { second.stop() }
+        let before = samples(log).count
+        deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline && !recording.failed && samples(log).count < before + 300 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let (outcome, _) = await recording.finish()
+        #expect(outcome.failure == nil, "\(said.all)")
+        #expect(outcome.gaps == 1 && outcome.reconnections == 1, "\(said.all)")
+        let recorded = try SensorLog.read(path: log)
+        let (index, gap) = try #require(recorded.gaps.first)
+        #expect(recorded.gaps.count == 1)
+        #expect(gap.reason?.contains("reconnected to tiltd") == true, "\(gap)")
+        #expect(recorded.samples[index].time < recorded.samples[index - 1].time, "the new daemon's clock started over")
+        var text = ""
+        try FusedCSV.fuse(recorded.samples, gaps: recorded.gaps, useMagnetometer: true, name: "t") { text += $0 }
+        let quaternions = text.split(separator: "\n").dropFirst().dropFirst(index).map {
+            $0.split(separator: ",")[1...4].joined(separator: ",")
+        }
+        #expect(Set(quaternions).count > quaternions.count / 2, "the attitude after the restart is fused, not frozen")
+    }
 }

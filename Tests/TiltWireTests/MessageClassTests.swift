@@ -33,10 +33,11 @@ import TiltWire
                             name: "accel_3d", kinds: ["accel", "gyro"], location: "iio:device0", rateHz: 200,
                             mode: "buffered"))
                 ],
-                power: WirePower(PowerState(onBattery: true, capacity: 80, profile: nil)))),
+                power: WirePower(PowerState(onBattery: true, capacity: 80, profile: nil)), sensor: .finished)),
         .attitude(frame),
         .sample(
             MotionSample(time: 0.25, gyro: Vector3(0.5, 0, 0), accel: Vector3(0, 0, 9.75), mag: Vector3(20, 0, -40))),
+        .gap(.init(count: 393, first: 21.5, last: 21.9375)),
         .power(PowerState(onBattery: true, capacity: 12, profile: "power-saver")),
         .sensor(.init(state: .lost, reason: "device gone")),
         .orientation(WireOrientation(.rightUp, .tiltedDown)),
@@ -66,7 +67,7 @@ import TiltWire
             lines[0]
                 == #"{"class":"hello","protocol":1,"daemon":"tiltd 0.1.0","sensors":[{"name":"accel_3d","#
                 + #""kinds":["accel","gyro"],"location":"iio:device0","rate":200.0,"mode":"buffered"}],"#
-                + #""power":{"onBattery":true,"capacity":80,"profile":null,"lowPower":false}}"#)
+                + #""power":{"onBattery":true,"capacity":80,"profile":null,"lowPower":false},"sensor":"finished"}"#)
         let q = Self.frame.quaternion.array.map(\.description).joined(separator: ",")
         let e = Self.frame.euler
         #expect(
@@ -79,11 +80,13 @@ import TiltWire
         #expect(
             lines[2] == #"{"class":"sample","t":0.25,"gyr":[0.5,0.0,0.0],"acc":[0.0,0.0,9.75],"mag":[20.0,0.0,-40.0]}"#)
         #expect(
-            lines[3] == #"{"class":"power","onBattery":true,"capacity":12,"profile":"power-saver","lowPower":true}"#)
-        #expect(lines[4] == #"{"class":"sensor","state":"lost","reason":"device gone"}"#)
-        #expect(lines[5] == #"{"class":"orientation","orientation":"right-up","tilt":"tilted-down"}"#)
+            lines[3] == #"{"class":"gap","count":393,"first":21.5,"last":21.9375}"#)
         #expect(
-            lines[6]
+            lines[4] == #"{"class":"power","onBattery":true,"capacity":12,"profile":"power-saver","lowPower":true}"#)
+        #expect(lines[5] == #"{"class":"sensor","state":"lost","reason":"device gone"}"#)
+        #expect(lines[6] == #"{"class":"orientation","orientation":"right-up","tilt":"tilted-down"}"#)
+        #expect(
+            lines[7]
                 == #"{"class":"status","calibrated":false,"calibration":"none","client":{"dropped":0,"errors":1,"#
                 + #""id":9,"magnetometer":true,"pid":4242,"rate":60.0,"raw":true,"screenRotation":180,"sent":100,"#
                 + #""uid":1000,"watching":true},"clients":3,"daemon":"tiltd 0.1.0","filters":["magnetic"],"#
@@ -92,9 +95,9 @@ import TiltWire
                 + #""requestedRate":120.0,"samples":4000,"seq":3999,"sensor":"active","source":"iio:device0","#
                 + #""uptime":2.0,"watchers":2}"#)
         let r = Quaternion(axis: Vector3(0, 1, 0), angle: 0.25).array.map(\.description).joined(separator: ",")
-        #expect(lines[7] == #"{"class":"tare","reference":[\#(r)]}"#)
+        #expect(lines[8] == #"{"class":"tare","reference":[\#(r)]}"#)
         #expect(
-            lines[8]
+            lines[9]
                 == #"{"class":"error","message":"unknown command 'jump'; known commands: watch, poll, status, tare"}"#)
     }
 

@@ -17,6 +17,8 @@ final class Hub: Sendable {
         var gyroBias: Vector3 = .zero
         var power: PowerState = .mains
         var sensorState: SensorState = .idle
+        /// Why the sensor is in ``sensorState``.
+        var sensorReason = "not started: nobody watches yet"
         var samples: UInt64 = 0
         var rejected: UInt64 = 0
         var lastRejection: String?
@@ -38,6 +40,9 @@ final class Hub: Sendable {
 
     let sourceName: String
     let sensors: [SensorDescription]
+    /// Samples per second as they reach clients (a replay's rate times its speed; 1000 when the rate is unknown):
+    /// what `raw_queue_seconds` is counted in.
+    let deliveredRate: Double
     let startTime: Double
     /// The attitude the main filter gives: `magnetic` when it fuses a magnetometer, else `game`.
     let mainReference: AttitudeReference
@@ -50,9 +55,11 @@ final class Hub: Sendable {
 
     init(
         sourceName: String, sensors: [SensorDescription], calibration: String, calibrated: Bool,
-        power: PowerState = .mains, mainReference: AttitudeReference = .magnetic
+        power: PowerState = .mains, mainReference: AttitudeReference = .magnetic, speed: Double = 1
     ) {
         self.mainReference = mainReference
+        let rate = sensors.first?.rateHz.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? Self.unknownRate
+        deliveredRate = rate * (speed > 0 && speed.isFinite ? speed : 1)
         self.sourceName = sourceName
         self.sensors = sensors
         state = Mutex(State(power: power, calibration: calibration, calibrated: calibrated))
@@ -226,12 +233,52 @@ final class Hub: Sendable {
         }
     }
 
-    /// Sends a raw sample to the clients watching with `raw`.
+    /// The rate assumed for a source that does not say its own, Hz.
+    static let unknownRate = 1000.0
+
+    /// Sends a raw sample to the clients watching with `raw`; their sessions queue it while they do not read.
     func publishRaw(_ sample: MotionSample) {
         let sinks = state.withLock { s in s.clients.values.filter(\.raw).map(\.sink) }
         guard !sinks.isEmpty else { return }
         let line = WireLine(.sample(sample))
-        for sink in sinks { _ = sink.deliver(line, kind: .sample) }
+        for sink in sinks { _ = sink.deliver(line, kind: .sample(time: sample.time)) }
+    }
+
+    /// Tells the clients watching with `raw` of a gap in the source's samples (a replayed log's marker), in order
+    /// with the samples. Only a gap whose count and span are known is a `gap` message; time going back needs
+    /// none, a recording sees it.
+    func publishGap(_ gap: SampleGap) {
+        guard let count = gap.count, let first = gap.first, let last = gap.last else { return }
+        let sinks = state.withLock { s in s.clients.values.filter(\.raw).map(\.sink) }
+        guard !sinks.isEmpty else { return }
+        let line = WireLine(.gap(.init(count: count, first: first, last: last)))
+        for sink in sinks { _ = sink.deliver(line, kind: .gap) }
+    }
+
+    /// A raw sample was not sent to `id` (its queue was full): counted in its `status.client.dropped`.
+    func rawSampleDropped(id: UInt64) {
+        state.withLock { $0.clients[id]?.dropped &+= 1 }
+    }
+
+    /// A frame handed to `id`'s session was not written after all (raw samples waited before it).
+    func frameNotSent(id: UInt64) {
+        state.withLock { s in
+            guard var client = s.clients[id] else { return }
+            client.sent &-= min(client.sent, 1)
+            client.dropped &+= 1
+            client.pollInFlight = false
+            s.clients[id] = client
+        }
+    }
+
+    /// The sensor's `sensor` event for a client that starts watching while the source has ended (a replay that
+    /// `finished`, a source `lost` for good): no sample will come, and the event that said so went out before it
+    /// watched. `nil` while the source may still deliver.
+    func endedSensorEvent() -> ServerMessage? {
+        state.withLock { s in
+            guard s.sensorState == .finished || s.sensorState == .lost else { return nil }
+            return .sensor(.init(state: s.sensorState, reason: s.sensorReason))
+        }
     }
 
     /// Records the sensor's state and tells every client, if it changed.
@@ -239,6 +286,7 @@ final class Hub: Sendable {
         let changed = state.withLock { s -> Bool in
             guard s.sensorState != newState else { return false }
             s.sensorState = newState
+            s.sensorReason = reason
             return true
         }
         if changed { broadcast(.sensor(.init(state: newState, reason: reason))) }
@@ -322,11 +370,11 @@ final class Hub: Sendable {
 
     /// The greeting a new client gets.
     var hello: ServerMessage {
-        let (power, busy) = state.withLock { ($0.power, $0.busy) }
+        let (power, busy, sensor) = state.withLock { ($0.power, $0.busy, $0.sensorState) }
         return .hello(
             .init(
                 protocol: WireProtocol.version, daemon: "tiltd \(WireProtocol.daemonVersion)",
-                sensors: currentSensors(busy: busy).map(WireSensor.init), power: WirePower(power)))
+                sensors: currentSensors(busy: busy).map(WireSensor.init), power: WirePower(power), sensor: sensor))
     }
 
     /// The status report for client `id`, whose session adds what only it knows.

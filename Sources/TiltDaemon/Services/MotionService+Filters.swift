@@ -126,6 +126,12 @@ extension MotionService {
             return pose
         }
 
+        /// The next sample follows a gap (a replayed log's marker, or its time going back): no filter integrates
+        /// across it, those kept while idle included.
+        mutating func markGap() {
+            for reference in pipelines.keys { pipelines[reference]?.markGap() }
+        }
+
         /// The sensor stopped: the filters are kept (a restart resumes them, tare included) and reported as idle.
         mutating func idle() {
             running = []

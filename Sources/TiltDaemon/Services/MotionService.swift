@@ -98,6 +98,11 @@ final class MotionService: Service {
                     } else if news {
                         logger.info("sensor buffer free again: reading the buffer")
                     }
+                case .gap(let gap):
+                    self.filters.withLock { $0.markGap() }
+                    hub.publishGap(gap)
+                    logger.info(
+                        "gap in the samples: \(gap.count.map { "\($0) samples lost" } ?? gap.reason ?? "marked")")
                 case .rejected(let reason):
                     hub.reject(reason: reason)
                     let n = self.rejectedLogged.add(1, ordering: .relaxed).newValue

@@ -36,6 +36,9 @@ struct CommandDispatcher: Sendable {
             {
                 return .refused(command: "watch", message: refusal)
             }
+            // A source that has ended sent its `sensor` event before this client watched: say it again, or the
+            // client would wait for samples that never come.
+            if enable, let ended = hub.endedSensorEvent() { return .reply(ended) }
             return .none
         case .poll:
             return hub.poll(id: id).map { .reply(.attitude($0)) } ?? .none

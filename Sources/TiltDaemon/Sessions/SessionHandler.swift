@@ -31,6 +31,8 @@ final class SessionHandler: ChannelInboundHandler {
     private var limiter: CommandLimiter
     private var authority = CommandAuthority()
     private var flow = SessionFlow()
+    /// Raw samples (and the events behind them) waiting while the client does not read.
+    private var backlog = RawBacklog()
 
     /// The line length this connection's decoder was made with (a reload applies to new connections).
     private let maxLineLength: Int
@@ -122,8 +124,10 @@ final class SessionHandler: ChannelInboundHandler {
         context.fireChannelReadComplete()
     }
 
-    /// Stops reading while the client does not take what is written; starts again once it does.
+    /// Stops reading while the client does not take what is written; starts again once it does, and writes what
+    /// waits in the raw backlog first.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
+        drain(context: context)
         setReading(flow.shouldRead(writable: context.channel.isWritable), context: context)
         context.fireChannelWritabilityChanged()
     }
@@ -135,13 +139,54 @@ final class SessionHandler: ChannelInboundHandler {
 
     // MARK: Lines from the hub
 
-    /// Writes a line the hub delivered (it has already checked that the client keeps up).
+    /// Writes a line the hub delivered: a frame (the hub has checked that the client keeps up) unless raw samples
+    /// wait before it; a raw sample, a log's gap or an event at once, or behind those waiting (``RawBacklog``).
     func send(_ line: WireLine, kind: Delivery) {
-        guard let context, context.channel.isActive, id != nil else { return }
-        context.writeAndFlush(wrapOutboundOut(line), promise: nil)
-        guard case .frame(let answersPoll) = kind else { return }
-        if answersPoll, let id { hub.pollAnswered(id: id) }
-        closeIfDone()
+        guard let context, context.channel.isActive, let id else { return }
+        switch kind {
+        case .frame(let answersPoll):
+            if !backlog.isEmpty {
+                // The frame would overtake its sample: it is dropped, as any frame a client is too slow for.
+                hub.frameNotSent(id: id)
+                return
+            }
+            context.writeAndFlush(wrapOutboundOut(line), promise: nil)
+            if answersPoll { hub.pollAnswered(id: id) }
+            closeIfDone()
+        case .sample(let time):
+            drain(context: context)
+            if backlog.isEmpty && context.channel.isWritable {
+                context.writeAndFlush(wrapOutboundOut(line), promise: nil)
+            } else if backlog.offer(sample: line, time: time, capacity: rawCapacity) == .dropped {
+                hub.rawSampleDropped(id: id)
+            }
+        case .gap, .event:
+            drain(context: context)
+            if backlog.isEmpty && context.channel.isWritable {
+                context.writeAndFlush(wrapOutboundOut(line), promise: nil)
+            } else {
+                // Behind the samples waiting, in order, or until the client reads again: an event is rare and says
+                // what no later frame does (a `sensor finished`), so it waits (``RawBacklog/maxQueuedEvents`` at most).
+                _ = backlog.offer(line: line)
+            }
+        }
+    }
+
+    /// The raw samples a client may have waiting: `raw_queue_seconds` of them at the rate they arrive.
+    private var rawCapacity: Int {
+        let seconds = settings.policy.rawQueueSeconds
+        return Int((seconds * hub.deliveredRate).rounded(.up))
+    }
+
+    /// Writes what waits in the backlog while the channel takes it.
+    private func drain(context: ChannelHandlerContext) {
+        guard !backlog.isEmpty else { return }
+        var wrote = false
+        while context.channel.isWritable, let line = backlog.next() {
+            context.write(wrapOutboundOut(line), promise: nil)
+            wrote = true
+        }
+        if wrote { context.flush() }
     }
 
     /// Closes the connection (at daemon shutdown).

@@ -7,7 +7,8 @@ import TiltWire
 protocol Subscriber: Sendable {
     /// Hands `line` on without waiting.
     ///
-    /// - Returns: `false` when the client is not keeping up and the line was dropped (the hub counts dropped frames).
+    /// - Returns: `false` when the client is not keeping up and the line was dropped (the hub counts dropped frames;
+    ///   raw samples are queued, and counted by the session when dropped).
     func deliver(_ line: WireLine, kind: Delivery) -> Bool
 
     /// Closes the client's connection (at shutdown); returns once it is closed.
@@ -19,8 +20,11 @@ enum Delivery: Sendable, Equatable {
     /// An `attitude` frame, to a watcher or (`answersPoll`) to a waiting `poll`, which the subscriber confirms
     /// with ``Hub/pollAnswered(id:)`` once the frame is written.
     case frame(answersPoll: Bool)
-    /// A raw `sample`, to a client watching with `raw`.
-    case sample
+    /// A raw `sample` taken at sensor time `time`, to a client watching with `raw`: queued by the session while the
+    /// client does not read (up to `raw_queue_seconds` of them), never dropped unseen (``RawBacklog``).
+    case sample(time: Double)
+    /// A `gap` in a replayed log, to a client watching with `raw`: queued in order with the samples.
+    case gap
     /// A `sensor` or `power` event, to every client.
     case event
 }

@@ -70,7 +70,8 @@ public struct DaemonCheck: Sendable {
         add(
             .ok, "limits",
             "max_clients \(policy.maxClients), max_line_length \(policy.maxLineLength) bytes, "
-                + "commands_per_second \(policy.commandsPerSecond) (burst \(policy.commandBurst)); "
+                + "commands_per_second \(policy.commandsPerSecond) (burst \(policy.commandBurst)), "
+                + "raw_queue_seconds \(policy.rawQueueSeconds); "
                 + "admin_group \(policy.adminGroup?.description ?? "none")")
         let files = FileLimit.current
         if files.hard < UInt64(policy.maxClients) + 64 {

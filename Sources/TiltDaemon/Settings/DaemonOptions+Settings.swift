@@ -44,6 +44,16 @@ extension DaemonOptions {
             note: "Over it a command gets a \"rate limit\" error and is dropped; a client that keeps sending is "
                 + "disconnected."),
         Setting(
+            "raw_queue_seconds", \.rawQueueSeconds, flag: .value("raw-queue-seconds", valueName: "SECONDS"),
+            section: .limits,
+            accepts: .number(
+                "seconds from \(plain(ServicePolicy.rawQueueRange.lowerBound)) to "
+                    + "\(plain(ServicePolicy.rawQueueRange.upperBound)), e.g. 10",
+                in: ServicePolicy.rawQueueRange),
+            default: plain(ServicePolicy.defaultRawQueueSeconds),
+            help: "Seconds of raw samples (at the rate they arrive) queued for a raw watcher that does not read.",
+            note: "Beyond them samples are dropped, counted in status.client.dropped and told in a \"gap\" message."),
+        Setting(
             "log_level", \.logLevel, flag: .value("log-level", valueName: "LEVEL"), section: .logging,
             accepts: .oneOf("trace, debug, info, notice, warning, error or critical"),
             default: defaultLogLevel.rawValue,

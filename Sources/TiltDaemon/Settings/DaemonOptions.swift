@@ -15,6 +15,7 @@ public struct DaemonOptions: Sendable, Equatable {
     public var maxClients: Int?
     public var maxLineLength: Int?
     public var commandsPerSecond: Double?
+    public var rawQueueSeconds: Double?
     public var logLevel: Logger.Level?
     public var logFormat: JournalLogHandler.Format?
     public var replay: String?
@@ -149,6 +150,7 @@ public struct DaemonOptions: Sendable, Equatable {
         if let maxClients { policy.maxClients = maxClients }
         if let maxLineLength { policy.maxLineLength = maxLineLength }
         if let commandsPerSecond { policy.commandsPerSecond = commandsPerSecond }
+        if let rawQueueSeconds { policy.rawQueueSeconds = rawQueueSeconds }
         if let socketGroup { policy.socketGroup = try UnixGroup.lookup(socketGroup, key: "socket_group") }
         if let adminGroup { policy.adminGroup = try UnixGroup.lookup(adminGroup, key: "admin_group") }
         configuration.policy = policy

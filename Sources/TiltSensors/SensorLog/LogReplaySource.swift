@@ -1,6 +1,12 @@
 import Synchronization
 import TiltCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Replays a sensor log at its recorded pace (or faster), as a ``MotionSource``.
 ///
 /// Samples go out at their recorded times, scaled by `speed`, on the continuous clock. A row that goes bad
@@ -42,8 +48,9 @@ public final class LogReplaySource: MotionSource {
         var lastTime: Double?
         var lastInterval: Double = 0.01
         var finished = false
-        /// A sample read but not delivered when the last run was cancelled.
+        /// A sample read but not delivered when the last run was cancelled, and the gap before it.
         var pending: MotionSample?
+        var pendingGap: SampleGap?
     }
 
     public let configuration: Configuration
@@ -69,6 +76,15 @@ public final class LogReplaySource: MotionSource {
         state = Mutex(State(reader: reader))
     }
 
+    /// `path` made absolute with symbolic links resolved (as `hello` names it, so that a client can tell the file
+    /// whatever its own folder: `tilt record` refuses to write over the log being replayed), or `path` as given when
+    /// it cannot be resolved.
+    static func absolute(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     public func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
         let speed = configuration.speed > 0 ? configuration.speed : 1
         let clock = ContinuousClock()
@@ -80,16 +96,24 @@ public final class LogReplaySource: MotionSource {
         }
         events(.sensor(.active, reason: "replaying \(configuration.path) at \(speed)x"))
         while !Task.isCancelled {
+            var gap: SampleGap?
             let next: Result<MotionSample?, SensorLogError> = state.withLock { s in
                 if let pending = s.pending {
                     s.pending = nil
+                    gap = s.pendingGap
+                    s.pendingGap = nil
                     return .success(pending)
                 }
                 do {
                     while true {
                         if let row = try s.reader.next() {
                             var sample = row.sample
-                            if let last = s.lastTime, sample.time + s.timeOffset <= last {
+                            gap = row.gap
+                            if row.gap != nil, let last = s.lastTime, sample.time + s.timeOffset <= last {
+                                // A gap where the log's time goes back (a recording across a daemon restart): the
+                                // clock goes on one interval later, as after a loop, and the filter is told.
+                                s.timeOffset = last + s.lastInterval - sample.time
+                            } else if let last = s.lastTime, sample.time + s.timeOffset <= last {
                                 // Keep the clock moving forward even if the log does not.
                                 sample.time = last - s.timeOffset
                             }
@@ -131,10 +155,14 @@ public final class LogReplaySource: MotionSource {
                         try await clock.sleep(until: due)
                     } catch {
                         // Cancelled: this sample was not delivered; step back so the next run starts with it.
-                        state.withLock { s in s.pending = sample }
+                        state.withLock { s in
+                            s.pending = sample
+                            s.pendingGap = gap
+                        }
                         return
                     }
                 }
+                if let gap { events(.gap(gap)) }
                 events(.sample(sample))
             }
         }

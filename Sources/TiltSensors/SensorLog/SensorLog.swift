@@ -12,6 +12,9 @@ public struct SensorLog: Sendable {
     public var hasMagnetometer: Bool
     /// The bad rows skipped while reading (none under ``BadRowPolicy/strict``).
     public var skipped: SkippedRows
+    /// The gaps, by the index in ``samples`` of the sample each comes before (`samples.count` for one after the last
+    /// sample): `# gap` markers and times that go back (docs/log-format.md). Fusing does not integrate across them (``MotionPipeline/markGap()``).
+    public var gaps: [Int: SampleGap] = [:]
 
     public init(
         path: String, metadata: [String: String] = [:], samples: [MotionSample], truth: [Quaternion?]? = nil,
@@ -53,6 +56,7 @@ public struct SensorLog: Sendable {
         var truth: [Quaternion?] = []
         var movement: [Bool] = []
         var skipped = SkippedRows()
+        var gaps: [Int: SampleGap] = [:]
         samples.reserveCapacity(1 << 16)
         while true {
             let next: SensorLogRow?
@@ -64,13 +68,17 @@ public struct SensorLog: Sendable {
                 continue
             }
             guard let row = next else { break }
+            if let gap = row.gap { gaps[samples.count] = gap }
             samples.append(row.sample)
             if reader.hasTruth { truth.append(row.truth) }
             if reader.hasMovement { movement.append(row.movement ?? false) }
         }
+        if let gap = reader.gapAfterLastRow { gaps[samples.count] = gap }
         if let summary = skipped.summary(of: path) { report(summary) }
-        return SensorLog(
+        var log = SensorLog(
             path: path, metadata: reader.metadata, samples: samples, truth: reader.hasTruth ? truth : nil,
             movement: reader.hasMovement ? movement : nil, hasMagnetometer: reader.hasMagnetometer, skipped: skipped)
+        log.gaps = gaps
+        return log
     }
 }

@@ -34,6 +34,11 @@ public struct SensorLogParser: Sendable {
     public static let maxFieldLength = 256
 
     private var index = ColumnIndex()
+    /// A gap marked (`# gap …`) since the last good row, passed on with the next one; at the end of the log, the
+    /// gap after its last row (samples lost at the end of a recording).
+    public private(set) var pendingGap: SampleGap?
+    /// The time of the last good row, to tell time that goes backwards.
+    private var lastRowTime: Double?
 
     private struct ColumnIndex: Sendable {
         var t = -1
@@ -63,7 +68,12 @@ public struct SensorLogParser: Sendable {
         let line = Self.trimmed(line)
         if line.isEmpty { return nil }
         if line.first == UInt8(ascii: "#") {
-            if !hasHeader { parseMetadata(String(decoding: line.dropFirst(), as: UTF8.self)) }
+            let text = String(decoding: line.dropFirst(), as: UTF8.self)
+            if !hasHeader {
+                parseMetadata(text)
+            } else if let gap = Self.gapMarker(text) {
+                pendingGap = pendingGap.map { $0.merged(with: gap) } ?? gap
+            }
             return nil
         }
         guard hasHeader else {
@@ -71,7 +81,40 @@ public struct SensorLogParser: Sendable {
             return nil
         }
         rowCount += 1
-        return try parseRow(line, lineNumber: lineNumber)
+        var row = try parseRow(line, lineNumber: lineNumber)
+        let t = row.sample.time
+        if let last = lastRowTime, t < last {
+            let back = SampleGap(reason: "time goes back from \(last) s to \(t) s")
+            pendingGap = pendingGap.map { $0.merged(with: back) } ?? back
+        }
+        lastRowTime = t
+        row.gap = pendingGap
+        pendingGap = nil
+        return row
+    }
+
+    /// The gap a comment after the header marks, if it is a marker: `gap`, then optionally `key=value` pairs
+    /// separated by `;` (`count`, `first`, `last`, `reason`; others are ignored), e.g.
+    /// `# gap count=393; first=21.5025; last=21.9225`.
+    public static func gapMarker(_ comment: String) -> SampleGap? {
+        let text = comment.drop { $0 == " " || $0 == "\t" }
+        guard text.hasPrefix("gap") else { return nil }
+        let rest = text.dropFirst(3)
+        guard rest.isEmpty || rest.first == " " || rest.first == "\t" else { return nil }
+        var gap = SampleGap()
+        for part in rest.split(separator: ";") {
+            guard let eq = part.firstIndex(of: "=") else { continue }
+            let key = part[..<eq].trimmingSpaces()
+            let value = part[part.index(after: eq)...].trimmingSpaces()
+            switch key {
+            case "count": gap.count = Int(value).flatMap { $0 >= 0 ? $0 : nil }
+            case "first": gap.first = Double(value).flatMap { $0.isFinite ? $0 : nil }
+            case "last": gap.last = Double(value).flatMap { $0.isFinite ? $0 : nil }
+            case "reason": gap.reason = value.isEmpty ? nil : value
+            default: break
+            }
+        }
+        return gap
     }
 
     /// The error for a log that ended before its header.

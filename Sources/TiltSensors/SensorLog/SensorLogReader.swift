@@ -37,6 +37,9 @@ public final class SensorLogReader {
     public var hasTruth: Bool { parser.hasTruth }
     /// Whether the log has a `movement` column.
     public var hasMovement: Bool { parser.hasMovement }
+    /// A gap marked after the last row read so far: once ``next()`` has returned `nil`, the gap at the end of the
+    /// log (samples a recording lost after its last one).
+    public var gapAfterLastRow: SampleGap? { parser.pendingGap }
 
     private var file: gzFile?
     private var buffer: [UInt8] = []

@@ -9,4 +9,7 @@ public struct SensorLogRow: Sendable, Equatable {
     public var movement: Bool?
     /// The row's 1-based line number in the file.
     public var line: Int
+    /// Samples missing just before this one: a `# gap` marker before the row, or a time that goes back from the
+    /// previous row's (docs/log-format.md). The filter is not fed the jump as motion (``SampleGap``).
+    public var gap: SampleGap?
 }

@@ -19,6 +19,8 @@ public final class SensorLogWriter {
     private var line = ""
     /// Rows written so far.
     public private(set) var rowCount = 0
+    /// Gap markers written so far.
+    public private(set) var gapCount = 0
 
     /// Creates (or truncates) the log at `path` and writes its metadata comment and header.
     ///
@@ -57,6 +59,28 @@ public final class SensorLogWriter {
         line += "\n"
         try write(line)
         rowCount += 1
+    }
+
+    /// Marks a gap before the next row: samples lost (``SampleGap/count``, the times of the first and last lost
+    /// one) or a break in the stream (a reconnection), as a `# gap …` comment line (docs/log-format.md). Readers
+    /// that know markers do not fuse across it; older ones skip it as a comment.
+    public func appendGap(_ gap: SampleGap) throws(SensorLogError) {
+        try write(Self.gapLine(gap))
+        gapCount += 1
+    }
+
+    /// The marker line for `gap`, with its newline.
+    public static func gapLine(_ gap: SampleGap) -> String {
+        var parts: [String] = []
+        if let count = gap.count { parts.append("count=\(count)") }
+        if let first = gap.first { parts.append("first=\(first)") }
+        if let last = gap.last { parts.append("last=\(last)") }
+        if let reason = gap.reason {
+            // One line, and `;` separates the pairs.
+            let plain = String(reason.map { $0 == ";" || $0 == "\n" || $0 == "\r" ? "," : $0 })
+            parts.append("reason=\(plain)")
+        }
+        return parts.isEmpty ? "# gap\n" : "# gap " + parts.joined(separator: "; ") + "\n"
     }
 
     /// Pushes buffered rows to the file.
