@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltSensors
 import TiltTools
@@ -43,7 +43,7 @@ struct Fuse: AsyncParsableCommand {
         let name = "fuse:" + (input.split(separator: "/").last.map(String.init) ?? input)
         try FusedCSV.fuse(log.samples, useMagnetometer: !noMag, name: name, emit: emit)
         try file?.commit()
-        FileHandle.standardError.write(
+        StandardStream.error.write(
             "fused \(log.samples.count) samples (\(log.hasMagnetometer && !noMag ? "9D" : "6D")) into \(output)\n")
     }
 }

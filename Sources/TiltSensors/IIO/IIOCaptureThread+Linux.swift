@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
+import TiltCore
 
 /// Runs a buffered ``IIOCaptureSession``'s blocking reads on a thread of its own (Linux only), so waiting for the
 /// sensor never holds one of the few threads of Swift's cooperative pool, and hands what it reads to the calling
@@ -27,7 +28,7 @@ final class IIOCaptureThread: Sendable {
     init(session: IIOCaptureSession, sliceMilliseconds: Int32) {
         (reports, input) = AsyncStream.makeStream(of: Report.self, bufferingPolicy: .bufferingNewest(4096))
         let box = SessionBox(session: session)
-        let thread = Thread { [self] in
+        startThread(name: "tilt-iio-capture") { [self] in
             while !stopRequested.load(ordering: .relaxed) {
                 do throws(IIOError) {
                     let step = try box.session.step(timeoutMs: sliceMilliseconds)
@@ -44,8 +45,6 @@ final class IIOCaptureThread: Sendable {
             }
             waiter?.resume()
         }
-        thread.name = "tilt-iio-capture"
-        thread.start()
     }
 
     /// Asks the thread to stop (it notices within one slice) without waiting.
