@@ -15,14 +15,17 @@ extension String {
     /// C's printf formatting of numbers (`%.1f`, `%7.2f`, `%g`, `%d`), as Foundation's `String(format:)` gives it;
     /// the arguments are numbers (a `String` is no `CVarArg` here: interpolate text instead).
     public init(printf format: String, _ arguments: any CVarArg...) {
+        func text(_ buffer: [CChar]) -> String {
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
         self = withVaList(arguments) { list in
             var buffer = [CChar](repeating: 0, count: 64)
             let needed = Int(vsnprintf(&buffer, buffer.count, format, list))
-            guard needed >= buffer.count else { return String(cString: buffer) }
+            guard needed >= buffer.count else { return text(buffer) }
             return withVaList(arguments) { again in
                 buffer = [CChar](repeating: 0, count: needed + 1)
                 _ = vsnprintf(&buffer, buffer.count, format, again)
-                return String(cString: buffer)
+                return text(buffer)
             }
         }
     }
@@ -35,15 +38,11 @@ extension String {
 }
 
 extension StringProtocol {
-    /// Without leading and trailing white space: spaces, tabs, carriage returns, line feeds (what Foundation's
-    /// `trimmingCharacters(in: .whitespacesAndNewlines)` removes from the ASCII text the programs read).
+    /// Without leading and trailing white space and line breaks (Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)`). Characters, not bytes: `"\r\n"` is one character.
     public var trimmingWhitespace: String {
-        let isSpace: (Character) -> Bool = {
-            $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\u{0B}" || $0 == "\u{0C}"
-        }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return String(self[first...last])
     }
 }
