@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds what each effect and Shadertoy base of a preset reads per frame (``FrameDependencies``).
 ///

@@ -1,9 +1,10 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 /// A place in a JSON text, as an editor shows it: line and column, both from 1.
 ///
-/// `JSONDecoder` reports a syntax error without saying where it is; `JSONSerialization` says "around character N"
-/// (a byte offset), or nothing at all when the text ends early. This turns that offset into the line and column a person can jump to.
+/// `JSONDecoder` reports a syntax error without saying where it is; ``UntypedJSON`` says at which byte (none when the
+/// text ends early). This turns that offset into the line and column a person can jump to.
 struct JSONTextPosition: Sendable, Hashable, CustomStringConvertible {
     /// The line, from 1.
     let line: Int
@@ -21,23 +22,11 @@ struct JSONTextPosition: Sendable, Hashable, CustomStringConvertible {
 
     var description: String { "\(line):\(column)" }
 
-    /// Where `data` stops being valid JSON and what is wrong there, from the `error` `JSONSerialization` threw
-    /// parsing it (the end of the text when the error says no place).
-    static func syntaxError(_ error: any Error, in data: Data) -> (position: JSONTextPosition, reason: String) {
-        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        return (JSONTextPosition(offset: offset(in: text) ?? data.count, in: data), reason(text))
-    }
-
-    /// N of "… around character N." (the message `JSONSerialization` gives); `nil` when there is none, as for an
-    /// unexpected end of the text.
-    private static func offset(in message: String) -> Int? {
-        guard let range = message.range(of: "around character ") else { return nil }
-        return Int(message[range.upperBound...].prefix { $0.isNumber })
-    }
-
-    /// The message without its "around character N." tail, which the line and column replace.
-    private static func reason(_ message: String) -> String {
-        let head = message.range(of: " around character ").map { String(message[..<$0.lowerBound]) } ?? message
-        return head.hasSuffix(".") ? String(head.dropLast()) : head
+    /// Where `data` stops being valid JSON and what is wrong there, from the `error` ``UntypedJSON`` threw parsing
+    /// it (the end of the text when the error says no place).
+    static func syntaxError(_ error: UntypedJSON.SyntaxError, in data: Data) -> (
+        position: JSONTextPosition, reason: String
+    ) {
+        (JSONTextPosition(offset: error.offset ?? data.count, in: data), error.reason)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A Gaussian blur of the layer below a layer effect (its `"blur"` key), which the effect reads with
 /// `sampleLayerBlurred(layer, position)`: the renderer shrinks the layer by ``downsample``, then blurs it

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 /// A named effect stack loaded from a preset folder: `preset.json` plus its GLSL files.
 ///
@@ -80,7 +81,7 @@ public struct Preset: Sendable, Hashable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw .unreadable(file, reason: (error as NSError).localizedDescription)
+            throw .unreadable(file, reason: errorReason(error))
         }
         let raw = try PresetFile.decode(data, file: file)
         return try raw.resolve(name: dir.lastPathComponent, directory: dir, file: file)

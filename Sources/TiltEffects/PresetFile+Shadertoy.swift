@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PresetFile {
     /// The `shadertoy` key: a `mainImage` file, or an object describing a whole Shadertoy program.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The on-disk shape of `preset.json`, decoded as written and then checked by `resolve`.
 ///
@@ -86,7 +86,7 @@ struct PresetFile: Decodable {
         // Parsed once untyped first: JSONDecoder says neither where a syntax error is nor which keys it skipped.
         let json: Any
         do {
-            json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            json = try UntypedJSON.parse(data)
         } catch {
             let syntax = JSONTextPosition.syntaxError(error, in: data)
             throw .syntax(file, line: syntax.position.line, column: syntax.position.column, reason: syntax.reason)

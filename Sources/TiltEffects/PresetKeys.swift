@@ -15,7 +15,7 @@ struct PresetKeys: Sendable, Equatable {
             + "fix the spelling or remove it"
     }
 
-    /// The first object of `json` (as `JSONSerialization` parsed it) that holds a key its type's `CodingKeys` do
+    /// The first object of `json` (as ``UntypedJSON`` parsed it) that holds a key its type's `CodingKeys` do
     /// not list, or `nil`. Values of the wrong type are left to the decoder, which names them.
     static func firstUnknown(in json: Any) -> PresetKeys? {
         guard let top = json as? [String: Any] else { return nil }

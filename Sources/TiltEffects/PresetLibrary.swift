@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// Finds presets: `--presets DIR`, then `$TILT_PRESETS`, then a `Presets/` folder found by walking up from the
@@ -46,8 +46,8 @@ public struct PresetLibrary: Sendable {
         var dir = start.standardizedFileURL
         while true {
             let candidate = dir.appendingPathComponent("Presets")
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), isDir.boolValue {
+            var isDir = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), isDir {
                 return candidate.path
             }
             let parent = dir.deletingLastPathComponent()
@@ -63,10 +63,10 @@ public struct PresetLibrary: Sendable {
         for root in searchPaths {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
             for entry in entries.sorted() {
-                let path = (root as NSString).appendingPathComponent(entry)
+                let path = PathText.join(root, entry)
                 let name = entry.hasSuffix(".json") ? String(entry.dropLast(5)) : entry
                 guard found[name] == nil else { continue }
-                if FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(Preset.fileName))
+                if FileManager.default.fileExists(atPath: PathText.join(path, Preset.fileName))
                     || ShadertoyExport.isExportPath(path)
                 {
                     found[name] = path
@@ -90,7 +90,7 @@ public struct PresetLibrary: Sendable {
             return name
         }
         if name.contains("/"),
-            FileManager.default.fileExists(atPath: (name as NSString).appendingPathComponent(Preset.fileName))
+            FileManager.default.fileExists(atPath: PathText.join(name, Preset.fileName))
         {
             return name
         }

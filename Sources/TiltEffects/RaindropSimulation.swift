@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TiltCore
 
 /// Raindrops on a misted window, simulated on the CPU with no GL: the state behind the `raindrops` simulation of a
@@ -229,7 +230,7 @@ public struct RaindropSimulation: Sendable, Equatable {
                 while chance > 0, random.unit() < chance, d.radius > 2 * c.minRadius {
                     chance -= 1
                     let r = d.radius * random.uniform(0.2...0.35)
-                    d.radius = Foundation.cbrt(d.volume - r * r * r)
+                    d.radius = Glibc.cbrt(d.volume - r * r * r)
                     // Behind the drop, out of its reach so that it does not merge back at once.
                     let back = step / distance * (d.radius + r) * (c.mergeReach + 0.3)
                     let side = SIMD2(-step.y, step.x) / distance * random.uniform(-0.25...0.25) * d.radius
@@ -259,7 +260,7 @@ public struct RaindropSimulation: Sendable, Equatable {
                 var m = a
                 m.position = (a.position * va + b.position * vb) / total
                 m.velocity = (a.velocity * va + b.velocity * vb) / total
-                m.radius = Foundation.cbrt(total)
+                m.radius = Glibc.cbrt(total)
                 drops[i] = m
                 alive[j] = false
                 merged = true

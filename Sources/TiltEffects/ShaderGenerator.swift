@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 /// Writes the GLSL ES 3.00 source of each render pass.
 ///
@@ -126,8 +127,8 @@ public enum ShaderGenerator {
         readFile: (String) throws -> String = { try String(contentsOfFile: $0, encoding: .utf8) }
     ) throws(PresetError) -> GeneratedShader {
         var files: [String] = ["<generated>"]
-        let head = prelude.replacingOccurrences(
-            of: "precision highp float;\n",
+        let head = prelude.replacing(
+            "precision highp float;\n",
             with: "precision highp float;\n" + switches(preset: preset, picture: picture))
         var text = head
         var lineCount = head.split(separator: "\n", omittingEmptySubsequences: false).count - 1
@@ -136,7 +137,7 @@ public enum ShaderGenerator {
             guard !files.contains(path) else { return }
             let body: String
             do { body = try preset.shadertoyProgram?.inlineText(named: path) ?? readFile(path) } catch {
-                throw .unreadable(path, reason: (error as NSError).localizedDescription)
+                throw .unreadable(path, reason: errorReason(error))
             }
             files.append(path)
             let number = files.count - 1

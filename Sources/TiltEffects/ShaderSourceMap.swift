@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 /// Maps the GLSL source-string numbers used in `#line` directives back to files, and rewrites compiler logs so that
 /// errors name the preset's own files and lines.
@@ -47,7 +48,7 @@ public struct ShaderSourceMap: Sendable, Hashable {
     public func diagnostics(fromLog log: String) -> [Diagnostic] {
         var result: [Diagnostic] = []
         for raw in log.split(whereSeparator: \.isNewline) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace
             guard !line.isEmpty else { continue }
             if let d = parse(line) {
                 result.append(d)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 /// Reads Shadertoy's own JSON export (`{"ver", "info", "renderpass": [{"name", "type", "code", "inputs",
 /// "outputs"}]}`, also inside a one-element array or a `{"Shader": …}` API answer) as a preset with no effects: its
@@ -10,9 +11,9 @@ import Foundation
 public enum ShadertoyExport {
     /// Whether `path` names a JSON file (not a preset folder's `preset.json`), to be read as an export.
     public static func isExportPath(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         return path.lowercased().hasSuffix(".json") && !path.hasSuffix("/" + Preset.fileName)
-            && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory
     }
 
     /// Loads the export at `file`.
@@ -22,7 +23,7 @@ public enum ShadertoyExport {
         let url = URL(fileURLWithPath: file).standardizedFileURL
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw .unreadable(url.path, reason: (error as NSError).localizedDescription)
+            throw .unreadable(url.path, reason: errorReason(error))
         }
         return try parse(data, file: url.path, assets: assets)
     }
@@ -30,7 +31,7 @@ public enum ShadertoyExport {
     /// Parses the text of the export `file`.
     static func parse(_ data: Data, file: String, assets: String?) throws(PresetError) -> Preset {
         let json: Any
-        do { json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
+        do { json = try UntypedJSON.parse(data) } catch {
             let syntax = JSONTextPosition.syntaxError(error, in: data)
             throw .syntax(file, line: syntax.position.line, column: syntax.position.column, reason: syntax.reason)
         }
@@ -194,7 +195,7 @@ private struct PassReader {
 
     /// The texture file for `src`: its base name beside the export, then in the assets folder.
     private func texture(_ src: String, place: String) throws(PresetError) -> String {
-        let base = (src as NSString).lastPathComponent
+        let base = PathText.name(of: src)
         guard !base.isEmpty else { throw .invalid(file, field: place, reason: "a texture input has no \"src\"") }
         let folders = [directory] + [assets].compactMap { $0 }
         for folder in folders {
@@ -222,13 +223,15 @@ private struct PassReader {
     /// An id or channel number as text, whether the export wrote a number or a string.
     static func idText(_ value: Any) -> String? {
         if let s = value as? String { return s }
-        if let n = value as? NSNumber { return n.stringValue }
+        if let n = value as? Int { return String(n) }
+        if let x = value as? Double { return x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
         return nil
     }
 
     /// A flag written as a boolean or as `"true"` / `"false"`.
     static func flag(_ value: Any) -> Bool? {
         if let s = value as? String { return s == "true" ? true : s == "false" ? false : nil }
-        return (value as? NSNumber)?.boolValue
+        if let b = value as? Bool { return b }
+        return (value as? Int).map { $0 != 0 }
     }
 }

@@ -1,5 +1,5 @@
 import CEGL
-import Foundation
+import FoundationEssentials
 import TiltEffects
 import TiltImage
 

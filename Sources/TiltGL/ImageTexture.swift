@@ -1,5 +1,5 @@
 import CEGL
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltEffects
 import TiltImage
@@ -120,7 +120,7 @@ public final class ImageTexture {
 
     /// Writes `notice: TEXT` on standard error.
     public static func printNotice(_ text: String) {
-        FileHandle.standardError.write(Data("notice: \(text)\n".utf8))
+        StandardStream.error.write(Data("notice: \(text)\n".utf8))
     }
 }
 

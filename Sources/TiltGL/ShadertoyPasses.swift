@@ -1,5 +1,5 @@
 import CEGL
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltEffects
 import TiltImage
@@ -59,7 +59,7 @@ final class ShadertoyPasses {
         self.mipmapped = mipmapped
         format = Self.canRenderFloat ? .rgba16f : .rgba8
         if format == .rgba8 && !program.buffers.isEmpty {
-            FileHandle.standardError.write(
+            StandardStream.error.write(
                 Data(
                     ("note: this GL cannot render to float textures (no EXT_color_buffer_float); Shadertoy buffers are "
                         + "8-bit, so values clamp to 0…1\n").utf8))

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The sRGB transfer function both ways, for texels prepared on the CPU.
 enum SRGBTransfer {

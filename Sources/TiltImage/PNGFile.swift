@@ -1,5 +1,5 @@
 import CPNG
-import Foundation
+import FoundationEssentials
 import Glibc
 import TiltCore
 
@@ -73,7 +73,7 @@ public enum PNGFile {
     }
 
     private static func explain(_ code: Int32, path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         let text = String(cString: strerror(code))
         switch code {
         case ENOENT:

@@ -1,5 +1,6 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 /// What a GStreamer ERROR message says, read out once: the error's domain, code and text, the debug detail (often
 /// the system's words, such as "No space left on device") and the element that posted it.
@@ -37,7 +38,7 @@ struct BusError {
     static func systemError(in debug: String?) -> Int32? {
         guard let debug else { return nil }
         let words: String
-        if let range = debug.range(of: "system error: ", options: .backwards) {
+        if let range = debug.ranges(of: "system error: ").last {
             words = debug[range.upperBound...].split(separator: "\n").first.map(String.init) ?? ""
         } else {
             words = debug.split(separator: "\n").last.map(String.init) ?? ""

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 /// The programs that hold a device file open, found through `/proc/PID/fd` (those this user may read), to say who
 /// keeps a camera busy.
@@ -6,7 +7,7 @@ enum DeviceHolders {
     /// `PID (name)` of each process with `path` open, in PID order; empty when none is visible.
     static func find(_ path: String, proc: String = "/proc") -> [String] {
         let files = FileManager.default
-        let target = (path as NSString).resolvingSymlinksInPath
+        let target = PathText.resolvingLinks(path)
         let me = ProcessInfo.processInfo.processIdentifier
         let pids = ((try? files.contentsOfDirectory(atPath: proc)) ?? []).compactMap(Int32.init).sorted()
         var found: [String] = []
@@ -18,7 +19,7 @@ enum DeviceHolders {
             }
             guard holds else { continue }
             let name = (try? String(contentsOfFile: "\(proc)/\(pid)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+                .trimmingWhitespace
             found.append(name.map { "\(pid) (\($0))" } ?? "\(pid)")
         }
         return found

@@ -1,5 +1,5 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 extension VideoSource {
@@ -37,7 +37,7 @@ extension VideoSource {
         /// The message, with the system error of the debug text when there is one ("No such file or directory").
         var reason: String {
             let trimmed = message.hasSuffix(".") ? String(message.dropLast()) : message
-            guard let debug, let range = debug.range(of: "system error: ", options: .backwards) else { return trimmed }
+            guard let debug, let range = debug.ranges(of: "system error: ").last else { return trimmed }
             let system = debug[range.upperBound...].split(separator: "\n").first.map(String.init) ?? ""
             guard !system.isEmpty, system != "Success" else { return trimmed }
             return "\(trimmed): \(system)"

@@ -1,5 +1,6 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 extension VideoSource {
     /// The sink element a pipeline description ends in, and the description without it; `nil` when its last
@@ -30,7 +31,7 @@ extension VideoSource {
         guard let klass = gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS),
             String(cString: klass).split(separator: "/").contains("Sink")
         else { return nil }
-        let kept = description[..<lastLink].trimmingCharacters(in: .whitespaces)
+        let kept = description[..<lastLink].trimmingWhitespace
         return (name, kept)
     }
 }

@@ -1,5 +1,5 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// Moving pictures from a ``VideoInput`` through a GStreamer pipeline ending in an app sink: frames are decoded on

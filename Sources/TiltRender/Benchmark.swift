@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import TiltCore
 import TiltEffects
@@ -30,14 +31,14 @@ public struct Benchmark: Sendable {
         public var passesPerFrame: Double { Double(passesDrawn) / Double(max(frames, 1)) }
 
         public var description: String {
-            let name = preset.padding(toLength: 18, withPad: " ", startingAt: 0)
-            let size = "\(width)x\(height)".padding(toLength: 10, withPad: " ", startingAt: 0)
+            let name = preset.padded(to: 18)
+            let size = "\(width)x\(height)".padded(to: 10)
             let perFrame =
                 passesPerFrame == passesPerFrame.rounded()
-                ? "\(Int(passesPerFrame))" : String(format: "%.1f", passesPerFrame)
+                ? "\(Int(passesPerFrame))" : String(printf: "%.1f", passesPerFrame)
             return
-                "\(name) \(size) \(String(format: "%8.1f", fps)) fps  "
-                + "(\(frames) frames in \(String(format: "%.2f", seconds)) s, \(perFrame) of \(passCount) passes per frame"
+                "\(name) \(size) \(String(printf: "%8.1f", fps)) fps  "
+                + "(\(frames) frames in \(String(printf: "%.2f", seconds)) s, \(perFrame) of \(passCount) passes per frame"
                 + (videoFrames.map { ", \($0) video frames uploaded" } ?? "") + ")"
         }
     }

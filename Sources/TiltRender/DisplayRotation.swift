@@ -1,5 +1,5 @@
 import CXRandR
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// The rotation the X server applies to its screen's picture, read with RandR (`xrandr -o left` and the desktop's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import TiltCore
 import TiltEffects
@@ -80,11 +80,10 @@ public struct FrameSequenceJob: Sendable {
     /// The warning when `directory` still holds frames numbered from `frames` on (an earlier, longer render into the
     /// same folder): they are kept, and they are not part of this sequence. `nil` when there are none.
     public static func staleFrames(in directory: String, after frames: Int) -> String? {
-        let next = (directory as NSString).appendingPathComponent(fileName(frames))
+        let next = PathText.join(directory, fileName(frames))
         guard FileManager.default.fileExists(atPath: next) else { return nil }
         var last = frames
-        while FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(fileName(last + 1)))
-        {
+        while FileManager.default.fileExists(atPath: PathText.join(directory, fileName(last + 1))) {
             last += 1
         }
         return "\(directory) still holds \(fileName(frames))\(last > frames ? " to \(fileName(last))" : "") from an "
@@ -115,7 +114,7 @@ public struct FrameSequenceJob: Sendable {
                 inputs: $0.inputs)
         }
         if video?.container == .gif && fps > 50 {
-            let rate = String(format: "%g", fps)
+            let rate = String(printf: "%g", fps)
             let why = "a GIF frame lasts whole hundredths of a second, and browsers show those under 2/100 s as 1/10 s"
             logger.warning("\(why): --fps \(rate) will play slower than asked; give --fps 50 or less")
         }
@@ -126,7 +125,7 @@ public struct FrameSequenceJob: Sendable {
                 throw RenderError.write(
                     directory,
                     reason:
-                        "cannot create the folder (\((error as NSError).localizedDescription)); choose a writable --out"
+                        "cannot create the folder (\(errorReason(error))); choose a writable --out"
                 )
             }
         }
@@ -146,7 +145,7 @@ public struct FrameSequenceJob: Sendable {
         switch motion {
         case .replay(let timeline, let name):
             logger.info(
-                "replaying \(name): \(timeline.frames.count) samples, \(String(format: "%.1f", timeline.duration)) s")
+                "replaying \(name): \(timeline.frames.count) samples, \(String(printf: "%.1f", timeline.duration)) s")
             if let warning = Self.pastTheEnd(frames: frames, fps: fps, timeline: timeline, name: name) {
                 logger.warning("\(warning)")
             }
@@ -181,9 +180,9 @@ public struct FrameSequenceJob: Sendable {
     public static func pastTheEnd(frames: Int, fps: Double, timeline: MotionTimeline, name: String) -> String? {
         let covered = Int((timeline.duration * fps).rounded(.down)) + 1
         guard frames > covered else { return nil }
-        let seconds = String(format: "%.1f", Double(frames) / fps)
-        let logSeconds = String(format: "%.1f", timeline.duration)
-        return "--frames \(frames) at \(String(format: "%g", fps)) fps needs \(seconds) s of motion, but \(name) "
+        let seconds = String(printf: "%.1f", Double(frames) / fps)
+        let logSeconds = String(printf: "%.1f", timeline.duration)
+        return "--frames \(frames) at \(String(printf: "%g", fps)) fps needs \(seconds) s of motion, but \(name) "
             + "covers \(logSeconds) s (\(covered) frames at this --fps): frames \(covered) to \(frames - 1) repeat "
             + "its last pose; give --frames \(covered) or less, or a lower --fps"
     }

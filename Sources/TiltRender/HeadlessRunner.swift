@@ -1,5 +1,5 @@
 import CEGL
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
 import TiltCore

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import TiltCore
 import TiltGL
@@ -60,7 +60,7 @@ extension PictureContent {
         guard case .video(_, let problem, let reason) = error else {
             return ImageError(.damaged, path: path, reason: "\(error)")
         }
-        let said = "\(error)".replacingOccurrences(of: "cannot use video \(path): ", with: "")
+        let said = "\(error)".replacing("cannot use video \(path): ", with: "")
         switch problem {
         case .unknownType:
             return ImageError(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import TiltCore
 import TiltGL
@@ -78,6 +78,6 @@ extension PictureFeed {
 
     /// Seconds for a message: whole when whole, else to a tenth.
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        value == value.rounded() ? String(Int(value)) : String(printf: "%.1f", value)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 import TiltEffects
 import TiltGL
 
@@ -76,7 +77,7 @@ public struct PresetCheck: Sendable {
     /// The report for people, one finding a line, then the verdict.
     public static func report(_ findings: [Finding]) -> String {
         var lines = findings.map {
-            $0.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0) + "\($0.subject): \($0.text)"
+            $0.verdict.rawValue.padded(to: 5) + "\($0.subject): \($0.text)"
         }
         let failures = problems(findings)
         let plural = failures == 1 ? "" : "s"
@@ -92,8 +93,8 @@ public struct PresetCheck: Sendable {
     /// The folder to check, or `nil` after adding why there is none.
     private func folder(_ findings: inout [Finding]) -> String? {
         if let directory {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory
             else {
                 findings.append(
                     .init(.fail, "presets", "\(directory) is not a folder; pass --presets DIR with the preset folders"))

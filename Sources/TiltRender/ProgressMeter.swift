@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TiltCore
 
 /// Progress of long work (a frame sequence), shown on standard error so standard output stays clean.
@@ -46,7 +47,7 @@ public final class ProgressMeter {
         return ProgressMeter(
             total: total, unit: unit, interactive: isatty(STDERR_FILENO) == 1, interval: interval,
             now: { origin.duration(to: clock.now).inSeconds },
-            write: { FileHandle.standardError.write(Data($0.utf8)) })
+            write: { StandardStream.error.write(Data($0.utf8)) })
     }
 
     /// Says that `done` units are finished.
@@ -75,10 +76,10 @@ public final class ProgressMeter {
     /// `12/60 frames (20 %), 3.1 s, about 12 s left`.
     func status(_ done: Int, elapsed: Double) -> String {
         let percent = done * 100 / total
-        var text = "\(done)/\(total) \(unit) (\(percent) %), " + String(format: "%.1f s", elapsed)
+        var text = "\(done)/\(total) \(unit) (\(percent) %), " + String(printf: "%.1f s", elapsed)
         if done > 0 && done < total {
             let left = elapsed / Double(done) * Double(total - done)
-            text += String(format: ", about %.0f s left", left.rounded(.up))
+            text += String(printf: ", about %.0f s left", left.rounded(.up))
         }
         return text
     }

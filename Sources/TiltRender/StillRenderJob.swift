@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import TiltCore
 import TiltEffects
@@ -45,9 +45,9 @@ public struct StillRenderJob: Sendable {
     public func run(logger: Logger? = nil) throws {
         let start = ContinuousClock.now
         let large = width * height >= Self.largeFramePixels
-        func elapsed() -> String { String(format: "%.1f s", start.duration(to: .now).inSeconds) }
+        func elapsed() -> String { String(printf: "%.1f s", start.duration(to: .now).inSeconds) }
         if large {
-            let megapixels = String(format: "%.0f", Double(width * height) / 1e6)
+            let megapixels = String(printf: "%.0f", Double(width * height) / 1e6)
             logger?.info("rendering \(width)x\(height) (\(megapixels) Mpx): compiling the shaders")
         }
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)

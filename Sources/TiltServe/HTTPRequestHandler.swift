@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
+import TiltCore
 
 /// Plain HTTP: the pages in the web folder, a preset's textures, and the answer to a WebSocket handshake that was
 /// refused (403 with the reason, 503 when full) or that was not a handshake at all.
@@ -106,7 +107,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The `Content-Type` of a served file, from its extension.
     static func contentType(of path: String) -> String {
-        switch (path as NSString).pathExtension.lowercased() {
+        switch PathText.fileExtension(of: path).lowercased() {
         case "html", "htm": "text/html; charset=utf-8"
         case "js", "mjs": "text/javascript; charset=utf-8"
         case "css": "text/css; charset=utf-8"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOCore
 import NIOPosix
@@ -58,7 +58,7 @@ final class MotionRelay: WebSocketEndpoint, Sendable {
             return
         }
         // One line to tiltd: a newline inside the message would make it two commands.
-        let line = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        let line = text.replacing("\n", with: " ").replacing("\r", with: " ")
         daemon.writeAndFlush(daemon.allocator.buffer(string: line + "\n"), promise: nil)
     }
 

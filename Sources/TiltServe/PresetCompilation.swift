@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TiltCore
 import TiltEffects
 import TiltGL
@@ -39,7 +40,7 @@ enum PresetCompilation {
         do { scratch = try mirror(directory: directory, name: name, overrides: overrides) } catch {
             return done(nil, [Diagnostic(file: Preset.fileName, line: 0, column: 0, message: "\(error)")])
         }
-        defer { try? FileManager.default.removeItem(atPath: (scratch as NSString).deletingLastPathComponent) }
+        defer { try? FileManager.default.removeItem(atPath: PathText.folder(of: scratch)) }
         let relative = { (path: String) -> String in
             path.hasPrefix(scratch + "/") ? String(path.dropFirst(scratch.count + 1)) : path
         }
@@ -53,7 +54,7 @@ enum PresetCompilation {
         } catch let error as PresetError {
             let file = error.path.map(relative) ?? Preset.fileName
             let position = error.syntaxPosition
-            let message = "\(error)".replacingOccurrences(of: scratch + "/", with: "")
+            let message = "\(error)".replacing(scratch + "/", with: "")
             return done(
                 nil,
                 [
@@ -66,10 +67,10 @@ enum PresetCompilation {
                 error.diagnostics.map {
                     Diagnostic(
                         file: relative($0.file), line: $0.line, column: $0.column,
-                        message: $0.message.replacingOccurrences(of: scratch + "/", with: ""))
+                        message: $0.message.replacing(scratch + "/", with: ""))
                 })
         } catch {
-            let message = "\(error)".replacingOccurrences(of: scratch + "/", with: "")
+            let message = "\(error)".replacing(scratch + "/", with: "")
             return done(nil, [Diagnostic(file: Preset.fileName, line: 0, column: 0, message: message)])
         }
     }
@@ -77,7 +78,7 @@ enum PresetCompilation {
     /// A private folder `TMP/tiltfx-serve-XXXXXX/NAME` mirroring `directory`, with `overrides` written in it.
     /// - Returns: the mirror's path (its parent is removed after use).
     private static func mirror(directory: String, name: String, overrides: [String: String]) throws -> String {
-        let base = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
+        let base = FileManager.default.temporaryDirectory.standardizedFileURL.path
         var template = Array("\(base)/tiltfx-serve-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw ServeMessageError(.io, "cannot make a temporary folder: \(String(cString: strerror(errno)))")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltEffects
 
@@ -41,7 +41,7 @@ struct PresetWorkspace: Sendable {
     func files(in directory: String) throws(ServeMessageError) -> [String: String] {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
-            throw ServeMessageError(.io, "cannot list \(directory): \(error.localizedDescription)")
+            throw ServeMessageError(.io, "cannot list \(directory): \(errorReason(error))")
         }
         var files: [String: String] = [:]
         for name in names where Self.isEditableName(name) {
@@ -107,8 +107,8 @@ struct PresetWorkspace: Sendable {
     }
 
     static func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 
     static func isRegularFile(_ path: String) -> Bool {

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import NIOHTTP1
+import TiltCore
 
 /// Who may open a WebSocket or read a preset's files: the token and the `Origin` checks, one decision for the
 /// upgrader and the HTTP answer that explains a refusal.
@@ -75,7 +76,7 @@ public struct ServeAccess: Sendable {
     }
 
     private static func trimmed(_ origin: String) -> String {
-        var origin = origin.trimmingCharacters(in: .whitespaces)
+        var origin = origin.trimmingWhitespace
         while origin.hasSuffix("/") { origin.removeLast() }
         return origin.lowercased()
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// The JSON both WebSockets speak: typed messages, each read with `JSONDecoder` and written with `JSONEncoder` as one

@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import TiltCore
 import TiltEffects
 
 /// `tiltfx serve`'s server: HTTP/1.1 on swift-nio, with the `/motion` and `/edit` WebSockets upgraded by
@@ -63,7 +64,7 @@ public final class ServeServer: Sendable {
 
         /// The path of a preset's texture file (`.png`, `.jpg`, `.jpeg` directly in its folder).
         func textureFile(preset: String, file: String) -> String? {
-            let ext = (file as NSString).pathExtension.lowercased()
+            let ext = PathText.fileExtension(of: file).lowercased()
             guard PresetWorkspace.isPlainName(file), ["png", "jpg", "jpeg"].contains(ext),
                 let directory = try? workspace.directory(of: preset)
             else { return nil }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import NIOCore
+import TiltCore
 import TiltGL
 
 /// One thread that owns a headless EGL context and runs every compile, one at a time, in order.
@@ -18,15 +19,13 @@ final class ShaderCompileThread: @unchecked Sendable {
         var description: String { "the server is stopping; the shader compiler takes no more work" }
     }
 
-    private let wakeup = NSCondition()
+    private let wakeup = ThreadCondition()
     private var jobs: [Job] = []
     private var stopped = false
 
     /// Starts the thread (the context is made on it, at once, so the first compile does not pay for it).
     init() {
-        let thread = Thread { [self] in loop() }
-        thread.name = "tiltfx-serve-gl"
-        thread.start()
+        startThread(name: "tiltfx-serve-gl") { [self] in loop() }
     }
 
     /// Runs `work` on the GL thread with its context (or why there is none) and completes `promise` with its result;

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltClient
 import TiltCore
 import TiltWire
@@ -14,12 +14,12 @@ import TiltWire
 /// the hard limit without privileges, so it would add nothing.) Its log goes to a file in the temporary folder,
 /// which is removed when the daemon is stopped.
 final class BenchDaemon {
-    let process = Process()
     let folder: String
     let socketPath: String
     let logPath: String
-
-    var pid: Int32 { process.processIdentifier }
+    /// The daemon's process id (started with posix_spawn: Foundation's Process is not in FoundationEssentials).
+    private(set) var pid: pid_t = 0
+    private var reaped = false
 
     /// Starts `tiltd --replay log --loop` and waits (10 s at most) until its socket answers.
     ///
@@ -32,17 +32,25 @@ final class BenchDaemon {
         folder = String(cString: made)
         socketPath = folder + "/tiltd.sock"
         logPath = folder + "/tiltd.log"
-        process.executableURL = URL(fileURLWithPath: tiltd)
-        process.arguments = ["--replay", log, "--loop", "--socket", socketPath]
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        // Standard input from /dev/null, standard output and error to the log.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let words: [String] = [tiltd, "--replay", log, "--loop", "--socket", socketPath]
+        let arguments = words.map { strdup($0) }
+        defer { arguments.forEach { free($0) } }
+        var argv = arguments + [nil]
+        let code = posix_spawn(&pid, tiltd, &actions, nil, &argv, environ)
+        guard code == 0 else {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw BenchError(.system, "cannot start \(tiltd): \(String(cString: strerror(code)))")
+        }
         let deadline = monotonicSeconds() + 10
         while (try? Self.status(socketPath: socketPath)) == nil {
-            guard process.isRunning, monotonicSeconds() < deadline else {
+            guard isRunning, monotonicSeconds() < deadline else {
                 let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
                 stop()
                 throw BenchError(.daemon, "tiltd did not start on \(socketPath); it printed:\n\(text)")
@@ -74,14 +82,26 @@ final class BenchDaemon {
         }
     }
 
+    /// Whether the daemon still runs (an exited one is reaped here).
+    private var isRunning: Bool {
+        guard !reaped else { return false }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == 0 { return true }
+        reaped = true
+        return false
+    }
+
     /// Stops the daemon (SIGTERM, then SIGKILL after 5 s) and removes the temporary folder.
     func stop() {
-        if process.isRunning {
+        if isRunning {
             kill(pid, SIGTERM)
             let deadline = monotonicSeconds() + 5
-            while process.isRunning && monotonicSeconds() < deadline { usleep(20_000) }
-            if process.isRunning { kill(pid, SIGKILL) }
-            process.waitUntilExit()
+            while isRunning && monotonicSeconds() < deadline { usleep(20_000) }
+            if isRunning { kill(pid, SIGKILL) }
+            var status: Int32 = 0
+            if !reaped { _ = waitpid(pid, &status, 0) }
+            reaped = true
         }
         try? FileManager.default.removeItem(atPath: folder)
     }

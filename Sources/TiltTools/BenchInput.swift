@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// Where a bench finds its inputs (the data folder, the log, the tiltd to run): the path an option names, checked,
@@ -42,8 +42,8 @@ public enum BenchInput {
 
     /// Whether `path` is a folder.
     public static func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 
     /// The tiltd `tilt bench daemon` runs: `given` (`--tiltd`), else the tiltd next to this executable.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 /// What `tilt bench daemon` measured, and its printed form.
 public struct BenchReport: Sendable {
@@ -59,8 +60,8 @@ public struct BenchReport: Sendable {
 
     /// The report as `tilt bench daemon` prints it.
     public var text: String {
-        func mib(_ bytes: Int?) -> String { bytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "?" }
-        func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
+        func mib(_ bytes: Int?) -> String { bytes.map { String(printf: "%.1f MiB", Double($0) / 1_048_576) } ?? "?" }
+        func ms(_ seconds: Double) -> String { String(printf: "%.3f ms", seconds * 1000) }
         let total = frames.reduce(0, +)
         let expected = expectedPerClient
         let minimum = frames.min() ?? 0
@@ -68,20 +69,19 @@ public struct BenchReport: Sendable {
         let mean = frames.isEmpty ? 0 : Double(total) / Double(frames.count)
         let missing = max(0, expected * Double(clients) - Double(total))
         var lines = [
+            String(printf: "tilt bench daemon: %d clients × %g Hz for %.1f s; ", clients, rate, seconds)
+                + "tiltd replaying \(logName) (\(logRate.map { String(printf: "%g Hz", $0) } ?? "rate unknown"), looped)",
             String(
-                format: "tilt bench daemon: %d clients × %g Hz for %.1f s; tiltd replaying %@ (%@, looped)",
-                clients, rate, seconds, logName, logRate.map { String(format: "%g Hz", $0) } ?? "rate unknown"),
-            String(
-                format: "frames per client      expected %.0f, received min %d / mean %.1f / max %d",
+                printf: "frames per client      expected %.0f, received min %d / mean %.1f / max %d",
                 expected, minimum, mean, maximum),
             String(
-                format: "frames, all clients    expected %.0f, received %d (short by %.0f, %.2f %%)",
+                printf: "frames, all clients    expected %.0f, received %d (short by %.0f, %.2f %%)",
                 expected * Double(clients), total, missing,
                 expected > 0 ? missing / (expected * Double(clients)) * 100 : 0),
             "daemon drops           \(daemonDrops) (frames not written to unwritable clients; "
                 + "\(statusAnswers)/\(clients) clients reported)",
-            "daemon CPU             " + (cpuPercent.map { String(format: "%.1f %% of one core", $0) } ?? "?")
-                + (benchCPUPercent.map { String(format: " (the bench's clients: %.1f %%)", $0) } ?? ""),
+            "daemon CPU             " + (cpuPercent.map { String(printf: "%.1f %% of one core", $0) } ?? "?")
+                + (benchCPUPercent.map { String(printf: " (the bench's clients: %.1f %%)", $0) } ?? ""),
             "daemon RSS             start \(mib(rssStart)), with \(clients) clients \(mib(rssLoaded)), "
                 + "after they left \(mib(rssAfterClients))",
         ]

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 /// How a calibration talks to the person holding the device: prompts and messages (standard error), answers
 /// (standard input) and progress lines. Injected, so that the collection runs in tests without a terminal.
@@ -22,13 +23,13 @@ public struct CalibrationConsole: Sendable {
 
     /// Messages and progress on standard error, answers from standard input.
     public static let standard = CalibrationConsole(
-        say: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }, readLine: readLineAsync,
+        say: { StandardStream.error.write(Data(($0 + "\n").utf8)) }, readLine: readLineAsync,
         progressLine: { ProgressLine() })
 }
 
 /// Reads one line from standard input without blocking the cooperative thread pool; `nil` at end of input.
 @Sendable func readLineAsync() async -> String? {
     await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: readLine()) }
+        startThread(name: "tilt-readline") { continuation.resume(returning: readLine()) }
     }
 }

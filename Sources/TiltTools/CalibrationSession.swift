@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltSensors
 
@@ -56,7 +56,7 @@ public struct CalibrationSession: Sendable {
         let samples = try await stillSamples(duration: duration)
         let (bias, stats) = try CalibrationFit.gyroBias(samples, limits: limits)
         let summary = String(
-            format: "%d samples; gyro std %.4f rad/s, accel magnitude std %.4f m/s²", stats.count, stats.gyroStd,
+            printf: "%d samples; gyro std %.4f rad/s, accel magnitude std %.4f m/s²", stats.count, stats.gyroStd,
             stats.accelMagnitudeStd)
         return GyroResult(bias: bias, summary: summary)
     }
@@ -71,7 +71,7 @@ public struct CalibrationSession: Sendable {
             guard span >= duration * 0.9 else {
                 throw CalibrateError(
                     .input,
-                    "the log holds only \(String(format: "%.1f", span)) s; need \(duration) s "
+                    "the log holds only \(String(printf: "%.1f", span)) s; need \(duration) s "
                         + "(or pass a smaller --duration)")
             }
             return samples
@@ -99,7 +99,7 @@ public struct CalibrationSession: Sendable {
         let finder = try await positions(seconds: seconds, automatic: automatic, timeout: timeout)
         let fit = try finder.fit()
         let summary = String(
-            format: "six positions of %.1f s; largest residual %.4f m/s²", seconds, fit.largestResidual)
+            printf: "six positions of %.1f s; largest residual %.4f m/s²", seconds, fit.largestResidual)
         return AccelResult(fit: fit, summary: summary)
     }
 
@@ -203,7 +203,7 @@ public struct CalibrationSession: Sendable {
                     + "and run again")
         }
         let summary = String(
-            format: "%d readings covering %d of 26 directions; field %.1f µT", points.count, covered,
+            printf: "%d readings covering %d of 26 directions; field %.1f µT", points.count, covered,
             fit.fieldStrength)
         return MagResult(hardIron: fit.hardIron, softIron: fit.softIron, summary: summary)
     }
@@ -228,6 +228,6 @@ public struct CalibrationSession: Sendable {
 
     /// Seconds with one decimal.
     static func seconds(_ s: Double) -> String {
-        String(format: "%.1f", s)
+        String(printf: "%.1f", s)
     }
 }

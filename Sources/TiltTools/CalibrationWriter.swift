@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltSensors
 
@@ -23,7 +23,7 @@ public struct CalibrationWriter: Sendable {
     /// A writer of `output` (see the properties).
     public init(
         output: String?, force: Bool, matchAny: Bool, name: String?, label: String?, dmiRoot: String,
-        note: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        note: @escaping @Sendable (String) -> Void = { StandardStream.error.write(Data(($0 + "\n").utf8)) }
     ) {
         self.output = output
         self.force = force
@@ -52,7 +52,7 @@ public struct CalibrationWriter: Sendable {
     ) throws -> String {
         let identity = identity(defaultName: device.name)
         let path = output ?? CalibrationFileUpdate.defaultPath(for: identity)
-        let stamp = ISO8601DateFormatter().string(from: Date())
+        let stamp = Date().ISO8601Format()
         let isNew = !FileManager.default.fileExists(atPath: path)
         do {
             try CalibrationFileUpdate.write(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltClient
 import TiltCore
 import TiltSensors
@@ -86,7 +86,7 @@ public struct DaemonBenchmark: Sendable {
         pool.run(until: monotonicSeconds() + 10) { pool in pool.clients.allSatisfy { $0.dropped != nil || !$0.open } }
 
         var report = BenchReport(
-            clients: clients, rate: rate, seconds: elapsed, logName: (log as NSString).lastPathComponent,
+            clients: clients, rate: rate, seconds: elapsed, logName: PathText.name(of: log),
             logRate: logRate)
         report.frames = pool.clients.map(\.frames)
         report.daemonDrops = pool.clients.compactMap(\.dropped).reduce(0, +)

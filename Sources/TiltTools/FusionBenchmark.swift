@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltFusion
 import TiltSensors
@@ -53,13 +53,13 @@ public enum FusionBenchmark {
             if !headingAccuracies.isEmpty {
                 lines.append(
                     String(
-                        format: "heading accuracy the 9D frames reported (RMS over the scored rows, mean over trials):"
+                        printf: "heading accuracy the 9D frames reported (RMS over the scored rows, mean over trials):"
                             + " %.2f°, beside the 9D heading RMSE above",
                         headingAccuracies.reduce(0, +) / Double(headingAccuracies.count)))
             }
             lines.append(
                 String(
-                    format: "filter speed: %.2f M samples/s 9D + 6D (%d samples), %.2f M samples/s 9D alone;"
+                    printf: "filter speed: %.2f M samples/s 9D + 6D (%d samples), %.2f M samples/s 9D alone;"
                         + " one core, parsing excluded", rate / 1e6, samples, nineRate / 1e6))
             return lines.joined(separator: "\n")
         }
@@ -79,7 +79,7 @@ public enum FusionBenchmark {
         do {
             all = try FileManager.default.contentsOfDirectory(atPath: folder)
         } catch {
-            throw BenchError(.input, "cannot list \(folder): \(error.localizedDescription)")
+            throw BenchError(.input, "cannot list \(folder): \(errorReason(error))")
         }
         let names = all.filter { name in
             guard name.hasSuffix(".csv") || name.hasSuffix(".csv.gz") else { return false }
@@ -181,7 +181,7 @@ public enum FusionBenchmark {
                 + "\"inclination\":\(number(s.inclination))}"
         }
         func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
         }
         let trials = rows.map { "{\"name\":\(quoted($0.name)),\"nine\":\(score($0.nine)),\"six\":\(score($0.six))}" }
         return "{\"label\":\(quoted(label)),\"speed\":\(number(rate)),\"samples\":\(samples),"
@@ -190,12 +190,12 @@ public enum FusionBenchmark {
     }
     /// The leave-one-trial-out table: the candidates, each trial's held-out and default scores, the values chosen.
     public static func crossValidationTable(_ result: CrossValidation) -> String {
-        func cell(_ v: Double) -> String { v.isFinite ? String(format: "%7.2f", v) : "      –" }
+        func cell(_ v: Double) -> String { v.isFinite ? String(printf: "%7.2f", v) : "      –" }
         let width = max(5, result.rows.map(\.name.count).max() ?? 5)
-        func pad(_ s: String) -> String { s.padding(toLength: width, withPad: " ", startingAt: 0) }
+        func pad(_ s: String) -> String { s.padded(to: width) }
         var lines = ["tuned parameters and their candidates (mean 9D total over all trials, for reference):"]
         for (grid, means) in result.grids {
-            let values = zip(grid.candidates, means).map { String(format: "%g: %.3f", $0, $1) }
+            let values = zip(grid.candidates, means).map { String(printf: "%g: %.3f", $0, $1) }
             lines.append("  \(grid.parameter.name) (\(grid.parameter.unit)): " + values.joined(separator: ", "))
         }
         lines.append("")
@@ -217,7 +217,7 @@ public enum FusionBenchmark {
         lines.append("")
         lines.append("values chosen without each trial:")
         for r in rows {
-            let chosen = zip(result.grids, r.chosen).map { "\($0.grid.parameter.name)=\(String(format: "%g", $1))" }
+            let chosen = zip(result.grids, r.chosen).map { "\($0.grid.parameter.name)=\(String(printf: "%g", $1))" }
             lines.append("  " + pad(r.name) + "  " + chosen.joined(separator: " "))
         }
         return lines.joined(separator: "\n")
@@ -225,9 +225,9 @@ public enum FusionBenchmark {
 
     /// The scores table: one row per trial, 9D and 6D, then the means.
     public static func table(_ rows: [(name: String, nine: BroadScore?, six: BroadScore)]) -> String {
-        func cell(_ v: Double?) -> String { v.map { String(format: "%7.2f", $0) } ?? "      –" }
+        func cell(_ v: Double?) -> String { v.map { String(printf: "%7.2f", $0) } ?? "      –" }
         let width = max(5, rows.map(\.name.count).max() ?? 5)
-        func pad(_ s: String) -> String { s.padding(toLength: width, withPad: " ", startingAt: 0) }
+        func pad(_ s: String) -> String { s.padded(to: width) }
         var lines = [
             pad("") + "   9D total  heading  inclin.   6D total  heading  inclin.   (RMSE, degrees)"
         ]

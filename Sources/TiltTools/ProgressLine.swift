@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +18,7 @@ public struct ProgressLine {
     /// a second. `now` is the clock the intervals are measured on.
     public init(
         terminal: Bool = isatty(STDERR_FILENO) == 1,
-        write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) },
+        write: @escaping (String) -> Void = { StandardStream.error.write(Data($0.utf8)) },
         now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.terminal = terminal

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import TiltClient
 import TiltCore
@@ -150,7 +150,7 @@ public final class Recording: Sendable {
                 }
                 if now - lastProgress >= 1 {
                     lastProgress = now
-                    let seconds = String(format: "%.1f", lastTime - (firstTime ?? lastTime))
+                    let seconds = String(printf: "%.1f", lastTime - (firstTime ?? lastTime))
                     say("\rrecording \(output): \(writer.rowCount) samples, \(seconds) s")
                 }
             } catch {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// A command a client sends to the daemon, one JSON object per line.

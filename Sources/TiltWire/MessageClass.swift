@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `class` of a message tiltd sends: the protocol's one list of them (docs/protocol.md).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// `attitude`: one fused frame, written without Codable (the daemon's per-frame path).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// Reading the daemon's lines: each message type reads its own fields (``WireMessage/decode(line:using:)``); this

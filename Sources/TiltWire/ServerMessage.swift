@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// A message from the daemon to a client, one JSON object per line with a `class` key.

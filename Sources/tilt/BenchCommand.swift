@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltFusion
 import TiltTools
@@ -73,12 +73,12 @@ struct FusionBench: AsyncParsableCommand {
         let folder = try BenchInput.dataFolder(given: data)
         let names = try FusionBenchmark.logNames(in: folder, matching: trials)
         let logs = try FusionBenchmark.trials(in: folder, names: names, read: { try badRows.read($0) }) {
-            FileHandle.standardError.write(Data(($0 + "\n").utf8))
+            StandardStream.error.write(Data(($0 + "\n").utf8))
         }
         if crossValidate {
             print(
                 try FusionBenchmark.crossValidate(logs, base: variants[0].configuration) {
-                    FileHandle.standardError.write(Data(($0 + "\n").utf8))
+                    StandardStream.error.write(Data(($0 + "\n").utf8))
                 })
             return
         }

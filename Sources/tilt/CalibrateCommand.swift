@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltSensors
 import TiltTools
@@ -57,7 +57,7 @@ struct CalibrateOptions: ParsableArguments {
             let feed =
                 if let input {
                     try CalibrationSampleFeed(logPath: input, badRows: badRows.policy) {
-                        FileHandle.standardError.write($0 + "\n")
+                        StandardStream.error.write($0 + "\n")
                     }
                 } else {
                     try await CalibrationSampleFeed(socketPath: socketOptions.socket)
@@ -106,23 +106,23 @@ func reportingCalibrationErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as CalibrateError {
-        FileHandle.standardError.write("error: \(error.message)\n")
+        StandardStream.error.write("error: \(error.message)\n")
         throw ExitCode(1)
     } catch let error as CalibrationFitError {
-        FileHandle.standardError.write("error: \(error.message)\n")
+        StandardStream.error.write("error: \(error.message)\n")
         throw ExitCode(1)
     } catch let error as CancellationError {
         throw error
     } catch let error as ExitCode {
         throw error
     } catch {
-        FileHandle.standardError.write("error: \(error)\n")
+        StandardStream.error.write("error: \(error)\n")
         throw ExitCode(1)
     }
 }
 
 private func f3(_ v: Vector3) -> String {
-    v.array.map { String(format: "%.5f", $0) }.joined(separator: ", ")
+    v.array.map { String(printf: "%.5f", $0) }.joined(separator: ", ")
 }
 
 extension Calibrate {

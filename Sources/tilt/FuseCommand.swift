@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltSensors
 import TiltTools
@@ -44,7 +44,7 @@ struct Fuse: AsyncParsableCommand {
         try FusedCSV.fuse(log.samples, gaps: log.gaps, useMagnetometer: !noMag, name: name, emit: emit)
         try file?.commit()
         let gaps = log.gaps.isEmpty ? "" : ", \(log.gaps.count) gap\(log.gaps.count == 1 ? "" : "s") not fused across"
-        FileHandle.standardError.write(
+        StandardStream.error.write(
             "fused \(log.samples.count) samples (\(log.hasMagnetometer && !noMag ? "9D" : "6D")) into \(output)\(gaps)\n"
         )
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TiltClient
 import TiltCore
 import TiltSensors
@@ -78,7 +78,7 @@ struct Record: AsyncParsableCommand {
                 useDaemon = false
             } catch {
                 // A daemon is there but unusable (no permission, no answer): say so before reading IIO instead.
-                FileHandle.standardError.write("not recording through tiltd: \(error); reading the sensors directly\n")
+                StandardStream.error.write("not recording through tiltd: \(error); reading the sensors directly\n")
                 useDaemon = false
             }
         }
@@ -86,13 +86,13 @@ struct Record: AsyncParsableCommand {
         let log = file.temporaryPath
         let recording = Recording(
             source: useDaemon ? .daemon(socketPath: path) : .iio(uri: uri, rate: rate), log: log, output: output,
-            say: { FileHandle.standardError.write($0) })
+            say: { StandardStream.error.write($0) })
         // Ctrl-C and SIGTERM (a service manager, `timeout`) both end the recording normally: the log is finished.
         let stops = StopSignals()
         do { try recording.start() } catch {
             stops.cancel()
             file.discard()
-            FileHandle.standardError.write("error: \(error)\n")
+            StandardStream.error.write("error: \(error)\n")
             throw ExitCode(1)
         }
         let started = ContinuousClock.now
@@ -111,11 +111,11 @@ struct Record: AsyncParsableCommand {
             file.discard()
         }
         if outcome.opened {
-            FileHandle.standardError.write(
+            StandardStream.error.write(
                 "\nrecorded \(outcome.rows) samples to \(output) (\(outcome.rejected) rejected)\n")
         }
         if let ended = outcome.sourceEnded, failure == nil {
-            FileHandle.standardError.write("stopped: \(ended)\n")
+            StandardStream.error.write("stopped: \(ended)\n")
         }
         let lostAny = outcome.lost > 0 || outcome.gaps > 0
         if lostAny {
@@ -123,18 +123,18 @@ struct Record: AsyncParsableCommand {
             let reconnections =
                 outcome.reconnections == 0
                 ? "" : ", \(outcome.reconnections) of them reconnections to tiltd, whose loss is not known"
-            FileHandle.standardError.write(
+            StandardStream.error.write(
                 "\(allowGaps ? "warning" : "error"): lost \(outcome.lost) samples that tiltd could not send "
                     + "(\(gaps)\(reconnections))"
                     + (allowGaps ? "\n" : "; pass --allow-gaps to accept a log with gaps\n"))
         }
         if let failure {
             // The writer names the temporary file; the user knows the output's name.
-            FileHandle.standardError.write("error: \(failure.replacingOccurrences(of: log, with: output))\n")
+            StandardStream.error.write("error: \(failure.replacing(log, with: output))\n")
             throw ExitCode(1)
         }
         if let runError {
-            FileHandle.standardError.write("error: \(runError)\n")
+            StandardStream.error.write("error: \(runError)\n")
             throw ExitCode(1)
         }
         if lostAny && !allowGaps { throw ExitCode(1) }

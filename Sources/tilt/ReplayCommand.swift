@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltTools
 import TiltWire
@@ -57,8 +57,8 @@ struct Replay: AsyncParsableCommand {
         let summary = try await replay.run { frame in
             print(json ? ServerMessage.encode(frame: frame) : Watch.humanLine(frame))
         } report: { line in
-            FileHandle.standardError.write(line + "\n")
+            StandardStream.error.write(line + "\n")
         }
-        FileHandle.standardError.write(summary.text + "\n")
+        StandardStream.error.write(summary.text + "\n")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import TiltCore
 import TiltSensors
 
 /// `tilt sensors`: lists the IIO motion devices libiio finds, and which ones tilt reads.
@@ -25,13 +26,13 @@ struct Sensors: AsyncParsableCommand {
         do {
             reports = try IIOContextScanner.scan(uri: uri)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            StandardStream.error.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
         }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            FileHandle.standardOutput.write(try encoder.encode(reports) + Data("\n".utf8))
+            StandardStream.output.write(try encoder.encode(reports) + Data("\n".utf8))
             return
         }
         if reports.isEmpty {

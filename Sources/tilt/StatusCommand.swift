@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TiltClient
 import TiltCore
 import TiltWire
@@ -26,12 +26,12 @@ struct Status: AsyncParsableCommand {
         let mode = s.sensorMode.map { " (\($0))" } ?? ""
         print(
             """
-            daemon       \(s.daemon) (protocol \(s.protocol)), up \(String(format: "%.1f", s.uptime)) s
+            daemon       \(s.daemon) (protocol \(s.protocol)), up \(String(printf: "%.1f", s.uptime)) s
             source       \(s.source)
-            sensor       \(s.sensor)\(mode)\(s.requestedRate.map { String(format: " at %.0f Hz requested", $0) } ?? "")
+            sensor       \(s.sensor)\(mode)\(s.requestedRate.map { String(printf: " at %.0f Hz requested", $0) } ?? "")
             clients      \(s.clients) connected, \(s.watchers) watching
             samples      \(s.samples) fused, \(s.rejected) rejected\(s.lastRejection.map { " (last: \($0))" } ?? "")
-            gyro bias    \(s.gyroBias.map { String(format: "%.2f", $0 * deg) }.joined(separator: ", ")) °/s
+            gyro bias    \(s.gyroBias.map { String(printf: "%.2f", $0 * deg) }.joined(separator: ", ")) °/s
             calibration  \(s.calibration)
             power        \(s.power.onBattery ? "battery" : "mains")\(s.power.capacity.map { " \($0)%" } ?? "")\(s.power.profile.map { ", profile \($0)" } ?? "")\(s.power.lowPower ? ", low power" : "")
             """)
@@ -59,7 +59,7 @@ struct Tare: AsyncParsableCommand {
         if case .tare(let q) = answer {
             print(
                 "tare\(reset ? " reset" : ""): the tilt is now relative to "
-                    + "[\(q.array.map { String(format: "%.4f", $0) }.joined(separator: ", "))]")
+                    + "[\(q.array.map { String(printf: "%.4f", $0) }.joined(separator: ", "))]")
         }
     }
 }

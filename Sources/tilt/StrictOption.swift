@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import TiltCore
 import TiltSensors
 
 /// `--strict`, for every `tilt` command that reads a sensor log: the bad-row policy (docs/log-format.md, "Bad rows
@@ -17,6 +18,6 @@ struct StrictOption: ParsableArguments {
 
     /// Reads the whole log at `path` under this policy; skipped rows and their summary go to standard error.
     func read(_ path: String) throws(SensorLogError) -> SensorLog {
-        try SensorLog.read(path: path, badRows: policy) { FileHandle.standardError.write($0 + "\n") }
+        try SensorLog.read(path: path, badRows: policy) { StandardStream.error.write($0 + "\n") }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TiltClient
 import TiltCore
 import TiltWire
@@ -63,7 +64,7 @@ struct Watch: AsyncParsableCommand {
             case .connected(let hello):
                 warnedDisconnected = false
                 let sensors = hello.sensors.map { "\($0.name) (\($0.mode))" }.joined(separator: ", ")
-                FileHandle.standardError.write(
+                StandardStream.error.write(
                     "connected to \(hello.daemon), protocol \(hello.protocol), sensors: \(sensors)\n")
             case .message(.attitude(let frame)):
                 frames += 1
@@ -72,7 +73,7 @@ struct Watch: AsyncParsableCommand {
                 } else {
                     let line = Self.humanLine(frame)
                     if interactive {
-                        FileHandle.standardOutput.write("\r\u{1B}[K" + line)
+                        StandardStream.output.write("\r\u{1B}[K" + line)
                     } else {
                         print(line)
                     }
@@ -83,25 +84,25 @@ struct Watch: AsyncParsableCommand {
                     return
                 }
             case .message(.sensor(let e)):
-                FileHandle.standardError.write("\(interactive ? "\n" : "")sensor \(e.state): \(e.reason)\n")
+                StandardStream.error.write("\(interactive ? "\n" : "")sensor \(e.state): \(e.reason)\n")
                 if let count, e.state == .finished {
                     // A finished replay sends no more frames: waiting for the rest would be for ever.
                     subscriber.close()
-                    FileHandle.standardError.write("error: the sensor finished after \(frames) of \(count) frames\n")
+                    StandardStream.error.write("error: the sensor finished after \(frames) of \(count) frames\n")
                     throw ExitCode(1)
                 }
             case .message(.power(let p)):
-                FileHandle.standardError.write(
+                StandardStream.error.write(
                     "\(interactive ? "\n" : "")power: \(p.onBattery ? "battery" : "mains")\(p.lowPower ? ", low power" : "")\n"
                 )
             case .message(.orientation(let o)):
-                FileHandle.standardError.write("\(interactive ? "\n" : "")orientation: \(o.orientation), \(o.tilt)\n")
+                StandardStream.error.write("\(interactive ? "\n" : "")orientation: \(o.orientation), \(o.tilt)\n")
             case .message(.error(let message)):
-                FileHandle.standardError.write("error: tiltd answered: \(message)\n")
+                StandardStream.error.write("error: tiltd answered: \(message)\n")
             case .disconnected(let reason):
                 if !warnedDisconnected {
                     try Self.giveUpIfRetryingCannotHelp(subscriber)
-                    FileHandle.standardError.write("\(interactive ? "\n" : "")disconnected: \(reason); retrying…\n")
+                    StandardStream.error.write("\(interactive ? "\n" : "")disconnected: \(reason); retrying…\n")
                     warnedDisconnected = true
                 }
             case .message:
@@ -130,7 +131,7 @@ struct Watch: AsyncParsableCommand {
         let e = f.euler
         let deg = 180 / Double.pi
         func fmt(_ v: Double, _ width: Int = 7, _ digits: Int = 1) -> String {
-            String(format: "%\(width).\(digits)f", v)
+            String(printf: "%\(width).\(digits)f", v)
         }
         var flags: [String] = []
         if f.flags.initializing { flags.append("init") }
@@ -139,11 +140,5 @@ struct Watch: AsyncParsableCommand {
         if f.flags.magDisturbed { flags.append("mag!") }
         return "roll \(fmt(e.roll * deg))°  pitch \(fmt(e.pitch * deg))°  yaw \(fmt(e.yaw * deg))°  "
             + "tilt x \(fmt(f.tilt.x, 6, 3)) y \(fmt(f.tilt.y, 6, 3))  #\(f.seq) \(flags.joined(separator: " "))"
-    }
-}
-
-extension FileHandle {
-    func write(_ string: String) {
-        write(Data(string.utf8))
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import TiltCore
 import TiltDaemon
@@ -112,7 +112,7 @@ struct Tiltd: AsyncParsableCommand {
         do {
             options = try Self.options(config: config, flags: flags)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            StandardStream.error.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
         }
         let level = LogLevelControl(options.logLevel ?? DaemonOptions.defaultLogLevel)
@@ -136,7 +136,7 @@ struct Tiltd: AsyncParsableCommand {
         } catch let error as DaemonError {
             // On a terminal the conventions' `error: ` line; under systemd a critical journal entry.
             if format.resolved() == .plain {
-                FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+                StandardStream.error.write(Data("error: \(error.message)\n".utf8))
             } else {
                 logger.critical("\(error.message)")
             }

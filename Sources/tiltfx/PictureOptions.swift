@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import TiltCore
 import TiltGL
 import TiltImage
 import TiltRender
@@ -43,7 +44,7 @@ struct PictureOptions: ParsableArguments {
         if fit != nil && given.isEmpty {
             throw ValidationError("--fit places the picture of --image; add --image FILE (or --camera, --source)")
         }
-        if let source, source.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let source, source.trimmingWhitespace.isEmpty {
             throw ValidationError("--source needs a GStreamer pipeline, e.g. --source videotestsrc")
         }
     }

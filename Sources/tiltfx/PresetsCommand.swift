@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltEffects
 
@@ -28,7 +28,7 @@ struct PresetsCommand: ParsableCommand {
             do { description = try Preset.load(path: dir).description } catch {
                 description = "(broken: \(error))"
             }
-            print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + description)
+            print(name.padded(to: width) + "  " + description)
         }
         print(
             "\nsearched, in order (a name found twice comes from the first): "

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
+import TiltCore
 import TiltEffects
 import TiltMedia
 import TiltPlayback
@@ -157,7 +158,7 @@ struct RenderCommand: ParsableCommand {
             if let replay {
                 let timeline = MotionTimeline(
                     frames: try LogReplay.frames(path: replay, strict: strict) {
-                        FileHandle.standardError.write(Data(($0 + "\n").utf8))
+                        StandardStream.error.write(Data(($0 + "\n").utf8))
                     })
                 motion = .replay(timeline, name: replay)
             } else if let tilt {

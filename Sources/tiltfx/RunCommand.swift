@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import TiltCore
 import TiltEffects
@@ -105,7 +105,7 @@ struct RunCommand: ParsableCommand {
 
     /// Prints a line and flushes, so a reader of a pipe sees it at once.
     static func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStream.output.write(Data((line + "\n").utf8))
     }
 }
 

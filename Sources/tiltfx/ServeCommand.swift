@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import TiltCore
 import TiltServe
@@ -73,7 +73,7 @@ struct ServeCommand: ParsableCommand {
         StandardOutput.streamLines()
         print(server.url)
         if !ServeConfiguration.isLoopback(host) {
-            FileHandle.standardError.write(
+            StandardStream.error.write(
                 Data(
                     ("warning: listening on \(host), not loopback: anyone who reaches this port and learns the token "
                         + "can read the motion and edit presets\n").utf8))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where an installed tilt keeps its data (presets, bundled calibration): `PREFIX/share/tilt/KIND` beside the
 /// running program, then `tilt/KIND` in each folder of `$XDG_DATA_DIRS`.
@@ -65,9 +65,9 @@ public enum InstalledData {
     public static func describe(_ folders: [String]) -> String {
         guard !folders.isEmpty else { return "no folders" }
         return folders.map { folder in
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             let present =
-                FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+                FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory
             return present ? folder : folder + " (not there)"
         }.joined(separator: ", ")
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import ServiceLifecycle
 import TiltCore
@@ -27,7 +27,7 @@ final class PowerService: Service {
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                    let thread = Thread {
+                    startThread(name: "tiltd-power") {
                         monitor.run { state in
                             logger.info(
                                 "power: \(state.onBattery ? "battery" : "mains")",
@@ -39,8 +39,6 @@ final class PowerService: Service {
                         }
                         done.resume()
                     }
-                    thread.name = "tiltd-power"
-                    thread.start()
                 }
             } onGracefulShutdown: {
                 monitor.stop()

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -53,7 +54,7 @@ final class SensorProxyService: Service, Sendable {
             self.ring()
         }
         let initial = hub.orientation
-        let thread = Thread { [self] in
+        startThread(name: "tiltd sensor-proxy") { [self] in
             let bus: SensorProxyBus
             do {
                 bus = try SensorProxyBus(address: address, orientation: initial)
@@ -74,8 +75,6 @@ final class SensorProxyService: Service, Sendable {
             bus.close()
             self.finish()
         }
-        thread.name = "tiltd sensor-proxy"
-        thread.start()
         ready.wait()
         switch started.withLock({ $0 }) {
         case .success(let bus):

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 
 /// The lines of a `tiltd` config file: `key = value` pairs, `#` comments and optional `[section]` headers.
 ///
@@ -36,7 +37,7 @@ public struct ConfigFile: Sendable, Equatable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
+            let reason = errorReason(error)
             throw ConfigError(
                 .unreadable, path: path, line: nil, key: nil, reason: "cannot read the config file (\(reason))")
         }
@@ -80,7 +81,7 @@ public struct ConfigFile: Sendable, Equatable {
     private static func entry(
         _ raw: Substring, line number: Int, path: String
     ) throws(ConfigError) -> (key: String, written: String, value: String, line: Int)? {
-        let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+        let line = raw.trimmingWhitespace
         if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { return nil }
         if line.hasPrefix("[") {
             let name = stripComment(line)
@@ -96,20 +97,20 @@ public struct ConfigFile: Sendable, Equatable {
                 .syntax, path: path, line: number, key: nil,
                 reason: "expected 'key = value', got '\(line.prefix(80))'")
         }
-        let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+        let key = line[..<equals].trimmingWhitespace
         guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             throw ConfigError(
                 .syntax, path: path, line: number, key: nil,
                 reason: "expected 'key = value' with a key of letters, digits and '_', got '\(line.prefix(80))'")
         }
-        let rest = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        let rest = line[line.index(after: equals)...].trimmingWhitespace
         let value: String
         do {
             value = try parseValue(rest)
         } catch let reason {
             throw ConfigError(.syntax, path: path, line: number, key: key, reason: reason.text)
         }
-        let normalized = key.replacingOccurrences(of: "-", with: "_").lowercased()
+        let normalized = key.replacing("-", with: "_").lowercased()
         return (normalized, key, value, number)
     }
 
@@ -152,10 +153,10 @@ public struct ConfigFile: Sendable, Equatable {
         var previous: Character = " "
         for index in text.indices {
             if text[index] == "#", previous == " " || previous == "\t" {
-                return text[..<index].trimmingCharacters(in: .whitespaces)
+                return text[..<index].trimmingWhitespace
             }
             previous = text[index]
         }
-        return text.trimmingCharacters(in: .whitespaces)
+        return text.trimmingWhitespace
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import TiltCore
 import TiltSensors
@@ -86,7 +86,7 @@ public struct DaemonCheck: Sendable {
     /// The report for people, one finding a line, then the verdict.
     public static func report(_ findings: [Finding]) -> String {
         var lines = findings.map {
-            "\($0.verdict.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))"
+            "\($0.verdict.rawValue.padded(to: 5))"
                 + "\($0.subject): \($0.text)"
         }
         let failures = findings.filter { $0.verdict == .fail }.count
@@ -128,10 +128,10 @@ public struct DaemonCheck: Sendable {
             }
             stale = "; a stale socket is there, which tiltd removes at start"
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
+        let folder = PathText.folder(of: path)
+        var isDirectory = false
         if folder.isEmpty || FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-            folder.isEmpty || isDirectory.boolValue
+            folder.isEmpty || isDirectory
         {
             let group = configuration.policy.socketGroup.map { ", group \($0)" } ?? ""
             add(.ok, "socket", "\(path) (mode 0660\(group))\(stale)")

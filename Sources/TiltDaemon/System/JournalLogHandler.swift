@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import TiltCore
 
@@ -75,7 +75,7 @@ public struct JournalLogHandler: LogHandler {
         var line: String
         switch format {
         case .journal, .auto:
-            line = "<\(Self.priority(of: event.level))>" + message.replacingOccurrences(of: "\n", with: " ")
+            line = "<\(Self.priority(of: event.level))>" + message.replacing("\n", with: " ")
             if !pairs.isEmpty { line += " " + pairs.joined(separator: " ") }
         case .plain:
             line = "\(Self.timestamp()) \(event.level) \(label): \(message)"
@@ -99,8 +99,8 @@ public struct JournalLogHandler: LogHandler {
         guard value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\n" }) else {
             return value
         }
-        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        let escaped = value.replacing("\\", with: "\\\\")
+            .replacing("\"", with: "\\\"").replacing("\n", with: "\\n")
         return "\"\(escaped)\""
     }
 

@@ -1,5 +1,6 @@
 import CSystemd
-import Foundation
+import FoundationEssentials
+import Glibc
 import TiltCore
 
 /// The daemon's side of systemd: socket activation and readiness notification (sd-daemon(3)).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import TiltCore
 import TiltEffects
@@ -89,7 +89,7 @@ public struct DaemonFeed: MotionFeed {
                     daemon.socketPath,
                     reason: "no frames from tiltd\(why); start it (`tiltd`), set TILTD_SOCKET, or use --replay LOG")
             }
-            Thread.sleep(forTimeInterval: 0.01)
+            sleepThread(seconds: 0.01)
         }
     }
 }

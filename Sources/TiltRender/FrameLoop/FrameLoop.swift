@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import TiltCore
 import TiltEffects
@@ -132,7 +132,7 @@ public struct FrameLoop {
                 // The still frame is shown, or nothing can be seen: draw nothing until something changes, looking at
                 // the power state again now and then.
                 wait = min(sink.idleWait, max(0.001, timeout ?? 1))
-            case .wait(let seconds): Thread.sleep(forTimeInterval: seconds)
+            case .wait(let seconds): sleepThread(seconds: seconds)
             case .frameDue:
                 let now = clock.now
                 var inputs = FrameInputs(
@@ -147,7 +147,7 @@ public struct FrameLoop {
                 guard scheduler.admit(inputs, animated: sink.effects.isAnimated || fresh, overlay: overlay, now: t)
                 else {
                     // Nothing changed; where the display's swap paces the loop, it would spin without this.
-                    if scheduler.displayRate == nil { Thread.sleep(forTimeInterval: 0.008) }
+                    if scheduler.displayRate == nil { sleepThread(seconds: 0.008) }
                     continue
                 }
                 try sink.present(inputs, frame: frame)
@@ -167,7 +167,7 @@ public struct FrameLoop {
             let t = still ?? Double(i) / fps
             if realTime {
                 let wait = ContinuousClock.now.duration(to: start + .milliseconds(Int(Double(i) * 1000 / fps)))
-                if wait > .zero { Thread.sleep(forTimeInterval: wait.inSeconds) }
+                if wait > .zero { sleepThread(seconds: wait.inSeconds) }
             }
             var inputs = FrameInputs(
                 time: t, timeDelta: still == nil ? 1 / fps : 0, frame: i,

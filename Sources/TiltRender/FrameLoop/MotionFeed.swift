@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltEffects
 
@@ -28,7 +28,7 @@ extension MotionFeed {
     public var power: PowerState? { nil }
     public func watch(rate: Double?) {}
     public func setScreenRotation(_ rotation: ScreenRotation) {}
-    public func waitForChange(timeout: Double) { Thread.sleep(forTimeInterval: max(0, timeout)) }
+    public func waitForChange(timeout: Double) { sleepThread(seconds: max(0, timeout)) }
     public func waitForFirstFrame(timeout: Double) throws {}
 }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TiltCore
 import TiltEffects
 import TiltGL
 
@@ -18,7 +19,7 @@ public final class PNGSequenceSink: OffscreenFrameSink {
     }
 
     public func present(_ inputs: FrameInputs, frame: Int) throws {
-        let path = (directory as NSString).appendingPathComponent(FrameSequenceJob.fileName(frame))
+        let path = PathText.join(directory, FrameSequenceJob.fileName(frame))
         try renderer.renderPNG(inputs, to: path)
         written.append(path)
     }

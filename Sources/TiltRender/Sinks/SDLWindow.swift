@@ -1,6 +1,6 @@
 import CEGL
 import CSDL2
-import Foundation
+import FoundationEssentials
 import TiltCore
 import TiltEffects
 import TiltGL

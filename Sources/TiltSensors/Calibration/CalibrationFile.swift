@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// Reads and writes calibration files (`*.calib`): a small INI-like text format, documented in
@@ -27,7 +27,7 @@ public enum CalibrationFile {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw CalibrationFileError(
-                .unreadable, path: path, line: nil, key: nil, problem: "cannot read it (\(error.localizedDescription))")
+                .unreadable, path: path, line: nil, key: nil, problem: "cannot read it (\(errorReason(error)))")
         }
         return try parse(text, path: path)
     }
@@ -158,7 +158,7 @@ public enum CalibrationFile {
     /// - Parameter overwrite: Replace an existing file; without it an existing file is an error.
     /// - Throws: ``CalibrationFileError`` when the file exists (and `overwrite` is off) or cannot be written.
     public static func write(_ text: String, to path: String, overwrite: Bool) throws(CalibrationFileError) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         do {
             if !folder.isEmpty {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -166,7 +166,7 @@ public enum CalibrationFile {
         } catch {
             throw CalibrationFileError(
                 .unwritable, path: path, line: nil, key: nil,
-                problem: "cannot create its folder (\(error.localizedDescription))")
+                problem: "cannot create its folder (\(errorReason(error)))")
         }
         do {
             let output = try AtomicFileOutput(path: path, replacing: overwrite)

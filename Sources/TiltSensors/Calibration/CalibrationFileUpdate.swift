@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes one sensor's new correction into a calibration file: a new file matched to the device, or (when allowed)
 /// an existing one with that sensor's values replaced, the others and their comment history kept.

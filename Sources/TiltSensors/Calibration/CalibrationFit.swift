@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TiltCore
 
 /// Least-squares fits that turn recorded samples into calibration values (`tilt calibrate`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// Finds the calibration file for a device: searches folders of `*.calib` files and picks the best match.
@@ -64,7 +64,9 @@ public enum CalibrationLoader {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             return config + "/tilt/calibration.d"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.config/tilt/calibration.d"
     }
 
@@ -74,8 +76,8 @@ public enum CalibrationLoader {
         var folder = URL(fileURLWithPath: executablePath ?? InstalledData.executablePath).deletingLastPathComponent()
         for _ in 0..<5 {
             let path = folder.appendingPathComponent("Calibration").path
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            var isDirectory = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
                 return path
             }
             if folder.path == "/" { break }

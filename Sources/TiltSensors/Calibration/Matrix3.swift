@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TiltCore
 
 /// A 3×3 matrix of `Double`, row-major, for calibration (scale and misalignment, soft iron, mounting).
@@ -96,5 +96,5 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
 /// A number as calibration files write it: up to nine significant digits, no trailing zeros.
 func formatCalibrationNumber(_ x: Double) -> String {
     if x == 0 { return "0" }
-    return String(format: "%.9g", x)
+    return String(printf: "%.9g", x)
 }

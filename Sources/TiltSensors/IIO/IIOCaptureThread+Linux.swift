@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import TiltCore
 
@@ -28,7 +28,7 @@ final class IIOCaptureThread: Sendable {
     init(session: IIOCaptureSession, sliceMilliseconds: Int32) {
         (reports, input) = AsyncStream.makeStream(of: Report.self, bufferingPolicy: .bufferingNewest(4096))
         let box = SessionBox(session: session)
-        let thread = Thread { [self] in
+        startThread(name: "tilt-iio-capture") { [self] in
             while !stopRequested.load(ordering: .relaxed) {
                 do throws(IIOError) {
                     let step = try box.session.step(timeoutMs: sliceMilliseconds)
@@ -41,8 +41,6 @@ final class IIOCaptureThread: Sendable {
             input.finish()
             exit.open()
         }
-        thread.name = "tilt-iio-capture"
-        thread.start()
     }
 
     /// Asks the thread to stop (it notices within one slice) without waiting.
