@@ -1,3 +1,5 @@
+import TiltCore
+
 /// A PNG file that could not be written or read: which, the file, and why (with what to do).
 public struct PNGFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed.
@@ -14,16 +16,28 @@ public struct PNGFileError: Error, Sendable, Hashable, CustomStringConvertible {
     public let path: String
     /// Why, and what to do.
     public let reason: String
+    /// What was wrong with the file when it could not be written (a folder's name, a missing folder), or `nil`.
+    public let output: OutputFileError.Problem?
 
     /// An error about `path`.
     public init(_ kind: Kind, path: String, reason: String) {
         self.kind = kind
         self.path = path
         self.reason = reason
+        output = nil
+    }
+
+    /// The file `path` could not be written: `error` says why (``OutputPath``'s words, which name the file).
+    public init(writing path: String, _ error: OutputFileError) {
+        kind = .write
+        self.path = path
+        reason = error.description
+        output = error.problem
     }
 
     public var description: String {
-        switch kind {
+        if output != nil { return reason }
+        return switch kind {
         case .write: "cannot write \(path): \(reason)"
         case .read: "cannot read \(path): \(reason)"
         }

@@ -116,7 +116,7 @@ public final class Recording: Sendable {
                 if now - lastProgress >= 1 {
                     lastProgress = now
                     let seconds = String(format: "%.1f", lastTime - (firstTime ?? lastTime))
-                    say("\rrecording \(output): \(writer.rowCount) samples, \(seconds) s")
+                    say("\rrecording \(output): \(writer.rowCount) samples, \(seconds) s of sensor time")
                 }
             } catch {
                 failure = "\(error)"

@@ -49,13 +49,16 @@ struct Replay: AsyncParsableCommand {
     }
 
     func run() async throws {
-        StandardOutput.streamLines()
         // A log that cannot be read is an I/O failure, not a usage mistake: its error names the file.
         let replay = PipelineReplay(
             log: log, speed: speed, rate: rate, useMagnetometer: !noMag, limit: limit, badRows: badRows.policy)
         let json = json
         let summary = try await replay.run { frame in
-            print(json ? ServerMessage.encode(frame: frame) : Watch.humanLine(frame))
+            // A reader that went away (`tilt replay | head`) ends the command inside StandardOutput.
+            do { try StandardOutput.line(json ? ServerMessage.encode(frame: frame) : Watch.humanLine(frame)) } catch {
+                FileHandle.standardError.write("error: \(error)\n")
+                Foundation.exit(1)
+            }
         } report: { line in
             FileHandle.standardError.write(line + "\n")
         }

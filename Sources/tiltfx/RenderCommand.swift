@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TiltCore
 import TiltEffects
 import TiltMedia
 import TiltPlayback
@@ -132,7 +133,20 @@ struct RenderCommand: ParsableCommand {
             if codec != nil { throw ValidationError("--codec applies to a video; name --out NAME.webm or NAME.mp4") }
             if frames != nil, let problem = VideoName.problem(out) { throw ValidationError("--out \(out): \(problem)") }
         }
+        if frames == nil, OutputPath.namesFolder(out) {
+            throw ValidationError(
+                "--out \(out) names a folder, but one frame is one PNG file: give a file name (e.g. "
+                    + "\(PNGName.example(in: out))), or add --frames N to render a sequence into the folder")
+        }
         if frames == nil, let problem = PNGName.problem(out) { throw ValidationError("--out \(out): \(problem)") }
+    }
+
+    /// Checks --out before any work (the preset compiles, a log is fused, tiltd is waited for): a frame's PNG file
+    /// must be creatable where it is named; a sequence's folder is made by the job, a video's file by its encoder,
+    /// both before rendering too.
+    private func checkOutput() throws {
+        guard frames == nil else { return }
+        try OutputPath.checkFile(out, replacing: true, inputs: [picture.image].compactMap { $0 })
     }
 
     /// How to encode --out, or `nil` for PNG.
@@ -146,6 +160,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let logger = Logger(label: "tiltfx")
+        try checkOutput()
         if let video {
             // Before the preset compiles or a log is fused: a missing encoder is known at once.
             try VideoEncoder.check(video.configuration(width: size.width, height: size.height, fps: fps))
