@@ -84,7 +84,9 @@ public struct OutputFileError: Error, CustomStringConvertible, Hashable, Sendabl
         case .create:
             "cannot create \(path): \(reason); check that its folder exists and is writable"
         case .write(let code):
-            "cannot write \(path): \(reason)\(code == ENOSPC ? "; free some space and run it again" : "")"
+            code == ENOSPC
+                ? "cannot write \(path): the disk is full (\(reason)); free some space and run it again"
+                : "cannot write \(path): \(reason)"
         case .rename:
             "cannot put the finished file in place as \(path): \(reason); \(path) was left as it was"
         }

@@ -10,8 +10,8 @@
 /// Why: each output used to find its own words from an `errno`, and got them wrong at the edges: `--out x/` crashed
 /// (a folder name where a file was wanted), `--out /proc/x.png` said that `/proc` does not exist (it exists and takes
 /// no files), `--out /tmp/nope/` blamed `/tmp`. Here the path is read as the user spelled it: a name that ends in `/`
-/// (or is `.` or `..`) is a folder; a missing folder is the nearest one that is missing; a folder that exists but
-/// refuses the file is named as such.
+/// (or is `.` or `..`) is a folder; a missing folder is named as the one to create (`mkdir -p`); a file standing
+/// where a folder should be is named; a folder that exists but refuses the file is named as such.
 public enum OutputPath {
     /// Whether `path` is spelled as a folder: empty, ending in `/`, or a last part of `.` or `..`.
     public static func namesFolder(_ path: String) -> Bool {
