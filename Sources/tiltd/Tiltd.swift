@@ -15,7 +15,8 @@ struct Tiltd: AsyncParsableCommand {
             fuses them into attitude and a smoothed, clamped tilt signal, and publishes JSON lines to every \
             client of its socket. The sensor runs only while a client watches.
 
-            Socket: --socket, else $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock.
+            Socket: --socket, else $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock, else /run/tiltd/tiltd.sock \
+            for root (the folder is created) and /tmp/tiltd-UID.sock for others.
             Config: --config FILE holds the same settings as `key = value` lines; flags override it. SIGHUP \
             reloads it (limits, groups, log level, calibration) without dropping clients. --check validates \
             it and exits. See dist/README.md (installed: /usr/share/doc/tilt/README.md).

@@ -69,7 +69,7 @@ public enum OutputPath {
 
     /// What it means that `path` could not be created in `folder` (the `errno` of `open` or `mkdir`): the folder
     /// is missing, a file stands where a folder should be, or the folder refuses new entries.
-    static func creationFailure(_ path: String, in folder: String, code: Int32) -> OutputFileError {
+    public static func creationFailure(_ path: String, in folder: String, code: Int32) -> OutputFileError {
         switch code {
         case ENOENT:
             if isFolder(folder) { return OutputFileError(path: path, problem: .folderRefuses(folder, code: code)) }
