@@ -10,6 +10,8 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalid
         /// A preset file is not valid JSON.
         case syntax
+        /// A path was given that is not a preset: a folder without `preset.json`, or a shader file on its own.
+        case notAPreset
     }
 
     /// What is wrong, with the data the words are made of.
@@ -18,6 +20,7 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreadable(path: String, reason: String)
         case invalid(path: String, field: String, reason: String)
         case syntax(path: String, line: Int, column: Int, reason: String)
+        case notAPreset(path: String, advice: String)
     }
 
     private let detail: Detail
@@ -29,6 +32,7 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadable: .unreadable
         case .invalid: .invalid
         case .syntax: .syntax
+        case .notAPreset: .notAPreset
         }
     }
 
@@ -44,6 +48,11 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A preset or shader file could not be read.
+    /// `path` is not a preset (a folder without `preset.json`, a GLSL file); `advice` says what one needs.
+    public static func notAPreset(_ path: String, advice: String) -> PresetError {
+        PresetError(detail: .notAPreset(path: path, advice: advice))
+    }
+
     public static func unreadable(_ path: String, reason: String) -> PresetError {
         PresetError(detail: .unreadable(path: path, reason: reason))
     }
@@ -68,7 +77,8 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     public var path: String? {
         switch detail {
         case .unknownPreset: nil
-        case .unreadable(let path, _), .invalid(let path, _, _), .syntax(let path, _, _, _): path
+        case .unreadable(let path, _), .invalid(let path, _, _), .syntax(let path, _, _, _), .notAPreset(let path, _):
+            path
         }
     }
 
@@ -88,6 +98,8 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): cannot read: \(reason). Check that the file exists and is readable."
         case .invalid(let path, let field, let reason):
             return "\(path): \(field): \(reason)"
+        case .notAPreset(let path, let advice):
+            return "\(path) is not a preset: \(advice)"
         case .syntax(let path, let line, let column, let reason):
             return "\(path): line \(line), column \(column): not valid JSON: \(reason); fix the file there (a missing "
                 + "comma or quote, or one too many, is the usual cause)"

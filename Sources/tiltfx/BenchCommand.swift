@@ -27,6 +27,7 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         try presets.requireDirectory()
+        for size in sizes { if let problem = size.problem() { throw ValidationError(problem) } }
         guard seconds > 0, seconds.isFinite else {
             throw ValidationError("--seconds must be a positive number of seconds per preset and size, e.g. 2")
         }

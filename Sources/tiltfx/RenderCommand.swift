@@ -99,6 +99,7 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         try presets.requireDirectory()
+        if let problem = size.problem() { throw ValidationError(problem) }
         if frames != nil && watch { throw ValidationError("--watch renders one frame; drop --frames") }
         if frames == nil && (replay != nil) { throw ValidationError("--replay drives a sequence; add --frames N") }
         if tilt != nil && replay != nil {

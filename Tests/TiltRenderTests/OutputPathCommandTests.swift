@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltRender
 import TiltTestKit
 
 #if canImport(Glibc)
@@ -68,5 +69,37 @@ import TiltTestKit
         let r = try render(dir.path + "/afile/frames/", ["--frames", "2", "--tilt", "0,0"])
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.contains("\(dir.path)/afile is a file, not a folder"), "\(r.stderr)")
+    }
+}
+
+/// Usage mistakes of `tiltfx`: exit 64, in the house style, the argument parser's own words too.
+@Suite(.serialized) struct UsageStyleTests {
+    @Test("--size out of range (20000x100, 0x0) is a usage mistake (64) that says the range")
+    func sizeRange() throws {
+        for size in ["20000x100", "0x0"] {
+            let r = try TiltFXProcess.run([
+                "render", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "foil", "--size", size, "--out",
+                "/tmp/x.png",
+            ])
+            #expect(r.status == 64, "\(size): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: --size \(size): each side must be from 1 to 16384 pixels"), "\(r.stderr)")
+        }
+    }
+
+    @Test("an unknown option is told in lowercase, with the parser's suggestion after a ';'")
+    func unknownOption() throws {
+        let r = try TiltFXProcess.run(["render", "--preset", "foil", "--bogus", "--out", "/tmp/x.png"])
+        #expect(r.status == 64)
+        #expect(r.stderr.hasPrefix("error: unknown option '--bogus'; did you mean"), "\(r.stderr)")
+        #expect(r.stderr.contains("Usage: tiltfx render"), "the usage still follows: \(r.stderr)")
+    }
+
+    @Test("a window larger than the display's usable area is scaled down to it, keeping its shape")
+    func windowFit() {
+        let fitted = WindowFit.fitted(width: 720, height: 960, within: (1280, 800 - 32))
+        #expect(fitted.height <= Int(Double(768) * WindowFit.share))
+        #expect(abs(Double(fitted.width) / Double(fitted.height) - 0.75) < 0.01)
+        #expect(WindowFit.fitted(width: 720, height: 960, within: (1920, 1200)) == (720, 960) as (Int, Int))
+        #expect(WindowFit.fitted(width: 720, height: 960, within: (0, 0)) == (720, 960) as (Int, Int))
     }
 }
