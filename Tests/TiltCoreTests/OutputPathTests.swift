@@ -63,7 +63,7 @@ struct OutputPathTests {
     @Test("a file where a folder should be is named")
     func fileOnTheWay() throws {
         try inFolder { dir in
-            FileManager.default.createFile(atPath: dir + "/afile", contents: Data())
+            _ = FileManager.default.createFile(atPath: dir + "/afile", contents: Data())
             #expect(problem(dir + "/afile/x.png") == .notFolder(dir + "/afile"))
             #expect(problem(dir + "/afile/b/x.png") == .notFolder(dir + "/afile"))
         }
@@ -99,7 +99,7 @@ struct OutputPathTests {
             #expect(FileManager.default.fileExists(atPath: dir + "/a/b/c", isDirectory: &isFolder) && isFolder.boolValue)
             try OutputPath.makeFolder(dir + "/a/b/c")
             try OutputPath.makeFolder(".")
-            FileManager.default.createFile(atPath: dir + "/new.png", contents: Data())
+            _ = FileManager.default.createFile(atPath: dir + "/new.png", contents: Data())
             #expect(throws: OutputFileError(path: dir + "/new.png", problem: .notFolder(dir + "/new.png"))) {
                 try OutputPath.makeFolder(dir + "/new.png")
             }
@@ -131,7 +131,7 @@ struct OutputPathTests {
     func leftovers() throws {
         try inFolder { dir in
             for name in [".partial-AbC123-out.csv", ".partial-xyz789-other.csv", ".partial-out.csv", "out.csv"] {
-                FileManager.default.createFile(atPath: dir + "/" + name, contents: Data())
+                _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data())
             }
             #expect(AtomicFileOutput.leftovers(of: dir + "/out.csv") == [dir + "/.partial-AbC123-out.csv"])
             #expect(AtomicFileOutput.leftovers(of: dir + "/none.csv").isEmpty)

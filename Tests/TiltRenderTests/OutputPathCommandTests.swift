@@ -65,7 +65,7 @@ import TiltTestKit
     func sequenceUnderAFile() throws {
         let dir = TestPaths.temporaryDirectory("outpath")
         defer { try? FileManager.default.removeItem(at: dir) }
-        FileManager.default.createFile(atPath: dir.path + "/afile", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir.path + "/afile", contents: Data())
         let r = try render(dir.path + "/afile/frames/", ["--frames", "2", "--tilt", "0,0"])
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.contains("\(dir.path)/afile is a file, not a folder"), "\(r.stderr)")
