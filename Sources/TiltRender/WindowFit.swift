@@ -13,6 +13,8 @@ public enum WindowFit {
         let room = (Double(area.width) * share, Double(area.height) * share)
         let scale = min(1, room.0 / Double(width), room.1 / Double(height))
         guard scale < 1 else { return (width, height) }
-        return (max(1, Int((Double(width) * scale).rounded(.down))), max(1, Int((Double(height) * scale).rounded(.down))))
+        return (
+            max(1, Int((Double(width) * scale).rounded(.down))), max(1, Int((Double(height) * scale).rounded(.down)))
+        )
     }
 }

@@ -47,7 +47,8 @@ struct BenchCommand: ParsableCommand {
             let preset = try library.load(name)
             for size in sizes {
                 try StandardOutput.line(
-                    "\(try Benchmark.measure(preset: preset, width: size.width, height: size.height, seconds: seconds, picture: content))")
+                    "\(try Benchmark.measure(preset: preset, width: size.width, height: size.height, seconds: seconds, picture: content))"
+                )
             }
         }
     }

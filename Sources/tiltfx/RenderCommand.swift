@@ -37,7 +37,7 @@ struct RenderCommand: ParsableCommand {
             Tilt is the x,y tip in radians about the screen's axes (docs/coordinates.md). Progress goes to stderr: a redrawn \
             line on a terminal, else a line every 2 s ($TILTFX_PROGRESS_INTERVAL); for a video it counts the frames \
             the encoder has taken. A video is written to a .partial-… file beside it and renamed into place when \
-            complete: a failure (a full disk) or Ctrl-C leaves no partial video, and an existing one is replaced only \
+            complete: a failure (a full disk) or Ctrl-C leaves no partial video (Ctrl-C says so), and an existing one is replaced only \
             then. --size is limited by the GL's \
             largest texture, counting the padding a layer effect adds around the frame.
             """)

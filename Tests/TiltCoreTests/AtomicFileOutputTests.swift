@@ -108,7 +108,8 @@ struct AtomicFileOutputTests {
             let path = dir + "/missing/r.csv"
             let error = #expect(throws: OutputFileError.self) { try AtomicFileOutput(path: path, replacing: true) }
             #expect(error?.problem == .missingFolder(dir + "/missing"))
-            #expect(error?.description.hasPrefix("cannot create \(path): the folder \(dir)/missing does not exist") == true)
+            #expect(
+                error?.description.hasPrefix("cannot create \(path): the folder \(dir)/missing does not exist") == true)
             #expect(throws: OutputFileError(path: dir, problem: .isFolder)) {
                 try AtomicFileOutput(path: dir, replacing: true)
             }

@@ -30,7 +30,8 @@ struct FileSignatureTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(FileSignature(path: dir.path) == .folder)
         let jpeg = dir.appendingPathComponent("big.jpg").path
-        _ = FileManager.default.createFile(atPath: jpeg, contents: Data([0xFF, 0xD8, 0xFF, 0xDB] + [UInt8](repeating: 7, count: 900)))
+        _ = FileManager.default.createFile(
+            atPath: jpeg, contents: Data([0xFF, 0xD8, 0xFF, 0xDB] + [UInt8](repeating: 7, count: 900)))
         #expect(FileSignature(path: jpeg) == .known("a JPEG picture"))
         #expect(FileSignature(path: dir.appendingPathComponent("none").path) == nil)
     }

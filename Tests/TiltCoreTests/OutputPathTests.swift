@@ -46,7 +46,8 @@ struct OutputPathTests {
     @Test("the words for a folder's name say so and give a file inside it")
     func folderNameWords() {
         let error = OutputFileError(path: "/tmp/nope/", problem: .namesFolder)
-        #expect(error.description == "/tmp/nope/ names a folder; give the path of a file to write (e.g. /tmp/nope/NAME)")
+        #expect(
+            error.description == "/tmp/nope/ names a folder; give the path of a file to write (e.g. /tmp/nope/NAME)")
         #expect(error.code == 0)
     }
 
@@ -96,7 +97,8 @@ struct OutputPathTests {
         try inFolder { dir in
             try OutputPath.makeFolder(dir + "/a/b/c/")
             var isFolder: ObjCBool = false
-            #expect(FileManager.default.fileExists(atPath: dir + "/a/b/c", isDirectory: &isFolder) && isFolder.boolValue)
+            #expect(
+                FileManager.default.fileExists(atPath: dir + "/a/b/c", isDirectory: &isFolder) && isFolder.boolValue)
             try OutputPath.makeFolder(dir + "/a/b/c")
             try OutputPath.makeFolder(".")
             _ = FileManager.default.createFile(atPath: dir + "/new.png", contents: Data())

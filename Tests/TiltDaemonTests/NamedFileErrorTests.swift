@@ -15,7 +15,7 @@ struct NamedFileErrorTests {
         let path = dir.appendingPathComponent("big.jpg").path
         var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
         for i in 0..<4000 { bytes.append(UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 13)) }
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
 
@@ -26,12 +26,14 @@ struct NamedFileErrorTests {
         let picture = jpeg(in: dir)
         let replay = try run("tilt", ["replay", picture])
         #expect(replay.status == 1)
-        #expect(replay.stderr.contains("error: \(picture): this is a JPEG picture, not a sensor log"), "\(replay.stderr)")
+        #expect(
+            replay.stderr.contains("error: \(picture): this is a JPEG picture, not a sensor log"), "\(replay.stderr)")
         #expect(!replay.stderr.contains("\u{FFFD}") && !replay.stderr.contains("column: '"), "\(replay.stderr)")
         let video = TestPaths.fixture("ball-64x48.webm")
         let daemon = try run("tiltd", ["--replay", video, "--socket", dir.appendingPathComponent("d.sock").path])
         #expect(daemon.status != 0)
-        #expect(daemon.stderr.contains("\(video): this is a WebM or Matroska video, not a sensor log"), "\(daemon.stderr)")
+        #expect(
+            daemon.stderr.contains("\(video): this is a WebM or Matroska video, not a sensor log"), "\(daemon.stderr)")
         #expect(!daemon.stderr.contains("webm B"), "no bytes of the file: \(daemon.stderr)")
     }
 

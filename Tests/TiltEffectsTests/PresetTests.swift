@@ -173,10 +173,14 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let shader = dir.appendingPathComponent("rings.glsl").path
-        try "void mainImage(out vec4 c, in vec2 p) { c = vec4(1); }\n".write(toFile: shader, atomically: true, encoding: .utf8)
+        try "void mainImage(out vec4 c, in vec2 p) { c = vec4(1); }\n".write(
+            toFile: shader, atomically: true, encoding: .utf8)
         let library = PresetLibrary(searchPaths: [])
         for (path, words) in [
-            (shader, #"a preset is a folder; put rings.glsl in a folder with a preset.json of {"shadertoy": "rings.glsl"}"#),
+            (
+                shader,
+                #"a preset is a folder; put rings.glsl in a folder with a preset.json of {"shadertoy": "rings.glsl"}"#
+            ),
             (dir.path, #"the folder has no preset.json; a preset folder holds a preset.json"#),
         ] {
             do {

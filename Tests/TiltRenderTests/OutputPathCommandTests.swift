@@ -13,8 +13,11 @@ import TiltTestKit
 @Suite(.serialized) struct OutputPathCommandTests {
     private func render(_ out: String, _ extra: [String] = []) throws -> TiltFXProcess {
         try TiltFXProcess.run(
-            ["render", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "foil", "--size", "16x16", "--out",
-                out] + extra)
+            [
+                "render", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "foil", "--size", "16x16",
+                "--out",
+                out,
+            ] + extra)
     }
 
     private func files(_ dir: URL) -> [String] {
@@ -32,8 +35,9 @@ import TiltTestKit
             let r = try render(out)
             #expect(r.status == 64, "\(out): \(r.stderr)")
             #expect(
-                r.stderr.contains("--out \(out) names a folder, but one frame is one PNG file: give a file name (e.g. "
-                    + "\(example)), or add --frames N"), "\(out): \(r.stderr)")
+                r.stderr.contains(
+                    "--out \(out) names a folder, but one frame is one PNG file: give a file name (e.g. "
+                        + "\(example)), or add --frames N"), "\(out): \(r.stderr)")
             #expect(!r.stderr.contains("does not exist"), "\(out): \(r.stderr)")
         }
         #expect(files(dir).isEmpty)
@@ -47,7 +51,8 @@ import TiltTestKit
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try render("/proc/x.png")
         #expect(r.status == 1, "\(r.stderr)")
-        #expect(r.stderr.contains("error: cannot create /proc/x.png: the folder /proc takes no new files"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("error: cannot create /proc/x.png: the folder /proc takes no new files"), "\(r.stderr)")
     }
 
     @Test("--frames 2 --out new.png: refused (64), and no folder called new.png is made")
@@ -82,7 +87,8 @@ import TiltTestKit
                 "/tmp/x.png",
             ])
             #expect(r.status == 64, "\(size): \(r.stderr)")
-            #expect(r.stderr.hasPrefix("error: --size \(size): each side must be from 1 to 16384 pixels"), "\(r.stderr)")
+            #expect(
+                r.stderr.hasPrefix("error: --size \(size): each side must be from 1 to 16384 pixels"), "\(r.stderr)")
         }
     }
 

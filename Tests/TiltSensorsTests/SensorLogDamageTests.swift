@@ -163,7 +163,8 @@ import TiltTestKit
         let dir = TestPaths.temporaryDirectory("notalog")
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = dir.appendingPathComponent("a.csv").path
-        _ = FileManager.default.createFile(atPath: png, contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]))
+        _ = FileManager.default.createFile(
+            atPath: png, contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]))
         for (path, words) in [(dir.path, "this is a folder, not a sensor log"), (png, "this is a PNG picture")] {
             do {
                 _ = try SensorLogReader(path: path)

@@ -69,14 +69,16 @@ public struct ClosingReader: Sendable {
         let name = process.executableURL?.lastPathComponent ?? "child"
         if lines.count < wanted {
             process.waitUntilExit()
-            throw TestError("\(name) ended after \(lines.count) of \(wanted) lines (status \(process.terminationStatus))")
+            throw TestError(
+                "\(name) ended after \(lines.count) of \(wanted) lines (status \(process.terminationStatus))")
         }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            throw TestError("\(name) \(arguments.joined(separator: " ")) kept running \(timeout) s after its reader left")
+            throw TestError(
+                "\(name) \(arguments.joined(separator: " ")) kept running \(timeout) s after its reader left")
         }
         process.waitUntilExit()
         let bySignal = process.terminationReason == .uncaughtSignal

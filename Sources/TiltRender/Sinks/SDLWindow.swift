@@ -1,10 +1,10 @@
 import CEGL
 import CSDL2
 import Foundation
+import Logging
 import TiltCore
 import TiltEffects
 import TiltGL
-import Logging
 
 /// An SDL2 window with a current GL ES 3 context: the only place the window runner touches SDL.
 ///
