@@ -87,7 +87,8 @@ struct CLIOutputTests {
         process.waitUntilExit()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus != 0)
-        #expect(stderr.contains("cannot write standard output: No space left on device"), "\(stderr)")
+        #expect(
+            stderr.contains("cannot write standard output: the disk is full (No space left on device)"), "\(stderr)")
     }
 
     @Test("tilt fuse to a file with a missing input: status ≠ 0, the error on stderr, no output file")
