@@ -111,11 +111,16 @@ let package = Package(
             name: "TiltTools", dependencies: ["TiltCore", "TiltSensors", "TiltFusion", "TiltWire", "TiltClient"],
             swiftSettings: swiftSettings),
 
+        .target(
+            name: "TiltCommandLine",
+            dependencies: ["TiltCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings),
+
         // MARK: Executables (thin: parse arguments, call a library)
         .executableTarget(
             name: "tiltd",
             dependencies: [
-                "TiltDaemon", "TiltWire", "TiltCore",
+                "TiltDaemon", "TiltWire", "TiltCore", "TiltCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -123,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "tilt",
             dependencies: [
-                "TiltTools", "TiltCore", "TiltFusion", "TiltSensors", "TiltWire", "TiltClient",
+                "TiltTools", "TiltCore", "TiltFusion", "TiltSensors", "TiltWire", "TiltClient", "TiltCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -131,8 +136,7 @@ let package = Package(
             name: "tiltfx",
             dependencies: [
                 "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltPlayback", "TiltServe", "TiltMedia",
-                "TiltCore",
-                "TiltWire",
+                "TiltCore", "TiltWire", "TiltCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

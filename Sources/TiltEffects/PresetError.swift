@@ -6,8 +6,10 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// - `unreadable`: a preset, shader or texture file could not be read
     /// - `invalid`: a preset file holds a value that makes no sense
     /// - `syntax`: a preset file is not valid JSON
+    /// - `notAPreset`: a path was given that is not a preset: a folder without `preset.json`, or a shader file on its
+    ///   own
     public enum Kind: Sendable, Hashable {
-        case unknownPreset, unreadable, invalid, syntax
+        case unknownPreset, unreadable, invalid, syntax, notAPreset
     }
 
     /// What is wrong, with the data the words are made of.
@@ -16,6 +18,7 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreadable(path: String, reason: String)
         case invalid(path: String, field: String, reason: String)
         case syntax(path: String, line: Int, column: Int, reason: String)
+        case notAPreset(path: String, advice: String)
     }
 
     private let detail: Detail
@@ -27,6 +30,7 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadable: .unreadable
         case .invalid: .invalid
         case .syntax: .syntax
+        case .notAPreset: .notAPreset
         }
     }
 
@@ -42,6 +46,11 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A preset or shader file could not be read.
+    /// `path` is not a preset (a folder without `preset.json`, a GLSL file); `advice` says what one needs.
+    public static func notAPreset(_ path: String, advice: String) -> PresetError {
+        PresetError(detail: .notAPreset(path: path, advice: advice))
+    }
+
     public static func unreadable(_ path: String, reason: String) -> PresetError {
         PresetError(detail: .unreadable(path: path, reason: reason))
     }
@@ -66,7 +75,8 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     public var path: String? {
         switch detail {
         case .unknownPreset: nil
-        case .unreadable(let path, _), .invalid(let path, _, _), .syntax(let path, _, _, _): path
+        case .unreadable(let path, _), .invalid(let path, _, _), .syntax(let path, _, _, _), .notAPreset(let path, _):
+            path
         }
     }
 
@@ -86,6 +96,8 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): cannot read: \(reason). Check that the file exists and is readable."
         case .invalid(let path, let field, let reason):
             return "\(path): \(field): \(reason)"
+        case .notAPreset(let path, let advice):
+            return "\(path) is not a preset: \(advice)"
         case .syntax(let path, let line, let column, let reason):
             return "\(path): line \(line), column \(column): not valid JSON: \(reason); fix the file there (a missing "
                 + "comma or quote, or one too many, is the usual cause)"

@@ -95,7 +95,28 @@ public struct PresetLibrary: Sendable {
             return name
         }
         if let hit = presetDirectories().first(where: { $0.name == name }) { return hit.directory }
+        if let problem = Self.notAPreset(name) { throw problem }
         throw .unknownPreset(name, available: names, searched: searchPaths)
+    }
+
+    /// Why a path that exists is not a preset (a folder without `preset.json`, a shader file), with what one needs;
+    /// `nil` when nothing is there (then it is an unknown name).
+    static func notAPreset(_ path: String) -> PresetError? {
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
+        let name = PathText.name(of: path)
+        if isFolder {
+            return .notAPreset(
+                path,
+                advice: "the folder has no \(Preset.fileName); a preset folder holds a \(Preset.fileName) naming its "
+                    + "GLSL files, at its simplest {\"shadertoy\": \"main.glsl\"} beside main.glsl with a mainImage "
+                    + "function (Presets/README.md)")
+        }
+        return .notAPreset(
+            path,
+            advice: "a preset is a folder; put \(name) in a folder with a \(Preset.fileName) of "
+                + "{\"shadertoy\": \"\(name)\"} (for a file with a mainImage function) and give that folder, or "
+                + "give a Shadertoy JSON export (FILE.json); see Presets/README.md")
     }
 
     /// Loads the preset `name`.

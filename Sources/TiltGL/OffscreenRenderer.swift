@@ -103,6 +103,7 @@ public final class OffscreenRenderer {
         let pixels = output.readPixels()
         stage("writing PNG")
         do { try PNGFile.write(rgba: pixels, width: width, height: height, to: path) } catch {
+            if let problem = error.output { throw .output(OutputFileError(path: error.path, problem: problem)) }
             throw .write(error.path, reason: error.reason)
         }
     }

@@ -1,3 +1,4 @@
+import TiltCore
 import TiltEffects
 
 /// A rendering failure, with a message that says what went wrong and what to do.
@@ -6,6 +7,7 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         case noGL(String)
         case compile(stage: String, log: String, diagnostics: [ShaderSourceMap.Diagnostic])
         case write(path: String, reason: String)
+        case output(OutputFileError)
         case read(path: String, reason: String)
         case window(String)
         case argument(String)
@@ -28,6 +30,13 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An output file could not be written.
     public static func write(_ path: String, reason: String) -> RenderError {
         RenderError(kind: .write(path: path, reason: reason))
+    }
+    /// An output file or folder was refused or could not be written; ``OutputFileError`` says which and why.
+    public static func output(_ error: OutputFileError) -> RenderError { RenderError(kind: .output(error)) }
+    /// What was wrong with the output, when it was refused or could not be written (``output(_:)``).
+    public var output: OutputFileError? {
+        if case .output(let error) = kind { return error }
+        return nil
     }
     /// An input file (image, log) could not be read.
     public static func read(_ path: String, reason: String) -> RenderError {
@@ -62,6 +71,7 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "libgl1-mesa-dri) and, without a GPU, set LIBGL_ALWAYS_SOFTWARE=1."
         case .compile(let stage, let log, _): return "shader \(stage) failed:\n\(log)"
         case .write(let path, let reason): return "cannot write \(path): \(reason)"
+        case .output(let error): return error.description
         case .read(let path, let reason): return "cannot read \(path): \(reason)"
         case .window(let d): return "cannot open a window: \(d). Without a display, use `tiltfx render` (headless)."
         case .argument(let d): return d

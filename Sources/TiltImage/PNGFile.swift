@@ -44,8 +44,7 @@ public enum PNGFile {
             try output.write(bytes)
             try output.commit()
         } catch {
-            throw PNGFileError(
-                .write, path: path, reason: explain(error.problem == .isFolder ? EISDIR : error.code, path: path))
+            throw PNGFileError(writing: path, error)
         }
     }
 
@@ -69,21 +68,6 @@ public enum PNGFile {
         var m = image.message
         return withUnsafeBytes(of: &m) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-    }
-
-    private static func explain(_ code: Int32, path: String) -> String {
-        let folder = PathText.folder(of: path)
-        let text = String(cString: strerror(code))
-        switch code {
-        case ENOENT:
-            return
-                "\(text): the folder '\(folder.isEmpty ? "." : folder)' does not exist; "
-                + "create it (mkdir -p) or choose another --out"
-        case ENOSPC: return "\(text): the disk is full; free some space or write elsewhere"
-        case EACCES, EPERM, EROFS: return "\(text): no permission to write there; choose a writable --out"
-        case EISDIR: return "\(text): --out names a folder; give a file name ending in .png"
-        default: return "\(text) (errno \(code))"
         }
     }
 }

@@ -134,7 +134,10 @@ public final class VideoEncoder {
         } catch {
             throw .output(error)
         }
-        output.discardOnInterrupt()
+        let existed = access(path, F_OK) == 0
+        output.discardOnInterrupt(
+            saying: "interrupted: the video \(path) was not written (its partial file is removed)"
+                + (existed ? "; the earlier \(path) is kept as it was" : ""))
         guard let encoder, let codec = configuration.resolvedCodec, let muxer = configuration.container.muxer else {
             do {
                 backend = .gif(

@@ -119,15 +119,7 @@ public struct FrameSequenceJob: Sendable {
             logger.warning("\(why): --fps \(rate) will play slower than asked; give --fps 50 or less")
         }
         if encoder == nil {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw RenderError.write(
-                    directory,
-                    reason:
-                        "cannot create the folder (\(errorReason(error))); choose a writable --out"
-                )
-            }
+            do { try OutputPath.makeFolder(directory) } catch { throw RenderError.output(error) }
         }
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
         // A video file is stepped: frame i shows the video at i / fps, whatever the speed of the machine. A camera

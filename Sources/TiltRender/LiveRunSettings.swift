@@ -21,6 +21,9 @@ public struct LiveRunSettings: Sendable {
     public var picture: PictureContent?
     /// The picture axes to ask `tiltd` for: fixed, or the display's own (`auto`), followed as it turns.
     public var screenRotation: ScreenRotationChoice
+    /// Scale the window down to fit the display's usable area when it is larger (the default size was asked for,
+    /// not a size of the user's: `tiltfx run` without `--size`).
+    public var fitsDisplay = false
 
     /// Settings for a run.
     public init(

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import Synchronization
 import TiltClient
 import TiltCore
@@ -151,7 +152,7 @@ public final class Recording: Sendable {
                 if now - lastProgress >= 1 {
                     lastProgress = now
                     let seconds = String(printf: "%.1f", lastTime - (firstTime ?? lastTime))
-                    say("\rrecording \(output): \(writer.rowCount) samples, \(seconds) s")
+                    say("\rrecording \(output): \(writer.rowCount) samples, \(seconds) s of sensor time")
                 }
             } catch {
                 failure = RecordingError(.log, "\(error)")

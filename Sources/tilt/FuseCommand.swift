@@ -31,7 +31,10 @@ struct Fuse: AsyncParsableCommand {
         // Refuse a bad output before any work; the fused rows go to a temporary file renamed into place at the end,
         // so a failed or interrupted run leaves an existing file as it was.
         let file = output == "-" ? nil : try AtomicFileOutput(path: output, replacing: force, inputs: [input])
-        file?.discardOnInterrupt()
+        file?.discardOnInterrupt(
+            saying: "interrupted: \(output) was not written"
+                + (FileManager.default.fileExists(atPath: output)
+                    ? " (the earlier file is kept as it was)" : ""))
         // A log that cannot be read is an I/O failure: its error names the file and says what to check.
         let log = try badRows.read(input)
         let emit: (String) throws -> Void

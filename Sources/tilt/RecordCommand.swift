@@ -14,9 +14,13 @@ struct Record: AsyncParsableCommand {
             With a running tiltd (--from auto finds one on the socket), records the raw samples the daemon fuses, \
             so replaying the log gives the same fused output as the live run; the daemon keeps serving its other \
             clients. Without one, reads the sensors directly through libiio. Rows are flushed every half second, \
-            so a full disk loses at most that much; progress goes to standard error. Ctrl-C or SIGTERM ends the \
-            recording. The log is written as .partial-XXXXXX-NAME in the same folder and renamed to FILE when \
-            the recording ends; an existing FILE is replaced only with --force.
+            so a full disk loses at most that much; progress goes to standard error (a line redrawn on a \
+            terminal, else a line a second), counting the samples and the sensor time they span. Ctrl-C or \
+            SIGTERM ends the recording. The log is written as .partial-XXXXXX-NAME in the same folder and renamed \
+            to FILE when the recording ends; an existing FILE is replaced only with --force. A recording that was \
+            killed (SIGKILL, a crash) leaves its .partial-… file, which holds what was flushed: the next recording \
+            to FILE names it. A pipe works as FILE (--output /dev/stdout): the recording ends when its reader \
+            goes away.
 
             Through tiltd every sample the daemon sends is kept, and a replay that finishes ends the recording. \
             Samples tiltd could not send (this program fell more than its raw_queue_seconds behind) and \
@@ -33,7 +37,9 @@ struct Record: AsyncParsableCommand {
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Stop after this many seconds (default: until Ctrl-C).", valueName: "S"))
+        help: ArgumentHelp(
+            "Stop after this many seconds of wall-clock time (default: until Ctrl-C); the progress shows sensor time, "
+                + "which runs faster when tiltd replays a log with --speed.", valueName: "S"))
     var duration: Double?
 
     @Option(name: .long, help: "Where samples come from: auto (tiltd if it answers, else IIO), daemon or iio.")
@@ -63,7 +69,15 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         // Refuse an existing output, and fail on a missing or read-only folder, before waiting for any sample. The
         // log is written to a temporary file that replaces the output only when the recording ends.
+        let leftovers = AtomicFileOutput.leftovers(of: output)
         let file = try AtomicFileOutput(path: output, replacing: force)
+        let console = RecordingConsole { StandardStream.error.write($0) }
+        if !leftovers.isEmpty {
+            console.line(
+                "note: a killed recording left \(leftovers.joined(separator: ", ")) beside \(output), with the samples "
+                    + "it had flushed; rename it to keep it (mv \(leftovers[0]) NAME.csv\(output.hasSuffix(".gz") ? ".gz" : "")) "
+                    + "or remove it")
+        }
         let useDaemon: Bool
         switch from {
         case .daemon: useDaemon = true
@@ -86,22 +100,31 @@ struct Record: AsyncParsableCommand {
         let log = file.temporaryPath
         let recording = Recording(
             source: useDaemon ? .daemon(socketPath: path) : .iio(uri: uri, rate: rate), log: log, output: output,
-            say: { StandardStream.error.write($0) })
+            say: console.say)
         // Ctrl-C and SIGTERM (a service manager, `timeout`) both end the recording normally: the log is finished.
         let stops = StopSignals()
         do { try recording.start() } catch {
             stops.cancel()
             file.discard()
-            StandardStream.error.write("error: \(error)\n")
+            console.line("error: \(error)")
             throw ExitCode(1)
         }
+        if log != output {
+            console.line("writing \(log) until the recording ends; then it becomes \(output)")
+        }
         let started = ContinuousClock.now
-        while !stops.received && !recording.failed && recording.sourceEnded == nil {
+        var readerLeft = false
+        while !stops.received && !recording.failed && recording.sourceEnded == nil && !readerLeft {
             if let duration, ContinuousClock.now - started >= .seconds(duration) { break }
             try? await Task.sleep(for: .milliseconds(50))
+            readerLeft = file.readerLeft
         }
+        readerLeft = readerLeft || file.readerLeft
         let (outcome, runError) = await recording.finish()
         stops.cancel()
+        // Recording into a pipe whose reader went away (`--output /dev/stdout | head`) ends as a write to it would
+        // end a program that never ignored SIGPIPE; the failed writes into it are no error of the recording's.
+        if readerLeft { StandardOutput.endBecauseReaderLeft() }
         var failure = outcome.failure
         // What was recorded before a failure (a full disk) is kept, as the flushes promise; a run that recorded
         // nothing leaves an existing file as it was.
@@ -111,8 +134,7 @@ struct Record: AsyncParsableCommand {
             file.discard()
         }
         if outcome.opened {
-            StandardStream.error.write(
-                "\nrecorded \(outcome.rows) samples to \(output) (\(outcome.rejected) rejected)\n")
+            console.line("recorded \(outcome.rows) samples to \(output) (\(outcome.rejected) rejected)")
         }
         if let ended = outcome.sourceEnded, failure == nil {
             StandardStream.error.write("stopped: \(ended)\n")
@@ -130,11 +152,11 @@ struct Record: AsyncParsableCommand {
         }
         if let failure {
             // The writer names the temporary file; the user knows the output's name.
-            StandardStream.error.write("error: \(failure.replacing(log, with: output))\n")
+            console.line("error: \(failure.replacing(log, with: output))")
             throw ExitCode(1)
         }
         if let runError {
-            StandardStream.error.write("error: \(runError)\n")
+            console.line("error: \(runError)")
             throw ExitCode(1)
         }
         if lostAny && !allowGaps { throw ExitCode(1) }

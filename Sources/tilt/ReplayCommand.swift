@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import TiltCore
 import TiltTools
 import TiltWire
@@ -49,13 +50,16 @@ struct Replay: AsyncParsableCommand {
     }
 
     func run() async throws {
-        StandardOutput.streamLines()
         // A log that cannot be read is an I/O failure, not a usage mistake: its error names the file.
         let replay = PipelineReplay(
             log: log, speed: speed, rate: rate, useMagnetometer: !noMag, limit: limit, badRows: badRows.policy)
         let json = json
         let summary = try await replay.run { frame in
-            print(json ? ServerMessage.encode(frame: frame) : Watch.humanLine(frame))
+            // A reader that went away (`tilt replay | head`) ends the command inside StandardOutput.
+            do { try StandardOutput.line(json ? ServerMessage.encode(frame: frame) : Watch.humanLine(frame)) } catch {
+                StandardStream.error.write("error: \(error)\n")
+                Glibc.exit(1)
+            }
         } report: { line in
             StandardStream.error.write(line + "\n")
         }

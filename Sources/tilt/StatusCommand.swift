@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import TiltClient
 import TiltCore
+import TiltTools
 import TiltWire
 
 struct Status: AsyncParsableCommand {
@@ -45,7 +46,13 @@ struct Status: AsyncParsableCommand {
 }
 
 struct Tare: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Re-centre the tilt signal on the device's current pose.")
+    static let configuration = CommandConfiguration(
+        abstract: "Re-centre the tilt signal on the device's current pose.",
+        discussion: """
+            Watches until tiltd sends a settled frame (starting the sensor when it is idle), then tares on that \
+            connection, so the reference is the pose of that moment, not the one the sensor stopped at. A sensor \
+            that is lost or finished has no pose now: nothing is tared and the command fails.
+            """)
 
     @OptionGroup var socketOptions: SocketOptions
 
@@ -53,13 +60,22 @@ struct Tare: AsyncParsableCommand {
     var reset = false
 
     func run() async throws {
-        let answer = try await TiltConnection.request(reset ? .resetTare : .tare, socketPath: socketOptions.socket) {
-            if case .tare = $0 { return true } else { return false }
+        let reference: Quaternion
+        var note = ""
+        if reset {
+            let answer = try await TiltConnection.request(.resetTare, socketPath: socketOptions.socket) {
+                if case .tare = $0 { true } else if case .error = $0 { true } else { false }
+            }
+            if case .error(let message) = answer { throw TareError(.refused, "tiltd answered: \(message)") }
+            guard case .tare(let q) = answer else { return }
+            reference = q
+        } else {
+            let outcome = try await LiveTare.run(socketPath: socketOptions.socket)
+            reference = outcome.reference
+            if outcome.startedTheSensor { note = " (the sensor was idle; it ran for the tare)" }
         }
-        if case .tare(let q) = answer {
-            print(
-                "tare\(reset ? " reset" : ""): the tilt is now relative to "
-                    + "[\(q.array.map { String(printf: "%.4f", $0) }.joined(separator: ", "))]")
-        }
+        print(
+            "tare\(reset ? " reset" : ""): the tilt is now relative to "
+                + "[\(reference.array.map { String(printf: "%.4f", $0) }.joined(separator: ", "))]\(note)")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TiltCommandLine
 import TiltWire
 
 @main
@@ -18,6 +19,21 @@ struct Tilt: AsyncParsableCommand {
     /// Every error line starts `error: ` (lowercase, as compilers and git write it), ArgumentParser's own too: the
     /// lines tilt prints itself use the same prefix. README.md, "Conventions".
     static var _errorPrefix: String { "error: " }
+
+    /// Parses the command line (its mistakes in the house style: `exitParsing`) and runs the command.
+    static func main() async {
+        var command: any ParsableCommand
+        do { command = try parseAsRoot() } catch { exitParsing(error) }
+        do {
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// The `--socket` option shared by commands that talk to the daemon.

@@ -51,7 +51,6 @@ struct Watch: AsyncParsableCommand {
         + "grants"
 
     func run() async throws {
-        StandardOutput.streamLines()
         let subscriber = TiltSubscriber(
             configuration: .init(
                 socketPath: socketOptions.socket, rate: rate,
@@ -68,18 +67,19 @@ struct Watch: AsyncParsableCommand {
                     "connected to \(hello.daemon), protocol \(hello.protocol), sensors: \(sensors)\n")
             case .message(.attitude(let frame)):
                 frames += 1
+                // A reader that went away (`tilt watch | head -2`) ends the command here (StandardOutput).
                 if json {
-                    print(ServerMessage.encode(frame: frame))
+                    try StandardOutput.line(ServerMessage.encode(frame: frame))
                 } else {
                     let line = Self.humanLine(frame)
                     if interactive {
-                        StandardStream.output.write("\r\u{1B}[K" + line)
+                        try StandardOutput.write("\r\u{1B}[K" + line)
                     } else {
-                        print(line)
+                        try StandardOutput.line(line)
                     }
                 }
                 if let count, frames >= count {
-                    if interactive { print("") }
+                    if interactive { try StandardOutput.line("") }
                     subscriber.close()
                     return
                 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Logging
+import TiltCommandLine
 import TiltCore
 import TiltDaemon
 import TiltWire
@@ -15,7 +16,8 @@ struct Tiltd: AsyncParsableCommand {
             fuses them into attitude and a smoothed, clamped tilt signal, and publishes JSON lines to every \
             client of its socket. The sensor runs only while a client watches.
 
-            Socket: --socket, else $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock.
+            Socket: --socket, else $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock, else /run/tiltd/tiltd.sock \
+            for root (the folder is created) and /tmp/tiltd-UID.sock for others.
             Config: --config FILE holds the same settings as `key = value` lines; flags override it. SIGHUP \
             reloads it (limits, groups, log level, calibration) without dropping clients. --check validates \
             it and exits. See dist/README.md (installed: /usr/share/doc/tilt/README.md).
@@ -26,6 +28,21 @@ struct Tiltd: AsyncParsableCommand {
     /// Every error line starts `error: ` (lowercase, as compilers and git write it), ArgumentParser's own too.
     /// README.md, "Conventions".
     static var _errorPrefix: String { "error: " }
+
+    /// Parses the command line (its mistakes in the house style: `exitParsing`) and runs the command.
+    static func main() async {
+        var command: any ParsableCommand
+        do { command = try parseAsRoot() } catch { exitParsing(error) }
+        do {
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 
     @Option(
         name: .long, help: ArgumentHelp("Read settings from this config file (flags override it).", valueName: "FILE"))

@@ -27,28 +27,28 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         try presets.requireDirectory()
+        for size in sizes { if let problem = size.problem() { throw ValidationError(problem) } }
         guard seconds > 0, seconds.isFinite else {
             throw ValidationError("--seconds must be a positive number of seconds per preset and size, e.g. 2")
         }
     }
 
     func run() throws {
-        StandardOutput.streamLines()
         let library = presets.library
         let names = only.isEmpty ? library.names : only
         let content = try picture.load()
-        print("renderer: \(try Benchmark.rendererName())")
+        try StandardOutput.line("renderer: \(try Benchmark.rendererName())")
         if let content {
             let size = "\(content.image.width)x\(content.image.height)"
             let what = content.video == nil ? size : content.image.width > 1 ? "video, \(size), played live" : "live"
-            print("picture: \(content.path) (\(what), --fit \(content.fit))")
+            try StandardOutput.line("picture: \(content.path) (\(what), --fit \(content.fit))")
         }
         for name in names {
             let preset = try library.load(name)
             for size in sizes {
-                print(
-                    try Benchmark.measure(
-                        preset: preset, width: size.width, height: size.height, seconds: seconds, picture: content))
+                try StandardOutput.line(
+                    "\(try Benchmark.measure(preset: preset, width: size.width, height: size.height, seconds: seconds, picture: content))"
+                )
             }
         }
     }

@@ -11,4 +11,11 @@ enum PNGName {
         guard name[name.index(after: dot)...].lowercased() != "png" else { return nil }
         return "tiltfx writes PNG only; name the file with .png, e.g. \(name[..<dot]).png"
     }
+
+    /// A PNG file's name inside the folder `path` names (`x/` → `x/frame.png`, `.` → `frame.png`).
+    static func example(in path: String) -> String {
+        var folder = path
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        return folder == "." || folder.isEmpty ? "frame.png" : folder == "/" ? "/frame.png" : folder + "/frame.png"
+    }
 }

@@ -10,10 +10,20 @@ struct PixelSize: ExpressibleByArgument, CustomStringConvertible, Sendable {
         self.height = height
     }
 
+    /// The largest side tiltfx renders (the GL may allow less; `TargetSizeCheck` says so then).
+    static let maxSide = 16384
+
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        // Sizes out of range parse, so that `check` can say what the range is (exit 64, a usage mistake).
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
         self.init(width: w, height: h)
+    }
+
+    /// What is wrong with this size given to `option`, or `nil` when each side is from 1 to ``maxSide``.
+    func problem(option: String = "--size") -> String? {
+        guard !(1...Self.maxSide).contains(width) || !(1...Self.maxSide).contains(height) else { return nil }
+        return "\(option) \(self): each side must be from 1 to \(Self.maxSide) pixels, e.g. 1280x720"
     }
 
     var description: String { "\(width)x\(height)" }

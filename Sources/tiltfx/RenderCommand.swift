@@ -37,7 +37,7 @@ struct RenderCommand: ParsableCommand {
             Tilt is the x,y tip in radians about the screen's axes (docs/coordinates.md). Progress goes to stderr: a redrawn \
             line on a terminal, else a line every 2 s ($TILTFX_PROGRESS_INTERVAL); for a video it counts the frames \
             the encoder has taken. A video is written to a .partial-… file beside it and renamed into place when \
-            complete: a failure (a full disk) or Ctrl-C leaves no partial video, and an existing one is replaced only \
+            complete: a failure (a full disk) or Ctrl-C leaves no partial video (Ctrl-C says so), and an existing one is replaced only \
             then. --size is limited by the GL's \
             largest texture, counting the padding a layer effect adds around the frame.
             """)
@@ -99,6 +99,7 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         try presets.requireDirectory()
+        if let problem = size.problem() { throw ValidationError(problem) }
         if frames != nil && watch { throw ValidationError("--watch renders one frame; drop --frames") }
         if frames == nil && (replay != nil) { throw ValidationError("--replay drives a sequence; add --frames N") }
         if tilt != nil && replay != nil {
@@ -133,7 +134,20 @@ struct RenderCommand: ParsableCommand {
             if codec != nil { throw ValidationError("--codec applies to a video; name --out NAME.webm or NAME.mp4") }
             if frames != nil, let problem = VideoName.problem(out) { throw ValidationError("--out \(out): \(problem)") }
         }
+        if frames == nil, OutputPath.namesFolder(out) {
+            throw ValidationError(
+                "--out \(out) names a folder, but one frame is one PNG file: give a file name (e.g. "
+                    + "\(PNGName.example(in: out))), or add --frames N to render a sequence into the folder")
+        }
         if frames == nil, let problem = PNGName.problem(out) { throw ValidationError("--out \(out): \(problem)") }
+    }
+
+    /// Checks --out before any work (the preset compiles, a log is fused, tiltd is waited for): a frame's PNG file
+    /// must be creatable where it is named; a sequence's folder is made by the job, a video's file by its encoder,
+    /// both before rendering too.
+    private func checkOutput() throws {
+        guard frames == nil else { return }
+        try OutputPath.checkFile(out, replacing: true, inputs: [picture.image].compactMap { $0 })
     }
 
     /// How to encode --out, or `nil` for PNG.
@@ -147,6 +161,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let logger = Logger(label: "tiltfx")
+        try checkOutput()
         if let video {
             // Before the preset compiles or a log is fused: a missing encoder is known at once.
             try VideoEncoder.check(video.configuration(width: size.width, height: size.height, fps: fps))

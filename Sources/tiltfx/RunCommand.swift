@@ -33,8 +33,10 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var picture: PictureOptions
 
-    @Option(parsing: .unconditional, help: "Window size, WxH.")
-    var size: PixelSize = PixelSize(width: 720, height: 960)
+    @Option(
+        parsing: .unconditional,
+        help: "Window size, WxH (default: 720x960, scaled down to fit the display's usable area; headless: 720x960).")
+    var size: PixelSize?
 
     @Option(help: "The tiltd socket (default: $TILTD_SOCKET or $XDG_RUNTIME_DIR/tiltd.sock).")
     var socket: String?
@@ -66,6 +68,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         try presets.requireDirectory()
+        if let size, let problem = size.problem() { throw ValidationError(problem) }
         if ScreenRotationChoice(argument: screenRotation) == nil {
             throw ValidationError("--screen-rotation must be 0, 90, 180, 270 or auto, not '\(screenRotation)'")
         }
@@ -86,10 +89,12 @@ struct RunCommand: ParsableCommand {
         let loaded = try presets.library.load(preset)
         let policy = powerPolicy.policy(preset: loaded)
         let logger = Logger(label: "tiltfx")
-        let settings = LiveRunSettings(
-            preset: loaded, width: size.width, height: size.height, socketPath: socket, duration: seconds,
+        let chosen = size ?? PixelSize(width: 720, height: 960)
+        var settings = LiveRunSettings(
+            preset: loaded, width: chosen.width, height: chosen.height, socketPath: socket, duration: seconds,
             policy: policy, picture: try picture.load(),
             screenRotation: ScreenRotationChoice(argument: screenRotation) ?? .auto)
+        settings.fitsDisplay = size == nil
         if headless {
             let printStats = stats
             let runner = HeadlessRunner(settings: settings, frameRate: fps) { decision, power in
@@ -105,7 +110,8 @@ struct RunCommand: ParsableCommand {
 
     /// Prints a line and flushes, so a reader of a pipe sees it at once.
     static func emit(_ line: String) {
-        StandardStream.output.write(Data((line + "\n").utf8))
+        // A reader that went away ends tiltfx here (StandardOutput); another failure (a full disk) loses the line.
+        try? StandardOutput.line(line)
     }
 }
 

@@ -70,8 +70,9 @@ struct ServeCommand: ParsableCommand {
             throw TiltFXError(
                 "cannot listen on \(listen): \(error); pick another --listen HOST:PORT (port 0: any free)")
         }
-        StandardOutput.streamLines()
-        print(server.url)
+        // Through StandardOutput: a reader already gone (`tiltfx serve | true`) ends tiltfx instead of a server no one
+        // was told the address of.
+        try StandardOutput.line(server.url)
         if !ServeConfiguration.isLoopback(host) {
             StandardStream.error.write(
                 Data(

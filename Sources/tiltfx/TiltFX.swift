@@ -1,4 +1,5 @@
 import ArgumentParser
+import TiltCommandLine
 import TiltWire
 
 /// `tiltfx`: the motion-reactive effect renderer.
@@ -23,4 +24,11 @@ struct TiltFX: ParsableCommand {
     /// Every error line starts `error: ` (lowercase, as compilers and git write it), ArgumentParser's own too.
     /// README.md, "Conventions".
     static var _errorPrefix: String { "error: " }
+
+    /// Parses the command line (its mistakes in the house style: `exitParsing`) and runs the command.
+    static func main() {
+        var command: any ParsableCommand
+        do { command = try parseAsRoot() } catch { exitParsing(error) }
+        do { try command.run() } catch { exit(withError: error) }
+    }
 }

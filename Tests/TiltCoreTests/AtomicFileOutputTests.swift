@@ -102,13 +102,14 @@ struct AtomicFileOutputTests {
         }
     }
 
-    @Test("a missing folder fails at once with the system's reason; a folder is no output")
+    @Test("a missing folder fails at once, naming the folder; a folder is no output")
     func missingFolderAndFolder() throws {
         try inFolder { dir in
             let path = dir + "/missing/r.csv"
             let error = #expect(throws: OutputFileError.self) { try AtomicFileOutput(path: path, replacing: true) }
-            #expect(error?.problem == .create(code: ENOENT))
-            #expect(error?.description.hasPrefix("cannot create \(path): No such file or directory") == true)
+            #expect(error?.problem == .missingFolder(dir + "/missing"))
+            #expect(
+                error?.description.hasPrefix("cannot create \(path): the folder \(dir)/missing does not exist") == true)
             #expect(throws: OutputFileError(path: dir, problem: .isFolder)) {
                 try AtomicFileOutput(path: dir, replacing: true)
             }

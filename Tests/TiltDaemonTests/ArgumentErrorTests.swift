@@ -96,4 +96,17 @@ import TiltTestKit
             }
         }
     }
+
+    @Test("the argument parser's own messages in the house style: lowercase, ';', exit 64 with the usage")
+    func parserMessagesInHouseStyle() throws {
+        for (result, usage) in [
+            (try Self.tilt(["watch", "--bogus"]), "Usage: tilt watch"), (try Self.tiltd(["--bogus"]), "Usage: tiltd"),
+        ] {
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("error: unknown option '--bogus'"), "\(result.stderr)")
+            #expect(result.stderr.contains(usage), "\(result.stderr)")
+        }
+        let help = try Self.tilt(["--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW:"), "help still goes to stdout with 0")
+    }
 }

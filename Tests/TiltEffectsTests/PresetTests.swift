@@ -164,3 +164,39 @@ import Testing
         #expect(Array(clone.searchPaths.suffix(2)) == ["/usr/local/share/tilt/presets", "/usr/share/tilt/presets"])
     }
 }
+
+/// A path that is not a preset says what a preset needs, not only "unknown preset".
+@Suite struct NotAPresetTests {
+    @Test("a GLSL file or a folder without preset.json is .notAPreset, pointing to {\"shadertoy\": …}")
+    func notAPreset() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("notapreset-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shader = dir.appendingPathComponent("rings.glsl").path
+        try "void mainImage(out vec4 c, in vec2 p) { c = vec4(1); }\n".write(
+            toFile: shader, atomically: true, encoding: .utf8)
+        let library = PresetLibrary(searchPaths: [])
+        for (path, words) in [
+            (
+                shader,
+                #"a preset is a folder; put rings.glsl in a folder with a preset.json of {"shadertoy": "rings.glsl"}"#
+            ),
+            (dir.path, #"the folder has no preset.json; a preset folder holds a preset.json"#),
+        ] {
+            do {
+                _ = try library.load(path)
+                Issue.record("\(path) loaded")
+            } catch {
+                #expect(error.kind == .notAPreset)
+                #expect(error.description.hasPrefix("\(path) is not a preset: "), "\(error)")
+                #expect(error.description.contains(words), "\(error)")
+            }
+        }
+        do {
+            _ = try library.load("no-such-preset-\(getpid())")
+            Issue.record("an unknown name loaded")
+        } catch {
+            #expect(error.kind == .unknownPreset)
+        }
+    }
+}

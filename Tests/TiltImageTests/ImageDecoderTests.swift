@@ -112,3 +112,20 @@ struct ImageDecoderTests {
         #expect(error.description.contains("100000x100000"))
     }
 }
+
+/// Writing a PNG file: what is wrong with the path is a kind, not a crash.
+struct PNGFileWriteTests {
+    @Test("a folder's name (x/, ., ./) is refused as .namesFolder, and its words name it")
+    func folderNames() {
+        for path in ["x/", ".", "./"] {
+            do {
+                try PNGFile.writeFile([0x89], to: path)
+                Issue.record("\(path) was written")
+            } catch {
+                #expect(error.kind == .write)
+                #expect(error.output == .namesFolder, "\(path)")
+                #expect(error.description.hasPrefix("\(path) names a folder"), "\(error)")
+            }
+        }
+    }
+}

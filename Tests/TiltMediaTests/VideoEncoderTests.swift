@@ -162,8 +162,9 @@ import TiltTestKit
                 path: path, configuration: .init(width: 32, height: 32, container: .webm))
             Issue.record("a missing folder was accepted")
         } catch {
-            #expect(error == .output(OutputFileError(path: path, problem: .create(code: ENOENT))))
-            #expect(error.description.contains("check that its folder exists"), "\(error)")
+            let folder = String(path.dropLast("/clip.webm".count))
+            #expect(error == .output(OutputFileError(path: path, problem: .missingFolder(folder))))
+            #expect(error.description.contains("create it (mkdir -p \(folder))"), "\(error)")
         }
     }
 

@@ -155,3 +155,24 @@ import TiltTestKit
         }
     }
 }
+
+/// A folder or a file of another kind given as a log: a `.file` error naming what it is.
+@Suite struct NotALogTests {
+    @Test("a folder, a PNG and a gzip of binary data are named, not read as a header of raw bytes")
+    func namedKinds() throws {
+        let dir = TestPaths.temporaryDirectory("notalog")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("a.csv").path
+        _ = FileManager.default.createFile(
+            atPath: png, contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]))
+        for (path, words) in [(dir.path, "this is a folder, not a sensor log"), (png, "this is a PNG picture")] {
+            do {
+                _ = try SensorLogReader(path: path)
+                Issue.record("\(path) was read as a log")
+            } catch {
+                #expect(error.kind == .file)
+                #expect(error.description.contains(words), "\(error)")
+            }
+        }
+    }
+}

@@ -117,3 +117,17 @@ struct ServeHTTPTests {
         #expect(try serve.socket("/motion", origin: "http://127.0.0.1:\(serve.port)").status == 101)
     }
 }
+
+/// `tiltfx serve` prints its URL through StandardOutput: with no one left to read it, it ends by SIGPIPE rather than
+/// serving an address no one was told.
+@Suite struct ServeURLReaderTests {
+    @Test func aURLNoOneReadsEndsServeBySIGPIPE() throws {
+        let directory = TestPaths.temporaryDirectory("srv")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let r = try ClosingReader.run(
+            TestPaths.executable("tiltfx"),
+            ["serve", "--listen", "127.0.0.1:0", "--socket", directory.appendingPathComponent("none.sock").path],
+            lines: 0)
+        #expect(r.endedBySIGPIPE, "ended by \(r.ending)")
+    }
+}

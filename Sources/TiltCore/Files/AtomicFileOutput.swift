@@ -13,8 +13,9 @@ import Dispatch
 /// asked for nor destroy the file that was there before. Creating the temporary file at once also makes a command
 /// fail before any work (waiting for samples, fusing a log) when the folder is missing or not writable.
 ///
-/// Refusals, checked when it is made: an existing file unless `replacing` is set (`--force`), a folder, and any of
-/// `inputs` (same path, symbolic or hard link: the same device and inode) even with `replacing`.
+/// Refusals, checked when it is made: a path spelled as a folder (`x/`, `.`), an existing file unless `replacing` is
+/// set (`--force`), a folder, and any of `inputs` (same path, symbolic or hard link: the same device and inode) even
+/// with `replacing`; a folder that is missing or takes no files is named (``OutputPath``).
 ///
 /// Write through ``write(_:)``, or open ``temporaryPath`` with another writer (a gzip stream) and close it before
 /// ``commit()``. The temporary file is named `.partial-XXXXXX-NAME` so that it ends like the output (a `.gz` stays a
@@ -46,6 +47,7 @@ public final class AtomicFileOutput {
     /// - Throws: ``OutputFileError`` saying which refusal or what the system said (`No such file or directory`).
     public init(path: String, replacing: Bool, inputs: [String] = []) throws(OutputFileError) {
         self.path = path
+        if OutputPath.namesFolder(path) { throw OutputFileError(path: path, problem: .namesFolder) }
         var existing = stat()
         let exists = stat(path, &existing) == 0
         if exists {
@@ -75,7 +77,7 @@ public final class AtomicFileOutput {
                 made = (candidate, fd)
                 break
             }
-            if errno != EEXIST { throw OutputFileError(path: path, problem: .create(code: errno)) }
+            if errno != EEXIST { throw OutputPath.creationFailure(path, in: folder, code: errno) }
         }
         guard let made else { throw OutputFileError(path: path, problem: .create(code: EEXIST)) }
         temporaryPath = made.path
@@ -93,13 +95,45 @@ public final class AtomicFileOutput {
     ///
     /// For commands that have no signal handling of their own; one that stops cleanly on a signal (`tilt record`)
     /// commits instead.
-    public func discardOnInterrupt() {
+    /// - Parameter message: What to say on standard error first (what was kept, what was not), or `nil`.
+    public func discardOnInterrupt(saying message: String? = nil) {
         guard !inPlace, !finished, interruptWatch == nil else { return }
         let temporary = temporaryPath
+        let line = message.map { "\n" + $0 + "\n" }
         interruptWatch = StopSignals { number in
             unlink(temporary)
+            if var line { _ = line.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) } }
             StopSignals.resend(number)
         }
+    }
+
+    /// Whether the output is a pipe or socket written in place whose reader has gone (`tilt record --output
+    /// /dev/stdout | head`): the command should end as ``StandardOutput/endBecauseReaderLeft()`` does.
+    public var readerLeft: Bool {
+        inPlace && descriptor >= 0 && StandardOutput.readerLeft(descriptor)
+    }
+
+    /// The temporary files (`.partial-XXXXXX-NAME`) of earlier outputs to `path` that a killed process left
+    /// beside it, oldest first, as paths in `path`'s folder.
+    public static func leftovers(of path: String) -> [String] {
+        let (folder, name) = split(OutputPath.trimmingSlashes(path))
+        guard let dir = opendir(folder) else { return [] }
+        defer { closedir(dir) }
+        var found: [(path: String, time: Int)] = []
+        while let entry = readdir(dir) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            // `.partial-` + six letters and digits + `-` + the name.
+            guard entryName.hasPrefix(".partial-"), entryName.utf8.count == 16 + name.utf8.count,
+                entryName.hasSuffix("-" + name)
+            else { continue }
+            let full = !path.contains("/") ? entryName : folder == "/" ? "/" + entryName : folder + "/" + entryName
+            var st = stat()
+            guard stat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            found.append((full, Int(st.st_mtim.tv_sec)))
+        }
+        return found.sorted { ($0.time, $0.path) < ($1.time, $1.path) }.map(\.path)
     }
 
     /// Stops watching for signals and gives them their default action back.

@@ -2,6 +2,12 @@
 public protocol FileErrorKind: Sendable, Hashable {
     /// What failed, as the start of a sentence about the file: `cannot read`, `cannot use image`.
     var failure: String { get }
+    /// The whole message about the file at `path`; by default `failure path: reason`.
+    func message(path: String, reason: String) -> String
+}
+
+extension FileErrorKind {
+    public func message(path: String, reason: String) -> String { "\(failure) \(path): \(reason)" }
 }
 
 /// A file that cannot be used: a kind a caller can switch on, the file, and why (with what to do).
@@ -26,5 +32,5 @@ public struct FileError<Kind: FileErrorKind>: Error, CustomStringConvertible, Se
         self.reason = reason
     }
 
-    public var description: String { "\(kind.failure) \(path): \(reason)" }
+    public var description: String { kind.message(path: path, reason: reason) }
 }

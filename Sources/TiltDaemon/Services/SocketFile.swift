@@ -24,6 +24,22 @@ enum SocketFile {
         guard let node = FileNode(lstat: path) else {
             // Nothing there. Make sure the folder exists.
             let dir = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            // Root's default socket folder lives in /run, a tmpfs emptied at boot: without systemd's
+            // RuntimeDirectory= (tiltd started by hand, without XDG_RUNTIME_DIR) tiltd makes it, as systemd would.
+            if path == SocketPath.system, access(dir, F_OK) != 0 {
+                if mkdir(dir, 0o755) != 0 && errno != EEXIST {
+                    throw DaemonError(
+                        .socketPath,
+                        "cannot create the socket's folder \(dir) (\(String(cString: strerror(errno)))); create it "
+                            + "(mkdir -p \(dir)) or choose another --socket")
+                }
+            }
+            if !dir.isEmpty, access(dir, F_OK) != 0 {
+                throw DaemonError(
+                    .socketPath,
+                    "cannot create the socket \(path): the folder \(dir) does not exist; create it (mkdir -p \(dir)) or "
+                        + "choose another --socket")
+            }
             if !dir.isEmpty, access(dir, W_OK) != 0 {
                 throw DaemonError(
                     .socketPath,

@@ -59,7 +59,7 @@ struct SocketServer: Service {
                 channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
             } catch {
                 umask(oldMask)
-                throw DaemonError(.socket, "cannot listen on \(path): \(error)")
+                throw DaemonError(.socket, "cannot listen on \(path): \(Self.explain(error, path: path))")
             }
             umask(oldMask)
             identity = SocketFile.identity(path)
@@ -86,5 +86,28 @@ struct SocketServer: Service {
         try? await channel.close()
         await hub.closeAll()
         SocketFile.remove(path, ifIdentity: identity)
+    }
+
+    /// Why binding `path` failed and what to do, from the `errno` NIO carries (its own text names its system call).
+    static func explain(_ error: any Error, path: String) -> String {
+        guard let io = error as? IOError else { return "\(error); choose another --socket" }
+        let code = io.errnoCode
+        let folder = OutputPath.folder(of: path)
+        switch OutputPath.creationFailure(path, in: folder, code: code).problem {
+        case .missingFolder(let missing):
+            return "the folder \(missing) does not exist; create it (mkdir -p \(missing)) or choose another --socket"
+        case .notFolder(let file):
+            return "\(file) is a file, not a folder; choose another --socket"
+        case .folderRefuses(let refusing, let code) where code == ENOENT:
+            return "the folder \(refusing) takes no new files (a system folder such as /proc or /sys); choose "
+                + "another --socket, e.g. $XDG_RUNTIME_DIR/tiltd.sock"
+        case .folderRefuses(let refusing, let code) where code == EROFS:
+            return "the folder \(refusing) is read-only; choose another --socket"
+        case .folderRefuses(let refusing, _):
+            return "no permission to create a file in \(refusing); choose another --socket, or run tiltd as a user "
+                + "who may write there"
+        default:
+            return "\(String(cString: strerror(code))) (errno \(code)); choose another --socket"
+        }
     }
 }

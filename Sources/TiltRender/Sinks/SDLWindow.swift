@@ -1,6 +1,7 @@
 import CEGL
 import CSDL2
 import FoundationEssentials
+import Logging
 import TiltCore
 import TiltEffects
 import TiltGL
@@ -27,7 +28,9 @@ final class SDLWindow {
     /// Initialises SDL's video, opens a resizable, high-DPI-aware window and makes a GL ES 3 context current.
     /// - Throws: `RenderError.window` when SDL has no video driver or no GL ES 3 context; a ``DisplayCheck`` problem
     ///   when the driver SDL chose shows nothing.
-    init(title: String, width: Int, height: Int) throws(RenderError) {
+    /// - Parameter fitsDisplay: Scale a size larger than the display's usable area (its bounds less panels and
+    ///   docks, `SDL_GetDisplayUsableBounds`) down to fit it, keeping its aspect ratio.
+    init(title: String, width: Int, height: Int, fitsDisplay: Bool = false, logger: Logger? = nil) throws(RenderError) {
         guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else { throw RenderError.window(Self.sdlError) }
         let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
         if let problem = DisplayCheck.problem(driver: driver, environment: ProcessInfo.processInfo.environment) {
@@ -39,6 +42,19 @@ final class SDLWindow {
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0)
         let flags = SDL_WINDOW_OPENGL.rawValue | SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         let centered = Int32(SDL_WINDOWPOS_CENTERED_MASK)
+        var (width, height) = (width, height)
+        var usable = SDL_Rect()
+        if fitsDisplay, SDL_GetDisplayUsableBounds(0, &usable) == 0 {
+            let fitted = WindowFit.fitted(
+                width: width, height: height, within: (Int(usable.w), Int(usable.h)))
+            if fitted != (width, height) {
+                let note =
+                    "window \(width)x\(height) is larger than the display's usable \(usable.w)x\(usable.h); opened at "
+                    + "\(fitted.width)x\(fitted.height) (--size sets it)"
+                logger?.info("\(note)")
+                (width, height) = fitted
+            }
+        }
         guard let window = SDL_CreateWindow(title, centered, centered, Int32(width), Int32(height), flags) else {
             let error = RenderError.window(Self.sdlError)
             SDL_Quit()

@@ -20,9 +20,10 @@ final class WindowSink: ErrorOverlaySink {
     /// - Parameter screenRotation: `auto` follows the display's rotation where X11 RandR tells it.
     init(
         preset: Preset, picture: PictureContent?, width: Int, height: Int, screenRotation: ScreenRotationChoice,
-        logger: Logger
+        fitsDisplay: Bool = false, logger: Logger
     ) throws {
-        window = try SDLWindow(title: Self.title(preset.name), width: width, height: height)
+        window = try SDLWindow(
+            title: Self.title(preset.name), width: width, height: height, fitsDisplay: fitsDisplay, logger: logger)
         logger.info("window open: \(GLInfo.renderer), \(GLInfo.version)")
         live = try LivePreset(preset, picture: picture)
         banner = try ErrorBanner()

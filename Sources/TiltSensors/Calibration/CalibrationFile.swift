@@ -158,17 +158,9 @@ public enum CalibrationFile {
     /// - Parameter overwrite: Replace an existing file; without it an existing file is an error.
     /// - Throws: ``CalibrationFileError`` when the file exists (and `overwrite` is off) or cannot be written.
     public static func write(_ text: String, to path: String, overwrite: Bool) throws(CalibrationFileError) {
-        let folder = PathText.folder(of: path)
-        do {
-            if !folder.isEmpty {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            }
-        } catch {
-            throw CalibrationFileError(
-                .unwritable, path: path, line: nil, key: nil,
-                problem: "cannot create its folder (\(errorReason(error)))")
-        }
-        do {
+        do throws(OutputFileError) {
+            if OutputPath.namesFolder(path) { throw OutputFileError(path: path, problem: .namesFolder) }
+            try OutputPath.makeFolder(OutputPath.folder(of: path))
             let output = try AtomicFileOutput(path: path, replacing: overwrite)
             try output.write(text)
             try output.commit()
@@ -176,7 +168,12 @@ public enum CalibrationFile {
             let problem =
                 switch error.problem {
                 case .exists: "already exists; pass --force to replace it, or --output FILE to write elsewhere"
-                case .isFolder, .isInput: "is a folder or an input; give another file name"
+                case .isInput: "is an input; give another file name"
+                case .isFolder, .namesFolder: "is a folder; give the path of a file to write"
+                case .missingFolder(let folder): "cannot create its folder \(folder)"
+                case .notFolder(let file): "\(file) is a file, not a folder; write elsewhere"
+                case .folderRefuses(let folder, _):
+                    "the folder \(folder) takes no new files (\(error.reason)); write elsewhere"
                 case .create, .write, .rename: "cannot write it (\(error.reason))"
                 }
             throw CalibrationFileError(

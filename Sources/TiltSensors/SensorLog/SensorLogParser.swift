@@ -176,6 +176,11 @@ public struct SensorLogParser: Sendable {
 
     /// What a header has, for an error message: its first 20 names, each cut to 40 characters.
     private static func describeColumns(_ names: [String]) -> String {
+        // Bytes that are not text (a compressed file of another kind) are not quoted back.
+        let binary = names.contains { name in
+            name.unicodeScalars.contains { $0 == "\u{FFFD}" || ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }
+        }
+        if binary { return "binary data (not text) instead of column names: this is not a sensor log" }
         let shown = names.prefix(20).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 }.map { "'\($0)'" }
         let more = names.count > shown.count ? ", … (\(names.count) in all)" : ""
         return "\(names.count == 1 ? "one column" : "these columns"): \(shown.joined(separator: ", "))\(more)"

@@ -58,6 +58,22 @@ public final class SensorLogReader {
     public init(path: String) throws(SensorLogError) {
         self.path = path
         parser = SensorLogParser(path: path)
+        // A folder or a file of another kind is named as such, rather than read as a log whose first line is raw
+        // bytes (a header error quoting them) or a gzip stream that fails ("damaged or not gzip").
+        switch FileSignature(path: path) {
+        case .folder?:
+            throw SensorLogError(
+                path: path,
+                message: "this is a folder, not a sensor log; give a log file (.csv or .csv.gz) from it, see "
+                    + "docs/log-format.md")
+        case .some(let signature) where signature != .text && signature != .gzip:
+            throw SensorLogError(
+                path: path,
+                message: "this is \(signature), not a sensor log: a log is CSV text (t, gyr_x..z, acc_x..z, "
+                    + "optionally mag_x..z), gzip-compressed when its name ends in .gz; see docs/log-format.md")
+        default:
+            break
+        }
         guard let f = gzopen(path, "rb") else {
             let reason = String(cString: strerror(errno))
             throw SensorLogError(path: path, message: "cannot open the log (\(reason)); check the path")

@@ -1,0 +1,20 @@
+import ArgumentParser
+import TiltCore
+
+/// What tilt's three programs share about their command lines.
+extension ParsableCommand {
+    /// Ends the program for an error met while parsing the command line, as `exit(withError:)` does (the same
+    /// status: 64 for a usage mistake, 0 for `--help`), with the argument parser's own words in the house style
+    /// (`error: unknown option '--bogus'; did you mean '--out'?`). A `ValidationError` is this program's own
+    /// sentence and is left as it is.
+    public static func exitParsing(_ error: any Error) -> Never {
+        guard !(error is ValidationError), exitCode(for: error) != .success else { exit(withError: error) }
+        let message = message(for: error)
+        var full = fullMessage(for: error)
+        if !message.isEmpty, let range = full.firstRange(of: message) {
+            full.replaceSubrange(range, with: ErrorLine.houseStyle(message))
+        }
+        StandardStream.error.write(full + "\n")
+        exit(withError: ExitCode(exitCode(for: error).rawValue))
+    }
+}
