@@ -17,4 +17,20 @@ extension ParsableCommand {
         StandardStream.error.write(full + "\n")
         exit(withError: ExitCode(exitCode(for: error).rawValue))
     }
+
+    /// Parses the command line (its mistakes in the house style: ``exitParsing(_:)``) and runs the command; an error
+    /// it throws ends the program as `exit(withError:)` does.
+    public static func parseAndRun() async {
+        var command: any ParsableCommand
+        do { command = try parseAsRoot() } catch { exitParsing(error) }
+        do {
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

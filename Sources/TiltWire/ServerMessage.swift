@@ -58,8 +58,7 @@ public enum ServerMessage: Sendable, Equatable {
         /// Samples not sent.
         public var count: Int
         /// The sensor time (`t`) of the first and of the last sample not sent.
-        public var first: Double
-        public var last: Double
+        public var first, last: Double
         public init(count: Int, first: Double, last: Double) {
             self.count = count
             self.first = first

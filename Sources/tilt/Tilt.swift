@@ -20,20 +20,8 @@ struct Tilt: AsyncParsableCommand {
     /// lines tilt prints itself use the same prefix. README.md, "Conventions".
     static var _errorPrefix: String { "error: " }
 
-    /// Parses the command line (its mistakes in the house style: `exitParsing`) and runs the command.
-    static func main() async {
-        var command: any ParsableCommand
-        do { command = try parseAsRoot() } catch { exitParsing(error) }
-        do {
-            if var asynchronous = command as? any AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
-    }
+    /// Parses the command line (its mistakes in the house style) and runs the command.
+    static func main() async { await parseAndRun() }
 }
 
 /// The `--socket` option shared by commands that talk to the daemon.

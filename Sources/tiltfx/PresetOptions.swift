@@ -42,3 +42,14 @@ struct PresetOptions: ParsableArguments {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 }
+
+/// The one effect a command shows: `--preset`, and where presets are looked for.
+struct PresetChoice: ParsableArguments {
+    @OptionGroup var presets: PresetOptions
+
+    @Option(help: "The preset's name (see `tiltfx presets`), a preset folder, or a Shadertoy JSON export (FILE.json).")
+    var preset: String
+
+    /// The chosen preset, loaded.
+    func load() throws -> Preset { try presets.library.load(preset) }
+}

@@ -42,10 +42,7 @@ struct RenderCommand: ParsableCommand {
             largest texture, counting the padding a layer effect adds around the frame.
             """)
 
-    @OptionGroup var presets: PresetOptions
-
-    @Option(help: "The preset's name (see `tiltfx presets`), a preset folder, or a Shadertoy JSON export (FILE.json).")
-    var preset: String
+    @OptionGroup var choice: PresetChoice
 
     @OptionGroup var picture: PictureOptions
 
@@ -98,7 +95,7 @@ struct RenderCommand: ParsableCommand {
     var watch = false
 
     func validate() throws {
-        try presets.requireDirectory()
+        try choice.presets.requireDirectory()
         if let problem = size.problem() { throw ValidationError(problem) }
         if frames != nil && watch { throw ValidationError("--watch renders one frame; drop --frames") }
         if frames == nil && (replay != nil) { throw ValidationError("--replay drives a sequence; add --frames N") }
@@ -166,7 +163,7 @@ struct RenderCommand: ParsableCommand {
             // Before the preset compiles or a log is fused: a missing encoder is known at once.
             try VideoEncoder.check(video.configuration(width: size.width, height: size.height, fps: fps))
         }
-        let loaded = try presets.library.load(preset)
+        let loaded = try choice.load()
         let content = try picture.load()
         if let frames {
             let motion: FrameSequenceJob.Motion

@@ -26,10 +26,7 @@ struct RunCommand: ParsableCommand {
             tiltfx run --headless --preset foil --seconds 10 --stats
             """)
 
-    @OptionGroup var presets: PresetOptions
-
-    @Option(help: "The preset's name (see `tiltfx presets`), a preset folder, or a Shadertoy JSON export (FILE.json).")
-    var preset: String
+    @OptionGroup var choice: PresetChoice
 
     @OptionGroup var picture: PictureOptions
 
@@ -67,7 +64,7 @@ struct RunCommand: ParsableCommand {
     var screenRotation = "auto"
 
     func validate() throws {
-        try presets.requireDirectory()
+        try choice.presets.requireDirectory()
         if let size, let problem = size.problem() { throw ValidationError(problem) }
         if ScreenRotationChoice(argument: screenRotation) == nil {
             throw ValidationError("--screen-rotation must be 0, 90, 180, 270 or auto, not '\(screenRotation)'")
@@ -86,7 +83,7 @@ struct RunCommand: ParsableCommand {
     static let maxFrameRate = 1000.0
 
     func run() throws {
-        let loaded = try presets.library.load(preset)
+        let loaded = try choice.load()
         let policy = powerPolicy.policy(preset: loaded)
         let logger = Logger(label: "tiltfx")
         let chosen = size ?? PixelSize(width: 720, height: 960)

@@ -154,9 +154,7 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
 
 /// Intrinsic Z-Y-X Euler angles in radians.
 public struct EulerAngles: Hashable, Sendable {
-    public var roll: Double
-    public var pitch: Double
-    public var yaw: Double
+    public var roll, pitch, yaw: Double
 
     public init(roll: Double, pitch: Double, yaw: Double) {
         self.roll = roll

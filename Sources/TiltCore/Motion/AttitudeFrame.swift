@@ -56,8 +56,8 @@ public struct AttitudeFrame: Hashable, Sendable {
 
     /// The shaped tilt signal, radians.
     public struct Tilt: Hashable, Sendable {
-        public var x: Double
-        public var y: Double
+        /// About the screen's x and y axes.
+        public var x, y: Double
         public init(x: Double, y: Double) {
             self.x = x
             self.y = y

@@ -8,8 +8,7 @@ public struct SampleGap: Sendable, Hashable {
     /// Samples lost, when known (a reconnection or a backwards jump does not know).
     public var count: Int?
     /// The sensor time of the first and of the last lost sample, when known.
-    public var first: Double?
-    public var last: Double?
+    public var first, last: Double?
     /// Why, for people (e.g. `reconnected`, `time goes back from 43.5 to 20.0`), when not only samples were lost.
     public var reason: String?
 
