@@ -122,8 +122,8 @@ struct PNGFileWriteTests {
                 try PNGFile.writeFile([0x89], to: path)
                 Issue.record("\(path) was written")
             } catch {
-                #expect(error.kind == .write)
-                #expect(error.output == .namesFolder, "\(path)")
+                #expect(error.kind == .output(.namesFolder), "\(path)")
+                #expect(error.output == .namesFolder)
                 #expect(error.description.hasPrefix("\(path) names a folder"), "\(error)")
             }
         }
