@@ -70,6 +70,10 @@ struct ServeCommand: ParsableCommand {
             throw TiltFXError(
                 "cannot listen on \(listen): \(error); pick another --listen HOST:PORT (port 0: any free)")
         }
+        // Watched before the URL is printed: whoever reads it may ask serve to stop at once, and a SIGTERM then must
+        // end it cleanly, not by the signal's default action.
+        let stops = StopSignals { _ in server.close() }
+        defer { stops.cancel() }
         // Through StandardOutput: a reader already gone (`tiltfx serve | true`) ends tiltfx instead of a server no one
         // was told the address of.
         try StandardOutput.line(server.url)
@@ -80,8 +84,6 @@ struct ServeCommand: ParsableCommand {
                         + "can read the motion and edit presets\n").utf8))
         }
         logger.info("serving \(folder) and presets; tiltd at \(configuration.socketPath)")
-        let stops = StopSignals { _ in server.close() }
-        defer { stops.cancel() }
         try server.waitUntilClosed()
     }
 
