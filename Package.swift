@@ -87,6 +87,8 @@ let package = Package(
             name: "TiltGL", dependencies: ["TiltCore", "TiltEffects", "TiltImage", "CEGL"], swiftSettings: swiftSettings
         ),
         .target(
+            name: "TiltDesktop", dependencies: ["TiltCore", "CEGL"], swiftSettings: swiftSettings),
+        .target(
             name: "TiltRender",
             dependencies: [
                 "TiltCore", "TiltEffects", "TiltImage", "TiltGL", "TiltClient", "TiltWire", "TiltMedia", "CSDL2",

@@ -1,0 +1,129 @@
+import TiltCore
+
+/// The wallpaper's surfaces on a desktop: one per output (monitor), below every window, all drawn with one GL
+/// context. A display server is one implementation: ``WaylandDesktop`` (layer-shell background surfaces) or
+/// ``X11Desktop`` (`_NET_WM_WINDOW_TYPE_DESKTOP` windows, one per RandR monitor).
+///
+/// The wallpaper's frame sink drives it: ``dispatch(waitSeconds:)`` takes the display's events (outputs coming and
+/// going, resized, covered by a fullscreen window, frame callbacks), ``draw(output:tag:_:)`` draws one output's
+/// frame and shows it. Used on the thread that made it: its GL context is current there.
+public protocol DesktopSurfaces: AnyObject {
+    /// What draws the desktop, for the log: `wayland (layer-shell)`, `x11`.
+    var backend: String { get }
+    /// The outputs that have a surface now, in the order the display server announced them.
+    var outputs: [DesktopOutput] { get }
+    /// Makes the one GL context current with no surface (or on any surface), so renderers can be made before an
+    /// output exists.
+    func makeCurrent() throws(DesktopError)
+    /// Reads and handles the display server's events, waiting up to `waitSeconds` for the first (0: only what is
+    /// queued).
+    /// - Throws: ``DesktopError`` with kind `.lost` when the connection to the display server ended.
+    func dispatch(waitSeconds: Double) throws(DesktopError) -> DesktopEvents
+    /// Makes the GL context current on `output`'s surface, calls `body` with the surface's size in pixels to draw
+    /// into framebuffer 0, and shows the result. On Wayland the commit asks for a frame callback (the output is not
+    /// ``DesktopOutput/ready`` until it comes) and, where `wp_presentation` is offered, presentation feedback that
+    /// comes back in ``DesktopEvents/presented`` with `tag`.
+    /// - Parameter tag: the drawn frame's `mono` time (seconds on the monotonic clock), returned with its
+    ///   presentation.
+    func draw(output: String, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void) throws
+}
+
+/// One output (monitor) with the wallpaper's surface on it.
+public struct DesktopOutput: Sendable, Hashable {
+    /// Whether the wallpaper on an output can be seen.
+    public enum Visibility: Sendable, Hashable {
+        /// Nothing says otherwise.
+        case visible
+        /// The active window on this output is fullscreen.
+        case fullscreen
+        /// A window on this output is fullscreen or maximized, active or not (what `--pause-when covered` pauses on).
+        case covered
+        /// The compositor stopped asking for frames (its frame callback did not come for a while): hidden or off.
+        case notDrawn
+    }
+
+    /// The output's name as the display server calls it (`eDP-1`, `HDMI-A-1`, `HEADLESS-1`; X11: the RandR
+    /// monitor's or output's name).
+    public var name: String
+    /// The surface's width in pixels (its logical size times the output's scale).
+    public var width: Int
+    /// The surface's height in pixels.
+    public var height: Int
+    /// The output's refresh rate, Hz, where the display server says it.
+    public var refreshRate: Double?
+    /// Whether the wallpaper there can be seen.
+    public var visibility: Visibility
+    /// Whether a frame can be drawn now (Wayland: the last frame's callback came; X11: always).
+    public var ready: Bool
+    /// The output's rotation (RandR's, or the `wl_output` transform).
+    public var rotation: ScreenRotation
+
+    /// An output.
+    public init(
+        name: String, width: Int, height: Int, refreshRate: Double? = nil, visibility: Visibility = .visible,
+        ready: Bool = true, rotation: ScreenRotation = .normal
+    ) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.refreshRate = refreshRate
+        self.visibility = visibility
+        self.ready = ready
+        self.rotation = rotation
+    }
+}
+
+/// What ``DesktopSurfaces/dispatch(waitSeconds:)`` saw.
+public struct DesktopEvents: Sendable, Hashable {
+    /// Outputs that got a surface (a monitor plugged in or enabled, and every output on the first dispatch).
+    public var added: [String] = []
+    /// Outputs whose surface is gone (unplugged, disabled).
+    public var removed: [String] = []
+    /// Outputs whose size, scale or rotation changed: their next frame must be drawn.
+    public var resized: [String] = []
+    /// Outputs whose ``DesktopOutput/visibility`` changed.
+    public var visibilityChanged: [String] = []
+    /// Outputs that became ``DesktopOutput/ready`` (a frame callback came).
+    public var ready: [String] = []
+    /// Frames the compositor reports shown (`wp_presentation` feedback).
+    public var presented: [Presentation] = []
+
+    /// No events.
+    public init() {}
+
+    /// Whether nothing happened.
+    public var isEmpty: Bool { self == DesktopEvents() }
+
+    /// A frame shown on an output.
+    public struct Presentation: Sendable, Hashable {
+        /// The output.
+        public var output: String
+        /// The `tag` it was drawn with (its `mono` time).
+        public var tag: Double
+        /// When it was shown, seconds on the monotonic clock (`CLOCK_MONOTONIC`, as `mono`).
+        public var shown: Double
+
+        /// A presentation.
+        public init(output: String, tag: Double, shown: Double) {
+            self.output = output
+            self.tag = tag
+            self.shown = shown
+        }
+    }
+}
+
+/// What can go wrong with the desktop's surfaces.
+public typealias DesktopError = TiltError<DesktopErrorKind>
+
+/// The kinds of ``DesktopError``.
+public enum DesktopErrorKind: Sendable, Hashable {
+    /// No display server to connect to (no `WAYLAND_DISPLAY`/`DISPLAY`, or the connection was refused).
+    case noDisplay
+    /// The display server lacks what the wallpaper needs (GNOME's Mutter has no layer-shell; an X server without
+    /// RandR).
+    case unsupported
+    /// EGL or GL could not be set up on the display.
+    case gl
+    /// The connection to the display server ended.
+    case lost
+}
