@@ -91,7 +91,8 @@ let package = Package(
         .target(
             name: "TiltRender",
             dependencies: [
-                "TiltCore", "TiltEffects", "TiltImage", "TiltGL", "TiltClient", "TiltWire", "TiltMedia", "CSDL2",
+                "TiltCore", "TiltEffects", "TiltImage", "TiltGL", "TiltClient", "TiltWire", "TiltMedia", "TiltDesktop",
+                "CSDL2",
                 "CEGL",
                 "CXRandR",
                 .product(name: "Logging", package: "swift-log"),
@@ -138,7 +139,7 @@ let package = Package(
             name: "tiltfx",
             dependencies: [
                 "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltPlayback", "TiltServe", "TiltMedia",
-                "TiltCore", "TiltWire", "TiltCommandLine",
+                "TiltDesktop", "TiltCore", "TiltWire", "TiltCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -183,8 +184,9 @@ let package = Package(
         .testTarget(
             name: "TiltRenderTests",
             dependencies: [
-                "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltCore", "TiltTestKit", "TiltMedia", "CPNG",
-                "CTurboJPEG", .product(name: "Logging", package: "swift-log"),
+                "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltCore", "TiltTestKit", "TiltMedia",
+                "TiltDesktop",
+                "CPNG", "CTurboJPEG", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"], swiftSettings: swiftSettings),
         .testTarget(

@@ -12,6 +12,9 @@ public protocol DesktopSurfaces: AnyObject {
     var backend: String { get }
     /// The outputs that have a surface now, in the order the display server announced them.
     var outputs: [DesktopOutput] { get }
+    /// Whether the display server paces frames (Wayland's frame callbacks: draw when an output is ``DesktopOutput/ready``);
+    /// otherwise (X11) the caller paces them at a rate of its own.
+    var pacesFrames: Bool { get }
     /// Makes the one GL context current with no surface (or on any surface), so renderers can be made before an
     /// output exists.
     func makeCurrent() throws(DesktopError)

@@ -131,7 +131,7 @@ struct LosslessRecordTests {
         let finished = try waitForSensor("finished", daemon: daemon)
         kill(recorder.pid, SIGCONT)
         try #require(finished)
-        try #require(try waitUntil(timeout: 60) { !recorder.process.isRunning }, "\(recorder.stderr)")
+        try #require(waitUntil(timeout: 60) { !recorder.process.isRunning }, "\(recorder.stderr)")
         return (recorder.process.terminationStatus, recorder.stderr, try SensorLog.read(path: log))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TiltCore
 import TiltDaemon
 import TiltTestKit
 

@@ -1,3 +1,5 @@
+import TiltCore
+
 extension DaemonOptions {
     /// One `tiltd` setting, described once: its config key, its flag, what it expects, its default and its help.
     ///

@@ -97,6 +97,7 @@ public struct FrameLoop {
                 let events = sink.poll(waitSeconds: wait)
                 if events.quit { break }
                 if events.invalidated { scheduler.invalidate() }
+                if events.redraw { scheduler.contentChanged() }
                 if let moved = events.pointer { pointer = SIMD2(moved.x, moved.y) }
                 pointerDown = events.pointerDown ?? pointerDown
                 switch events.reloaded {
@@ -144,7 +145,7 @@ public struct FrameLoop {
                 // A new video frame is drawn even when nothing else changed.
                 let fresh = try picture?.refresh(sink.effects) ?? false
                 let overlay = (sink as? any ErrorOverlaySink)?.overlay
-                guard scheduler.admit(inputs, animated: sink.effects.isAnimated || fresh, overlay: overlay, now: t)
+                guard scheduler.admit(inputs, animated: sink.isAnimated || fresh, overlay: overlay, now: t)
                 else {
                     // Nothing changed; where the display's swap paces the loop, it would spin without this.
                     if scheduler.displayRate == nil { sleepThread(seconds: 0.008) }

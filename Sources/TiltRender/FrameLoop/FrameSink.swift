@@ -14,6 +14,9 @@ public protocol FrameSink: AnyObject {
     var effects: EffectRenderer { get }
     /// The size of a frame, in pixels.
     var size: SIMD2<Int> { get }
+    /// Whether what the sink draws reads the time, so every frame differs (default: ``effects``' answer; a sink
+    /// with several renderers asks them all).
+    var isAnimated: Bool { get }
     /// Whether anyone can see the output (a window that is hidden or minimised cannot); offscreen: always.
     var visibility: WindowVisibility { get }
     /// How long the loop may block, at most, while no frame is due, before it looks at the power state again.
@@ -34,6 +37,7 @@ public protocol FrameSink: AnyObject {
 }
 
 extension FrameSink {
+    public var isAnimated: Bool { effects.isAnimated }
     public var visibility: WindowVisibility { .visible }
     public var idleWait: Double { 1 }
     public var hasEvents: Bool { false }
@@ -48,6 +52,9 @@ public struct SinkEvents: Sendable, Hashable {
     public var quit = false
     /// The output must be drawn again even with the same inputs (exposed, resized, an error banner shown).
     public var invalidated = false
+    /// Part of the output missed the last frame (a wallpaper's output that was not ready, just came, or resumed):
+    /// the next due frame is drawn even when its inputs are those of the last one.
+    public var redraw = false
     /// The preset was reloaded: `true` with a new renderer, `false` when the reload failed (the last good one is
     /// kept); `nil`: no reload.
     public var reloaded: Bool?

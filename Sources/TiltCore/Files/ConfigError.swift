@@ -1,6 +1,7 @@
-/// A bad `tiltd` setting, naming where it was given (a config file line or a command-line flag) and what was expected.
+/// A bad setting of a tilt config file or flag (`tiltd`'s, the wallpaper's), naming where it was given (a config
+/// file line or a command-line flag) and what was expected.
 ///
-/// The file and the flags are checked by the same table (``DaemonOptions/settings``), so both say the same
+/// `tiltd` checks its file and flags by the same table (`DaemonOptions.settings`), so both say the same
 /// `expected …, got '…'`; ``origin`` tells a caller which one to blame: `tiltd` answers a bad flag with its usage
 /// text, and a bad file with the file's name and line.
 public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {

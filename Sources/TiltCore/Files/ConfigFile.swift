@@ -1,11 +1,13 @@
 import FoundationEssentials
-import TiltCore
 
-/// The lines of a `tiltd` config file: `key = value` pairs, `#` comments and optional `[section]` headers.
+/// The lines of a tilt config file (`tiltd.conf`, `tiltfx wallpaper --config`): `key = value` pairs, `#` comments and
+/// optional `[section]` headers.
 ///
 /// Values may be quoted with `"…"` (with `\"` and `\\` escapes), which keeps `#` and surrounding spaces; an unquoted
-/// value ends at a `#` that follows a space. Sections only organise the file for people: keys are the same in any
-/// section. A key given twice is an error, so a file never silently means two things.
+/// value ends at a `#` that follows a space. Each entry knows the section it is in (``Entry/section``). In `tiltd.conf`
+/// sections only organise the file for people: keys are the same in any section, and a key given twice anywhere is
+/// an error. A file whose sections mean something (the wallpaper's `[output NAME]`) is parsed with
+/// `keysPerSection`: a key may then come once in each section. Either way a file never silently means two things.
 public struct ConfigFile: Sendable, Equatable {
     /// One `key = value` line.
     public struct Entry: Sendable, Equatable {
@@ -13,6 +15,16 @@ public struct ConfigFile: Sendable, Equatable {
         public var value: String
         /// 1-based line number.
         public var line: Int
+        /// The `[section]` the entry is under, as written between the brackets (trimmed); `nil` before the first.
+        public var section: String?
+
+        /// An entry.
+        public init(key: String, value: String, line: Int, section: String? = nil) {
+            self.key = key
+            self.value = value
+            self.line = line
+            self.section = section
+        }
     }
 
     /// The file's path, for messages.
@@ -23,8 +35,9 @@ public struct ConfigFile: Sendable, Equatable {
     /// Reads and parses the file at `path`.
     ///
     /// - Throws: ``ConfigError`` when it cannot be read or a line is malformed.
-    public static func read(path: String) throws(ConfigError) -> ConfigFile {
-        let (file, problems) = try readAll(path: path)
+    /// - Parameter keysPerSection: a key may be given once in each section (else once in the file).
+    public static func read(path: String, keysPerSection: Bool = false) throws(ConfigError) -> ConfigFile {
+        let (file, problems) = try readAll(path: path, keysPerSection: keysPerSection)
         if let first = problems.first { throw first }
         return file
     }
@@ -32,7 +45,9 @@ public struct ConfigFile: Sendable, Equatable {
     /// Reads the file at `path`, skipping bad lines: the good entries and a problem for each bad line.
     ///
     /// - Throws: ``ConfigError`` only when the file cannot be read.
-    public static func readAll(path: String) throws(ConfigError) -> (file: ConfigFile, problems: [ConfigError]) {
+    public static func readAll(
+        path: String, keysPerSection: Bool = false
+    ) throws(ConfigError) -> (file: ConfigFile, problems: [ConfigError]) {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -41,34 +56,44 @@ public struct ConfigFile: Sendable, Equatable {
             throw ConfigError(
                 .unreadable, path: path, line: nil, key: nil, reason: "cannot read the config file (\(reason))")
         }
-        return parseAll(text, path: path)
+        return parseAll(text, path: path, keysPerSection: keysPerSection)
     }
 
     /// Parses `text`; `path` only names it in errors.
     ///
     /// - Throws: ``ConfigError`` naming the line of the first malformed line or repeated key.
-    public static func parse(_ text: String, path: String) throws(ConfigError) -> ConfigFile {
-        let (file, problems) = parseAll(text, path: path)
+    public static func parse(
+        _ text: String, path: String, keysPerSection: Bool = false
+    ) throws(ConfigError) -> ConfigFile {
+        let (file, problems) = parseAll(text, path: path, keysPerSection: keysPerSection)
         if let first = problems.first { throw first }
         return file
     }
 
     /// Parses `text`, skipping bad lines: the good entries and a problem for each bad line, in file order (what
     /// `tiltd --check` reports in one run).
-    public static func parseAll(_ text: String, path: String) -> (file: ConfigFile, problems: [ConfigError]) {
+    public static func parseAll(
+        _ text: String, path: String, keysPerSection: Bool = false
+    ) -> (file: ConfigFile, problems: [ConfigError]) {
         var entries: [Entry] = []
         var problems: [ConfigError] = []
         var seen: [String: Int] = [:]
+        var section: String?
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             do throws(ConfigError) {
-                guard let entry = try entry(raw, line: index + 1, path: path) else { continue }
-                if let first = seen[entry.key] {
+                guard let line = try entry(raw, line: index + 1, path: path) else { continue }
+                guard case .entry(let entry) = line else {
+                    if case .section(let name) = line { section = name }
+                    continue
+                }
+                let scope = keysPerSection ? "[\(section ?? "")]\(entry.key)" : entry.key
+                if let first = seen[scope] {
                     throw ConfigError(
                         .repeatedKey, path: path, line: entry.line, key: entry.written,
                         reason: "given twice (first on line \(first)); keep one")
                 }
-                seen[entry.key] = entry.line
-                entries.append(Entry(key: entry.key, value: entry.value, line: entry.line))
+                seen[scope] = entry.line
+                entries.append(Entry(key: entry.key, value: entry.value, line: entry.line, section: section))
             } catch {
                 problems.append(error)
             }
@@ -76,11 +101,16 @@ public struct ConfigFile: Sendable, Equatable {
         return (ConfigFile(path: path, entries: entries), problems)
     }
 
-    /// The entry on one line (`written`: the key as the file spells it), or `nil` for a blank, comment or section
-    /// line.
-    private static func entry(
-        _ raw: Substring, line number: Int, path: String
-    ) throws(ConfigError) -> (key: String, written: String, value: String, line: Int)? {
+    /// What one line holds.
+    private enum Line {
+        /// `key = value` (`written`: the key as the file spells it).
+        case entry((key: String, written: String, value: String, line: Int))
+        /// `[name]`.
+        case section(String)
+    }
+
+    /// The entry or section header on one line, or `nil` for a blank or comment line.
+    private static func entry(_ raw: Substring, line number: Int, path: String) throws(ConfigError) -> Line? {
         let line = raw.trimmingWhitespace
         if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { return nil }
         if line.hasPrefix("[") {
@@ -90,7 +120,7 @@ public struct ConfigFile: Sendable, Equatable {
                     .syntax, path: path, line: number, key: nil,
                     reason: "a section header looks like [name], got '\(line.prefix(80))'")
             }
-            return nil
+            return .section(name.dropFirst().dropLast().trimmingWhitespace)
         }
         guard let equals = line.firstIndex(of: "=") else {
             throw ConfigError(
@@ -111,7 +141,7 @@ public struct ConfigFile: Sendable, Equatable {
             throw ConfigError(.syntax, path: path, line: number, key: key, reason: reason.text)
         }
         let normalized = key.replacing("-", with: "_").lowercased()
-        return (normalized, key, value, number)
+        return .entry((normalized, key, value, number))
     }
 
     /// A value problem, before the line is known.

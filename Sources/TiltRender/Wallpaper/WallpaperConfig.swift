@@ -1,0 +1,155 @@
+import FoundationEssentials
+import TiltCore
+import TiltDesktop
+import TiltGL
+
+/// When the wallpaper stops drawing an output (`--pause-when`, `pause_when`).
+public enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
+    /// When the active window on the output is fullscreen (a film, a game).
+    case fullscreen
+    /// When any window on the output is fullscreen or maximized, active or not.
+    case covered
+    /// Never for windows; only when the compositor stops asking for frames.
+    case never
+
+    /// Whether an output that looks like `visibility` is paused under this rule.
+    public func pauses(_ visibility: DesktopOutput.Visibility) -> Bool {
+        switch visibility {
+        case .visible: false
+        case .notDrawn: true
+        case .fullscreen: self != .never
+        case .covered: self == .covered
+        }
+    }
+}
+
+/// `tiltfx wallpaper --config FILE`: what the wallpaper shows, in the house config format (``ConfigFile``).
+///
+/// ```
+/// preset = parallax          # every output, unless its section says otherwise
+/// image = ~/Pictures/hills.jpg
+/// fit = cover
+/// fps = 30
+/// pause_when = fullscreen
+///
+/// [output eDP-1]
+/// preset = holo-card
+/// image = card.png           # relative to this file's folder
+/// ```
+///
+/// Keys before the first section apply to every output; an `[output NAME]` section sets one output's `preset`,
+/// `image` and `fit`. Command-line options override the keys before the first section, never a section's.
+public struct WallpaperConfig: Sendable, Hashable {
+    /// What one output shows; an unset field falls back to the one before it (section → options → file top →
+    /// built-in default).
+    public struct Scene: Sendable, Hashable {
+        /// A preset's name, folder or Shadertoy export.
+        public var preset: String?
+        /// A picture (PNG, JPEG) or a video file, already resolved against the config file's folder and `~`.
+        public var image: String?
+        /// How the picture fills the output.
+        public var fit: PictureContent.Fit?
+
+        /// A scene.
+        public init(preset: String? = nil, image: String? = nil, fit: PictureContent.Fit? = nil) {
+            self.preset = preset
+            self.image = image
+            self.fit = fit
+        }
+
+        /// This scene's fields, each taken from `fallback` where this one has none.
+        public func over(_ fallback: Scene) -> Scene {
+            Scene(preset: preset ?? fallback.preset, image: image ?? fallback.image, fit: fit ?? fallback.fit)
+        }
+    }
+
+    /// The file, for messages.
+    public var path: String
+    /// The keys before the first section: every output's scene.
+    public var all = Scene()
+    /// Each `[output NAME]` section's scene, by output name.
+    public var outputs: [String: Scene] = [:]
+    /// `fps`: the frame rate cap.
+    public var fps: Double?
+    /// `pause_when`.
+    public var pauseWhen: WallpaperPause?
+
+    /// An empty configuration read from `path`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The keys a scene takes.
+    static let sceneKeys = ["preset", "image", "fit"]
+    /// The keys only the top of the file takes.
+    static let topKeys = ["fps", "pause_when"]
+
+    /// Reads the file at `path`.
+    /// - Parameter home: `$HOME`, for values that start with `~/`.
+    /// - Throws: ``ConfigError`` naming the line and key of the first problem, and what it takes.
+    public static func read(path: String, home: String?) throws(ConfigError) -> WallpaperConfig {
+        try parse(ConfigFile.read(path: path, keysPerSection: true), home: home)
+    }
+
+    /// Reads parsed `file`'s entries.
+    public static func parse(_ file: ConfigFile, home: String?) throws(ConfigError) -> WallpaperConfig {
+        var config = WallpaperConfig(path: file.path)
+        let folder = PathText.folder(of: file.path)
+        for entry in file.entries {
+            func problem(_ kind: ConfigError.Kind, _ reason: String) -> ConfigError {
+                ConfigError(kind, path: file.path, line: entry.line, key: entry.key, reason: reason)
+            }
+            var output: String?
+            if let section = entry.section {
+                let words = section.split(separator: " ", maxSplits: 1).map(String.init)
+                guard words.count == 2, words[0] == "output", !words[1].trimmingWhitespace.isEmpty else {
+                    throw problem(
+                        .syntax,
+                        "the section [\(section)] is not [output NAME]; name an output as `swaymsg -t get_outputs` "
+                            + "or `xrandr --listmonitors` shows it, e.g. [output eDP-1]")
+                }
+                output = words[1].trimmingWhitespace
+            }
+            var scene = output.map { config.outputs[$0] ?? Scene() } ?? config.all
+            switch entry.key {
+            case "preset":
+                guard !entry.value.isEmpty else { throw problem(.badValue, "expected a preset's name, got ''") }
+                scene.preset = entry.value
+            case "image":
+                guard !entry.value.isEmpty else { throw problem(.badValue, "expected a picture's path, got ''") }
+                scene.image = resolve(entry.value, folder: folder, home: home)
+            case "fit":
+                guard let fit = PictureContent.Fit(rawValue: entry.value) else {
+                    let fits = PictureContent.Fit.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw problem(.badValue, "expected one of \(fits), got '\(entry.value)'")
+                }
+                scene.fit = fit
+            case "fps" where output == nil:
+                guard let fps = Double(entry.value), fps > 0, fps <= 1000 else {
+                    throw problem(.badValue, "expected frames per second from 1 to 1000, got '\(entry.value)'")
+                }
+                config.fps = fps
+            case "pause_when" where output == nil:
+                guard let rule = WallpaperPause(rawValue: entry.value) else {
+                    throw problem(.badValue, "expected fullscreen, covered or never, got '\(entry.value)'")
+                }
+                config.pauseWhen = rule
+            case "fps", "pause_when":
+                throw problem(
+                    .unknownKey, "\(entry.key) applies to every output: put it before the first [output] section")
+            default:
+                let known = output == nil ? sceneKeys + topKeys : sceneKeys
+                throw problem(
+                    .unknownKey, "not a wallpaper setting; the keys here are \(known.joined(separator: ", "))")
+            }
+            if let output { config.outputs[output] = scene } else { config.all = scene }
+        }
+        return config
+    }
+
+    /// `value` as a path: `~/…` under `home`, a relative path under the config file's `folder`.
+    static func resolve(_ value: String, folder: String, home: String?) -> String {
+        if value.hasPrefix("~/"), let home { return home + value.dropFirst() }
+        return value.hasPrefix("/") ? value : PathText.join(folder, value)
+    }
+}

@@ -1,0 +1,101 @@
+import FoundationEssentials
+import Logging
+import TiltCore
+import TiltDesktop
+import TiltEffects
+import TiltGL
+
+/// `tiltfx wallpaper`: a ``WallpaperSink`` on a desktop's outputs, driven by tiltd (or a held tilt) through the one
+/// ``FrameLoop``, until SIGTERM or SIGINT.
+///
+/// Pacing: where the compositor paces frames (Wayland's frame callbacks), frames are drawn as it asks for them, or at
+/// most `fps` a second; elsewhere (X11) at `fps`, else the fastest output's refresh rate, else 60. The power policy
+/// applies as in `tiltfx run`; an output covered under the ``WallpaperPause`` rule draws nothing, and with every
+/// output paused the loop stops watching motion.
+public struct WallpaperRunner {
+    /// The default scene: what an output shows unless `scene` says otherwise.
+    public var defaultScene: WallpaperSink.Scene
+    /// Each output's scene, by name.
+    public var scene: (String) throws -> WallpaperSink.Scene
+    /// The frame rate cap; `nil`: the outputs' own.
+    public var fps: Double?
+    /// A tilt held still (X, Y radians): no tiltd needed.
+    public var tilt: SIMD2<Double>?
+    /// The daemon's socket (nil: default).
+    public var socketPath: String?
+    /// The power policy.
+    public var policy: PowerPolicy
+    /// When a covered output stops drawing.
+    public var pause: WallpaperPause
+    /// The picture axes to ask tiltd for: fixed, or (`auto`) the first output's rotation, followed.
+    public var screenRotation: ScreenRotationChoice
+    /// Stop after this many seconds (tests, measurements); nil: until signalled.
+    public var duration: Double?
+    /// Told on every change of power mode.
+    public var onModeChange: (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
+
+    /// A runner showing `defaultScene` on every output unless `scene` says otherwise.
+    public init(
+        defaultScene: WallpaperSink.Scene, scene: @escaping (String) throws -> WallpaperSink.Scene,
+        policy: PowerPolicy, pause: WallpaperPause = .fullscreen, screenRotation: ScreenRotationChoice = .auto
+    ) {
+        self.defaultScene = defaultScene
+        self.scene = scene
+        self.policy = policy
+        self.pause = pause
+        self.screenRotation = screenRotation
+    }
+
+    /// What a run did.
+    public struct Outcome {
+        /// Frames drawn and skipped in each power mode.
+        public var stats: PowerGate.Stats
+        /// Frames drawn on outputs (one per output per frame).
+        public var outputFrames: Int
+        /// Seconds from each shown frame's motion (its `mono` time; a held tilt: when it was drawn) to the
+        /// compositor's presentation, where `wp_presentation` reports it.
+        public var latencies: [Double]
+    }
+
+    /// Draws on `desktop` until a signal, the duration, or the display server going away.
+    /// - Throws: the default scene's compile errors, ``DesktopError`` (`.lost` when the display server went away),
+    ///   media errors of the picture.
+    public func run(desktop: any DesktopSurfaces, logger: Logger) throws -> Outcome {
+        let stops = StopSignals()
+        defer { stops.cancel() }
+        let sink = try WallpaperSink(
+            desktop: desktop, defaultScene: defaultScene, scene: scene, pause: pause,
+            followsRotation: screenRotation == .auto, logger: logger)
+        logger.info("wallpaper: \(desktop.backend), \(GLInfo.renderer)")
+        let picture = PictureFeed(picture: defaultScene.picture, retry: PictureFeed.Retry(), logger: logger)
+        try picture?.start()
+        defer { picture?.stop() }
+        sink.pictureFeed = picture
+        let fastest = desktop.outputs.compactMap(\.refreshRate).max()
+        let rate = fps ?? (desktop.pacesFrames ? nil : fastest ?? 60)
+        let scheduler = FrameScheduler(policy: policy, displayRate: rate, duration: duration)
+        var loop = FrameLoop(pacing: .live(scheduler), logger: logger)
+        loop.shouldStop = { stops.received }
+        loop.onModeChange = onModeChange
+        let outcome: FrameLoop.Outcome
+        if let tilt {
+            var motion = HeldMotion(tilt: tilt)
+            outcome = try loop.run(sink: sink, motion: &motion, picture: picture)
+        } else {
+            let initial: ScreenRotation =
+                switch screenRotation {
+                case .fixed(let rotation): rotation
+                case .auto: sink.initialRotation
+                }
+            let daemon = DaemonMotion(socketPath: socketPath, rate: policy.fullMotionRate, screenRotation: initial)
+            defer { daemon.close() }
+            sink.motionTime = { daemon.snapshot.frame?.mono }
+            var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger)
+            outcome = try loop.run(sink: sink, motion: &motion, picture: picture)
+        }
+        if let failure = sink.failure { throw failure }
+        return Outcome(
+            stats: outcome.stats ?? PowerGate(policy: policy).finalStats(now: 0), outputFrames: sink.outputFrames,
+            latencies: sink.latencies)
+    }
+}

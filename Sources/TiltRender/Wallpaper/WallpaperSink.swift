@@ -1,0 +1,251 @@
+import FoundationEssentials
+import Logging
+import TiltCore
+import TiltDesktop
+import TiltEffects
+import TiltGL
+
+/// `tiltfx wallpaper`'s frames: every output of a desktop (``DesktopSurfaces``: Wayland layer-shell surfaces or X11
+/// desktop windows), each with its own scene, drawn in one GL context by the one ``FrameLoop``.
+///
+/// The loop decides when a frame is due (power, rate, render-on-change); this sink draws it on every output that can
+/// be seen and is ready for it (Wayland: its last frame callback came). An output that was not ready, or that
+/// resumes after a pause, gets the frame as soon as it is (``SinkEvents/redraw``). When no output can be seen (all
+/// paused under ``WallpaperPause``, or none there) the sink says `.hidden`, so the loop draws nothing and stops
+/// watching motion: tiltd's sensor can sleep.
+///
+/// Each output shows a ``LivePreset`` (its files reloaded when they change). The ``effects`` the loop asks about
+/// (whether the effect is animated, where the moving picture goes) are those of the default scene, compiled once
+/// with no output; a moving picture's new frames are copied from it to every output showing the default scene.
+public final class WallpaperSink: FrameSink {
+    /// What an output shows: a preset and, optionally, a picture.
+    public struct Scene {
+        /// The preset.
+        public var preset: Preset
+        /// The picture its first effect shades.
+        public var picture: PictureContent?
+        /// Whether this is the default scene (its moving picture comes from the run's picture feed).
+        public var isDefault: Bool
+
+        /// A scene.
+        public init(preset: Preset, picture: PictureContent?, isDefault: Bool) {
+            self.preset = preset
+            self.picture = picture
+            self.isDefault = isDefault
+        }
+    }
+
+    private let desktop: any DesktopSurfaces
+    private let pause: WallpaperPause
+    private let scene: (String) throws -> Scene
+    private let logger: Logger
+    private var template: LivePreset
+    private var shown: [String: (live: LivePreset, isDefault: Bool)] = [:]
+    private var pending: Set<String> = []
+    private var paused: Set<String> = []
+    private var stashed = DesktopEvents()
+    private var pictureFrames = -1
+    private let followsRotation: Bool
+    private var rotation: ScreenRotation?
+    /// The moving picture of the default scene, whose new frames are copied to every output showing it.
+    public var pictureFeed: PictureFeed?
+    /// Where the tag of a drawn frame comes from: the `mono` time of the motion it shows (tiltd's), else now.
+    public var motionTime: () -> Double? = { nil }
+    /// Seconds from each drawn frame's tag to the compositor showing it (`wp_presentation`), in the order reported.
+    public private(set) var latencies: [Double] = []
+    /// Frames drawn on outputs (one per output per frame).
+    public private(set) var outputFrames = 0
+    /// Why the run had to end (the display server went away, a scene failed to compile on a new output).
+    public private(set) var failure: (any Error)?
+
+    /// Draws on `desktop`.
+    /// - Parameters:
+    ///   - defaultScene: what an output shows unless `scene` says otherwise; compiled now, with no output.
+    ///   - scene: the scene of an output, by name (the config file's sections over the default).
+    ///   - pause: when a covered output stops drawing.
+    ///   - followsRotation: report the first output's rotation as the screen's (`--screen-rotation auto`).
+    /// - Throws: compile errors of the default scene, ``DesktopError`` when the context cannot be made current.
+    public init(
+        desktop: any DesktopSurfaces, defaultScene: Scene, scene: @escaping (String) throws -> Scene,
+        pause: WallpaperPause, followsRotation: Bool, logger: Logger
+    ) throws {
+        self.desktop = desktop
+        self.scene = scene
+        self.pause = pause
+        self.followsRotation = followsRotation
+        self.logger = logger
+        try desktop.makeCurrent()
+        template = try LivePreset(defaultScene.preset, picture: defaultScene.picture)
+    }
+
+    public var effects: EffectRenderer { template.effects }
+
+    /// The first output's size (the loop's reference size; each output is drawn at its own).
+    public var size: SIMD2<Int> {
+        guard let first = desktop.outputs.first else { return SIMD2(1, 1) }
+        return SIMD2(max(1, first.width), max(1, first.height))
+    }
+
+    public var visibility: WindowVisibility {
+        desktop.outputs.contains { !pause.pauses($0.visibility) && shown[$0.name] != nil } ? .visible : .hidden
+    }
+
+    /// Whether any output's effect reads the time.
+    public var isAnimated: Bool { shown.values.contains { $0.live.effects.isAnimated } || effects.isAnimated }
+
+    /// 250 ms at most without looking at the power state while nothing is drawn.
+    public var idleWait: Double { 0.25 }
+    public var hasEvents: Bool { true }
+
+    /// The rotation of the first output, where the display server says it.
+    public var initialRotation: ScreenRotation { desktop.outputs.first?.rotation ?? .normal }
+
+    public func poll(waitSeconds: Double) -> SinkEvents {
+        var result = SinkEvents()
+        var events = stashed
+        stashed = DesktopEvents()
+        do {
+            events.merge(try desktop.dispatch(waitSeconds: events.isEmpty ? waitSeconds : 0))
+        } catch {
+            failure = error
+            result.quit = true
+            return result
+        }
+        do {
+            try follow(events, into: &result)
+        } catch {
+            failure = error
+            result.quit = true
+            return result
+        }
+        reload(into: &result)
+        if followsRotation, let first = desktop.outputs.first, first.rotation != rotation {
+            if rotation != nil {
+                result.screenRotation = first.rotation
+                logger.info("screen rotation: \(first.rotation.degrees)° (\(first.name))")
+            }
+            rotation = first.rotation
+        }
+        return result
+    }
+
+    /// Outputs added, removed, resized, paused or resumed, ready again, frames shown.
+    private func follow(_ events: DesktopEvents, into result: inout SinkEvents) throws {
+        for name in events.removed {
+            shown[name] = nil
+            pending.remove(name)
+            paused.remove(name)
+            logger.info("output \(name) is gone")
+        }
+        for name in events.added where shown[name] == nil {
+            try desktop.makeCurrent()
+            let chosen = try scene(name)
+            let live = try LivePreset(chosen.preset, picture: chosen.picture)
+            if chosen.isDefault { try pictureFeed?.reshow(live.effects) }
+            shown[name] = (live, chosen.isDefault)
+            pending.insert(name)
+            let size = desktop.outputs.first { $0.name == name }.map { "\($0.width)x\($0.height)" } ?? "?"
+            logger.info("output \(name) (\(size)): \(chosen.preset.name)")
+        }
+        pending.formUnion(events.resized.filter { shown[$0] != nil })
+        for output in desktop.outputs where events.visibilityChanged.contains(output.name) {
+            let nowPaused = pause.pauses(output.visibility)
+            guard nowPaused != paused.contains(output.name) else { continue }
+            if nowPaused {
+                paused.insert(output.name)
+                logger.info("output \(output.name) paused: \(Self.describe(output.visibility))")
+            } else {
+                paused.remove(output.name)
+                pending.insert(output.name)
+                logger.info("output \(output.name) resumed")
+            }
+        }
+        for shownFrame in events.presented {
+            latencies.append(shownFrame.shown - shownFrame.tag)
+        }
+        // An output that missed a frame (not ready, just added, resized or resumed) is drawn once it can be,
+        // even when the inputs did not change since the frame the others show.
+        let drawable = desktop.outputs.filter { pending.contains($0.name) && $0.ready && !paused.contains($0.name) }
+        if !drawable.isEmpty { result.redraw = true }
+        if !events.added.isEmpty || !events.removed.isEmpty || !events.visibilityChanged.isEmpty {
+            result.invalidated = true
+        }
+    }
+
+    /// Reloads the presets whose files changed; a failed reload keeps the last good shader on that output.
+    private func reload(into result: inout SinkEvents) {
+        var reloaded: Bool?
+        if let changed = template.reloadIfChanged(logger: logger) { reloaded = changed }
+        for (name, entry) in shown {
+            var live = entry.live
+            guard let changed = live.reloadIfChanged(logger: logger) else { continue }
+            shown[name] = (live, entry.isDefault)
+            if changed {
+                if entry.isDefault { try? pictureFeed?.reshow(live.effects) }
+                pending.insert(name)
+                result.redraw = true
+            }
+            reloaded = reloaded ?? changed
+        }
+        result.reloaded = reloaded
+    }
+
+    public func present(_ inputs: FrameInputs, frame: Int) throws {
+        try waitForReadyOutput()
+        let tag = motionTime() ?? monotonicSeconds()
+        let newPicture = pictureFeed.map { $0.framesShown != pictureFrames } ?? false
+        pictureFrames = pictureFeed?.framesShown ?? -1
+        for output in desktop.outputs {
+            guard let entry = shown[output.name], !paused.contains(output.name) else { continue }
+            guard output.ready else {
+                pending.insert(output.name)
+                continue
+            }
+            if newPicture && entry.isDefault { try pictureFeed?.reshow(entry.live.effects) }
+            var own = inputs
+            try desktop.draw(output: output.name, tag: tag) { width, height in
+                own.size = SIMD2(Double(width), Double(height))
+                own.pointer = own.size / 2
+                try entry.live.effects.render(own, framebuffer: 0, width: width, height: height)
+            }
+            pending.remove(output.name)
+            outputFrames += 1
+        }
+    }
+
+    /// Waits (up to 100 ms) for an output that can be seen to be ready for a frame, keeping the events for the next
+    /// ``poll(waitSeconds:)``: where the compositor paces frames, this is what a window's swap does.
+    private func waitForReadyOutput() throws {
+        let deadline = monotonicSeconds() + 0.1
+        func anyReady() -> Bool {
+            desktop.outputs.contains { $0.ready && shown[$0.name] != nil && !paused.contains($0.name) }
+        }
+        while !anyReady() {
+            let left = deadline - monotonicSeconds()
+            guard left > 0 else { return }
+            stashed.merge(try desktop.dispatch(waitSeconds: left))
+        }
+    }
+
+    private static func describe(_ visibility: DesktopOutput.Visibility) -> String {
+        switch visibility {
+        case .visible: "visible"
+        case .fullscreen: "its active window is fullscreen"
+        case .covered: "a window covers it"
+        case .notDrawn: "the compositor stopped asking for frames"
+        }
+    }
+}
+
+extension DesktopEvents {
+    /// Adds `other`'s events to these (later ones after).
+    mutating func merge(_ other: DesktopEvents) {
+        added.removeAll { name in other.removed.contains(name) }
+        removed += other.removed
+        added += other.added.filter { !added.contains($0) }
+        resized += other.resized
+        visibilityChanged += other.visibilityChanged
+        ready += other.ready
+        presented += other.presented
+    }
+}
