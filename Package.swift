@@ -87,7 +87,7 @@ let package = Package(
             name: "TiltGL", dependencies: ["TiltCore", "TiltEffects", "TiltImage", "CEGL"], swiftSettings: swiftSettings
         ),
         .target(
-            name: "TiltDesktop", dependencies: ["TiltCore", "CEGL"], swiftSettings: swiftSettings),
+            name: "TiltDesktop", dependencies: ["TiltCore", "CEGL", "CXRandR"], swiftSettings: swiftSettings),
         .target(
             name: "TiltRender",
             dependencies: [

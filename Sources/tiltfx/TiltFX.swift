@@ -18,7 +18,7 @@ struct TiltFX: ParsableCommand {
         version: WireProtocol.daemonVersion,
         subcommands: [
             RenderCommand.self, RunCommand.self, PresetsCommand.self, CheckCommand.self, BenchCommand.self,
-            ServeCommand.self,
+            ServeCommand.self, WallpaperCommand.self,
         ])
 
     /// Every error line starts `error: ` (lowercase, as compilers and git write it), ArgumentParser's own too.

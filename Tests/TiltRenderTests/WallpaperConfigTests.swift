@@ -83,7 +83,7 @@ struct WallpaperConfigTests {
     @Test func theShippedExampleReads() throws {
         let path = TestPaths.repositoryRoot.appendingPathComponent("dist/examples/wallpaper.conf").path
         let config = try WallpaperConfig.read(path: path, home: "/home/u")
-        #expect(config.all.preset == "parallax")
+        #expect(config.all.preset == "tilt-specular")
         #expect(config.outputs.isEmpty)
     }
 }

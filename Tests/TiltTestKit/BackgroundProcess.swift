@@ -14,15 +14,19 @@ public final class BackgroundProcess {
     private let collectedOut = OutputBuffer()
     private let collectedErr = OutputBuffer()
 
-    /// Starts `executable arguments…`.
+    /// Starts `executable arguments…`, with `environment` merged over this process's environment (an empty value
+    /// stands for unset, to the programs that read it so).
     ///
     /// - Throws: ``TestError`` when the executable is not built, or the error of `Process.run()`.
-    public init(_ executable: String, _ arguments: [String]) throws {
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw TestError("\(executable) is not built; run `swift build` first (scripts/test does)")
         }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice

@@ -83,3 +83,19 @@ public enum ScreenRotation: Int, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 }
+
+extension ScreenRotation {
+    /// The rotation X11 RandR reports as a `Rotation` bit set (`RR_Rotate_0` 1, `RR_Rotate_90` 2, `RR_Rotate_180`
+    /// 4, `RR_Rotate_270` 8; reflection bits are ignored), or `nil` when no rotation bit is set.
+    ///
+    /// RandR counts its rotations counter-clockwise, as `screenRotation` does: `xrandr -o left` is `RR_Rotate_90`.
+    public init?(randr bits: Int) {
+        switch bits & 0xF {
+        case 1: self = .normal
+        case 2: self = .left
+        case 4: self = .inverted
+        case 8: self = .right
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import TiltTestKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `tiltfx wallpaper` under a real Wayland compositor: headless sway with virtual outputs, screenshots through grim.
+@Suite(.enabled(if: SwaySession.isAvailable, "needs sway, swaymsg, grim and setpriv, as root (scripts/bootstrap)"))
+struct WallpaperSwayTests {
+    /// Starts `tiltfx wallpaper arguments…` on `sway`, with software GL and the repository's presets.
+    private func wallpaper(_ arguments: [String], on sway: SwaySession) throws -> BackgroundProcess {
+        var environment = sway.clientEnvironment
+        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        environment["TILT_PRESETS"] = ""
+        environment["DISPLAY"] = ""
+        environment["TILTD_SOCKET"] = sway.runtimeDirectory + "/no-tiltd.sock"
+        return try BackgroundProcess(
+            TestPaths.executable("tiltfx"),
+            ["wallpaper", "--presets", TestPaths.repositoryRoot.appendingPathComponent("Presets").path] + arguments,
+            environment: environment)
+    }
+
+    /// How far two screenshots of one output differ: the mean absolute difference of their channels, 0–255.
+    private func difference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        guard a.count == b.count, !a.isEmpty else { return 255 }
+        var sum = 0
+        for i in a.indices { sum += abs(Int(a[i]) - Int(b[i])) }
+        return Double(sum) / Double(a.count)
+    }
+
+    /// Waits until `output` shows something other than `bare` (the compositor's own background), and returns it.
+    private func waitForWallpaper(
+        _ sway: SwaySession, output: String, bare: [UInt8], process: BackgroundProcess
+    ) throws -> [UInt8] {
+        var shot: [UInt8] = []
+        let shown = try waitUntil(timeout: 120) {
+            shot = try sway.screenshot(output: output).rgba
+            return difference(shot, bare) > 2
+        }
+        try #require(shown, "no wallpaper on \(output) after 120 s; tiltfx printed:\n\(process.stderr.suffix(3000))")
+        return shot
+    }
+
+    @Test("two outputs both show it, the tilt moves it, and SIGTERM ends it with exit 0")
+    func twoOutputsShowItAndTheTiltMovesIt() throws {
+        let sway = try SwaySession()
+        let second = try sway.createOutput()
+        let outputs = try sway.outputs().filter(\.active).map(\.name)
+        try #require(outputs.count == 2)
+        let bare = try outputs.map { try sway.screenshot(output: $0).rgba }
+        var shots: [String: [[UInt8]]] = [:]
+        for tilt in ["0.35,0", "-0.35,0"] {
+            let run = try wallpaper(["--preset", "tilt-specular", "--tilt", tilt], on: sway)
+            for (name, background) in zip(outputs, bare) {
+                shots[name, default: []].append(try waitForWallpaper(sway, output: name, bare: background, process: run))
+            }
+            // Drawn once the surfaces came; nothing changes after (a held tilt, render-on-change).
+            #expect(run.kill(SIGTERM, timeout: 30))
+            #expect(run.process.terminationReason == .exit)
+            #expect(run.process.terminationStatus == 0, "\(run.stderr.suffix(2000))")
+            #expect(run.stderr.contains("output \(second)"), "\(run.stderr.suffix(2000))")
+        }
+        for name in outputs {
+            let pair = try #require(shots[name])
+            #expect(difference(pair[0], pair[1]) > 1, "tilt ±0.35 look the same on \(name)")
+        }
+    }
+
+    @Test("an output created while it runs gets its wallpaper; one disabled is let go")
+    func anOutputCreatedWhileItRunsGetsItsWallpaper() throws {
+        let sway = try SwaySession()
+        let first = try #require(try sway.outputs().first { $0.active }?.name)
+        let bareFirst = try sway.screenshot(output: first).rgba
+        let run = try wallpaper(["--preset", "tilt-specular", "--tilt", "0.2,0.1"], on: sway)
+        _ = try waitForWallpaper(sway, output: first, bare: bareFirst, process: run)
+        let added = try sway.createOutput()
+        // A bare output shows the compositor's flat background colour: the first output's before the wallpaper came.
+        let pixels = try sway.screenshot(output: added).rgba.count / 4
+        let bare = (0..<pixels).flatMap { _ in bareFirst.prefix(4) }
+        _ = try waitForWallpaper(sway, output: added, bare: bare, process: run)
+        #expect(waitUntil(timeout: 60) { run.stderr.contains("output \(added) (") }, "\(run.stderr.suffix(2000))")
+        try sway.swaymsg(["output", added, "disable"])
+        #expect(waitUntil(timeout: 60) { run.stderr.contains("output \(added) is gone") }, "\(run.stderr.suffix(2000))")
+        #expect(run.process.isRunning)
+        #expect(run.kill(SIGTERM, timeout: 30) && run.process.terminationStatus == 0)
+    }
+
+    @Test("a fullscreen window over the only output pauses it: no frames, next to no CPU, motion unwatched")
+    func aFullscreenWindowPausesTheOnlyOutput() throws {
+        let sway = try SwaySession()
+        let output = try #require(try sway.outputs().first { $0.active }?.name)
+        // An animated preset: while the output can be seen, every frame differs and is drawn.
+        let run = try wallpaper(["--preset", "shadertoy-plasma", "--tilt", "0,0", "--stats"], on: sway)
+        try #require(
+            waitUntil(timeout: 120) { run.stderr.contains("output \(output) (") }, "\(run.stderr.suffix(2000))")
+        let drawing = try cpuSeconds(run.pid, over: 2)
+        // A fullscreen window: tiltfx run's SDL2 window on the same compositor, made fullscreen by sway.
+        var environment = sway.clientEnvironment
+        environment["SDL_VIDEODRIVER"] = "wayland"
+        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        let window = try BackgroundProcess(
+            TestPaths.executable("tiltfx"),
+            [
+                "run", "--presets", TestPaths.repositoryRoot.appendingPathComponent("Presets").path, "--preset",
+                "tilt-specular", "--size", "320x240", "--power-policy", "still",
+            ], environment: environment)
+        defer { _ = window.kill(SIGTERM, timeout: 10) }
+        try #require(
+            waitUntil(timeout: 120) { ((try? sway.swaymsg(["-t", "get_tree"])) ?? "").contains("tiltfx") },
+            "the window did not open: \(window.stderr.suffix(2000))")
+        try sway.swaymsg(["[title=\"tiltfx\"]", "fullscreen", "enable"])
+        try #require(
+            waitUntil(timeout: 60) { run.stderr.contains("output \(output) paused") }, "\(run.stderr.suffix(3000))")
+        let paused = try cpuSeconds(run.pid, over: 3)
+        #expect(paused < 0.15, "the paused wallpaper used \(paused) s of CPU in 3 s (drawing: \(drawing) s in 2 s)")
+        #expect(run.stderr.contains("power: hidden"), "\(run.stderr.suffix(2000))")
+        // Back in view, it draws again at once.
+        try sway.swaymsg(["[title=\"tiltfx\"]", "fullscreen", "disable"])
+        #expect(waitUntil(timeout: 60) { run.stderr.contains("output \(output) resumed") }, "\(run.stderr.suffix(2000))")
+        #expect(run.kill(SIGTERM, timeout: 30) && run.process.terminationStatus == 0)
+        let statsLine = try #require(run.stdoutLines.first { $0.contains("\"class\":\"stats\"") })
+        let stats = try #require(try JSONSerialization.jsonObject(with: Data(statsLine.utf8)) as? [String: Any])
+        let hidden = (stats["modes"] as? [String: Any])?["hidden"] as? [String: Any]
+        #expect((hidden?["seconds"] as? Double ?? 0) > 1, "\(statsLine)")
+    }
+
+    /// CPU seconds (user + system) `pid` used in the next `seconds` of wall time.
+    private func cpuSeconds(_ pid: Int32, over seconds: Double) throws -> Double {
+        func ticks() throws -> Double {
+            let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+            let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+            // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+            return Double(fields[11])! + Double(fields[12])!
+        }
+        let before = try ticks()
+        Thread.sleep(forTimeInterval: seconds)
+        return (try ticks() - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}
