@@ -1,0 +1,588 @@
+import CEGL
+import CWayland
+import Glibc
+import TiltCore
+
+/// The wallpaper on a Wayland compositor: a `zwlr_layer_shell_v1` background surface on every output (anchored to
+/// all four edges, exclusive zone -1, opaque, no keyboard), drawn through EGL with one OpenGL ES 3.0 context.
+///
+/// Frames are paced by the compositor's frame callbacks, which this class asks for itself: EGL's swap interval is 0
+/// (with 1, Mesa's `eglSwapBuffers` waits for a frame callback, forever on an output the compositor stopped drawing).
+/// An output is ``DesktopOutput/ready`` again when the callback of its last frame came; when it has not come
+/// `notDrawnAfter` seconds after a draw, the output is ``DesktopOutput/Visibility-swift.enum/notDrawn``.
+///
+/// Where the compositor offers them it also uses `zwlr_foreign_toplevel_manager_v1` (which outputs are covered by a
+/// fullscreen or maximized window), `wp_presentation` (when each frame was shown), and `wp_fractional_scale_v1` with
+/// `wp_viewporter` (surfaces sized in the output's pixels at a fractional scale; `wl_output.scale` otherwise).
+/// Outputs are named by `wl_output.name` (version 4), or `output-N` on an older compositor.
+public final class WaylandDesktop: DesktopSurfaces {
+    public let backend = "wayland (layer-shell)"
+    /// The compositor paces frames: an output is ready when its frame callback comes.
+    public var pacesFrames: Bool { true }
+
+    let display: OpaquePointer
+    private let registry: OpaquePointer
+    private let filter: Set<String>?
+    let notDrawnAfter: Double
+
+    var compositor: OpaquePointer?
+    var compositorVersion: UInt32 = 0
+    var layerShell: OpaquePointer?
+    var presentation: OpaquePointer?
+    var presentationClock = CLOCK_MONOTONIC
+    var toplevelManager: OpaquePointer?
+    var viewporter: OpaquePointer?
+    var fractionalScaleManager: OpaquePointer?
+
+    /// Every `wl_output` global, in the order the compositor announced them.
+    var heads: [WaylandHead] = []
+    var toplevels: [WaylandToplevel] = []
+    /// Events seen since the last ``dispatch(waitSeconds:)`` returned.
+    var pending = DesktopEvents()
+    /// Set by a listener that met something it cannot go on from (a layer surface it could not make).
+    var failure: DesktopError?
+
+    private var egl: EGLDisplay?
+    private var config: EGLConfig?
+    private var context: EGLContext?
+
+    /// Connects to the compositor, makes the GL context and a surface on every output that passes `outputs`.
+    ///
+    /// The outputs are in ``outputs`` when this returns (sized, not drawn yet) and in ``DesktopEvents/added`` of the
+    /// first ``dispatch(waitSeconds:)``.
+    /// - Parameters:
+    ///   - displayName: the compositor's socket: a name in `XDG_RUNTIME_DIR` (`wayland-1`) or an absolute path;
+    ///     `nil`: `WAYLAND_DISPLAY`.
+    ///   - outputs: the names of the outputs to draw on (`--output`); `nil`: all.
+    ///   - notDrawnAfter: seconds after a draw without its frame callback until the output is `.notDrawn`.
+    /// - Throws: ``DesktopError`` with kind `.noDisplay` (no compositor to connect to), `.unsupported` (no
+    ///   wlr-layer-shell, e.g. GNOME's Mutter), `.gl` (no EGL on Wayland or no GLES 3.0) or `.lost`.
+    public init(displayName: String? = nil, outputs: Set<String>? = nil, notDrawnAfter: Double = 1.0)
+        throws(DesktopError)
+    {
+        let name = displayName ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
+        guard let name, !name.isEmpty else {
+            throw DesktopError(
+                .noDisplay,
+                "WAYLAND_DISPLAY is not set, so there is no Wayland compositor to draw the wallpaper on; run it in a "
+                    + "Wayland session (sway, Hyprland, KDE Plasma, …) or set WAYLAND_DISPLAY to the compositor's "
+                    + "socket")
+        }
+        guard let display = wl_display_connect(name) else {
+            let why = String(cString: strerror(errno))
+            throw DesktopError(
+                .noDisplay,
+                "cannot connect to the Wayland compositor at \(name) (\(why)); is it running, and are "
+                    + "WAYLAND_DISPLAY and XDG_RUNTIME_DIR those of its session?")
+        }
+        guard let registry = wl_display_get_registry(display) else {
+            wl_display_disconnect(display)
+            throw DesktopError(.lost, "the Wayland compositor at \(name) gave no registry")
+        }
+        self.display = display
+        self.registry = registry
+        self.filter = outputs
+        self.notDrawnAfter = notDrawnAfter
+        // Placeholders until EGL is up; every stored property needs a value before `self` goes to a listener.
+        self.egl = nil
+        self.config = nil
+        self.context = nil
+        do throws(DesktopError) {
+            wl_registry_add_listener(registry, WaylandListeners.registry, Unmanaged.passUnretained(self).toOpaque())
+            try roundtrip()  // the globals
+            guard compositor != nil else {
+                throw DesktopError(.unsupported, "the Wayland compositor at \(name) offers no wl_compositor")
+            }
+            guard layerShell != nil else {
+                throw DesktopError(
+                    .unsupported,
+                    "the Wayland compositor has no wlr-layer-shell (zwlr_layer_shell_v1), which a wallpaper needs to "
+                        + "put a surface below the windows; GNOME's Mutter lacks it. Compositors with it: sway, "
+                        + "Hyprland, river, labwc, Wayfire, KDE Plasma. On GNOME, log in to \"GNOME on Xorg\", where "
+                        + "the wallpaper is drawn through X11; `tiltfx run --fullscreen` shows effects in a "
+                        + "window, above the others, not as a wallpaper")
+            }
+            try roundtrip()  // the outputs' names, modes and scales; the presentation clock
+        } catch {
+            teardown()
+            throw error
+        }
+        do throws(DesktopError) {
+            (self.egl, self.config, self.context) = try Self.makeContext(display)
+        } catch {
+            teardown()
+            throw error
+        }
+        do throws(DesktopError) {
+            try settle()  // a layer surface per output
+            try roundtrip()  // their first configure
+            try settle()  // their EGL surfaces
+        } catch {
+            teardown()
+            throw error
+        }
+    }
+
+    deinit {
+        teardown()
+    }
+
+    public var outputs: [DesktopOutput] {
+        heads.compactMap { $0.surface == nil ? nil : $0.output }
+    }
+
+    public func makeCurrent() throws(DesktopError) {
+        guard eglMakeCurrent(egl, nil, nil, context) == EGL_TRUE else {
+            throw DesktopError(.gl, "eglMakeCurrent without a surface failed with \(Self.eglErrorText())")
+        }
+    }
+
+    public func dispatch(waitSeconds: Double) throws(DesktopError) -> DesktopEvents {
+        let deadline = Self.now() + max(0, waitSeconds)
+        while true {
+            try readEvents(until: min(deadline, nextNotDrawnDeadline() ?? deadline))
+            try settle()
+            checkNotDrawn()
+            if !pending.isEmpty || Self.now() >= deadline { break }
+        }
+        let events = pending
+        pending = DesktopEvents()
+        return events
+    }
+
+    /// Draws `output`'s frame (see ``DesktopSurfaces/draw(output:tag:_:)``). An output without a surface (removed
+    /// in events not read yet, or not configured yet) is skipped: `body` is not called.
+    /// - Throws: ``DesktopError`` with kind `.gl` when EGL fails, `.lost` when the connection ended; what `body`
+    ///   throws.
+    public func draw(output: String, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void) throws {
+        guard let head = heads.first(where: { $0.name == output }), let surface = head.surface,
+            let eglSurface = head.eglSurface
+        else { return }
+        guard eglMakeCurrent(egl, eglSurface, eglSurface, context) == EGL_TRUE else {
+            throw DesktopError(.gl, "eglMakeCurrent on \(output)'s surface failed with \(Self.eglErrorText())")
+        }
+        try body(head.width, head.height)
+        if let old = head.frameCallback { wl_callback_destroy(old) }
+        head.frameCallback = wl_surface_frame(surface)
+        wl_callback_add_listener(head.frameCallback, WaylandListeners.frame, Unmanaged.passUnretained(head).toOpaque())
+        if let presentation, let feedback = wp_presentation_feedback(presentation, surface) {
+            let frame = WaylandFrame(head: head, tag: tag, proxy: feedback)
+            head.feedbacks.append(frame)
+            wp_presentation_feedback_add_listener(
+                feedback, WaylandListeners.feedback, Unmanaged.passUnretained(frame).toOpaque())
+        }
+        head.drawnAt = Self.now()
+        head.ready = false
+        guard eglSwapBuffers(egl, eglSurface) == EGL_TRUE else {
+            try checkConnection()
+            throw DesktopError(.gl, "eglSwapBuffers on \(output) failed with \(Self.eglErrorText())")
+        }
+        try checkConnection()
+    }
+
+    // MARK: Events
+
+    private func roundtrip() throws(DesktopError) {
+        if wl_display_roundtrip(display) < 0 { try checkConnection() }
+        if let failure { throw failure }
+    }
+
+    /// Reads what the compositor sent, waiting in poll(2) until `deadline` for the first event.
+    private func readEvents(until deadline: Double) throws(DesktopError) {
+        // Whatever is queued already is handled first; prepare_read fails until the queue is empty.
+        while wl_display_prepare_read(display) != 0 {
+            if wl_display_dispatch_pending(display) < 0 { try checkConnection() }
+        }
+        var wantWrite = false
+        if wl_display_flush(display) < 0 {
+            if errno == EAGAIN {
+                wantWrite = true  // the socket is full: flush again when it can take more
+            } else {
+                wl_display_cancel_read(display)
+                try checkConnection()
+            }
+        }
+        let somethingQueued = !pending.isEmpty
+        let timeout = somethingQueued ? 0 : Int32(max(0, min((deadline - Self.now()) * 1000, 1e9)).rounded(.up))
+        var fd = pollfd(
+            fd: wl_display_get_fd(display), events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0)
+        let ready = poll(&fd, 1, timeout)
+        if ready > 0 && fd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if wl_display_read_events(display) < 0 { try checkConnection() }
+        } else {
+            wl_display_cancel_read(display)
+        }
+        if wl_display_dispatch_pending(display) < 0 { try checkConnection() }
+        if wantWrite { _ = wl_display_flush(display) }
+        try checkConnection()
+        if let failure { throw failure }
+    }
+
+    /// Throws `.lost` when the connection has an error (the compositor went away or sent a protocol error).
+    func checkConnection() throws(DesktopError) {
+        let code = wl_display_get_error(display)
+        guard code != 0 else { return }
+        var interface: UnsafePointer<wl_interface>?
+        var id: UInt32 = 0
+        let protocolCode = wl_display_get_protocol_error(display, &interface, &id)
+        if code == EPROTO, let interface {
+            let name = String(cString: interface.pointee.name)
+            throw DesktopError(
+                .lost, "the Wayland compositor ended the connection: protocol error \(protocolCode) on \(name)@\(id)")
+        }
+        throw DesktopError(.lost, "the connection to the Wayland compositor ended (\(String(cString: strerror(code))))")
+    }
+
+    /// Brings the surfaces in line with what the listeners saw: a layer surface for each output that has its name
+    /// and no surface, configures acknowledged, EGL surfaces made or resized, outputs added, resized or removed.
+    private func settle() throws(DesktopError) {
+        for head in heads {
+            if head.removed || head.closed {
+                if head.surface != nil {
+                    if head.announced { pending.removed.append(head.name) }
+                    destroySurface(head)
+                }
+                if head.removed { releaseOutput(head) }
+                continue
+            }
+            guard head.described, filter?.contains(head.name) ?? true else { continue }
+            if head.surface == nil { makeLayerSurface(head) }
+            guard let layerSurface = head.layerSurface else { continue }
+            if let serial = head.configureSerial {
+                head.configureSerial = nil
+                zwlr_layer_surface_v1_ack_configure(layerSurface, serial)
+                head.resizeNeeded = true
+            }
+            if head.resizeNeeded {
+                head.resizeNeeded = false
+                try applySize(head)
+            }
+        }
+        heads.removeAll { $0.removed }
+        for toplevel in toplevels where toplevel.closed { zwlr_foreign_toplevel_handle_v1_destroy(toplevel.handle) }
+        toplevels.removeAll { $0.closed }
+        updateVisibility()
+    }
+
+    private func makeLayerSurface(_ head: WaylandHead) {
+        guard let compositor, let layerShell, let wlOutput = head.wlOutput,
+            let surface = wl_compositor_create_surface(compositor)
+        else { return }
+        guard
+            let layerSurface = zwlr_layer_shell_v1_get_layer_surface(
+                layerShell, surface, wlOutput, ZWLR_LAYER_SHELL_V1_LAYER_BACKGROUND.rawValue, "tiltfx-wallpaper")
+        else {
+            wl_surface_destroy(surface)
+            return
+        }
+        head.surface = surface
+        head.layerSurface = layerSurface
+        let user = Unmanaged.passUnretained(head).toOpaque()
+        zwlr_layer_surface_v1_add_listener(layerSurface, WaylandListeners.layerSurface, user)
+        let edges =
+            ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue
+            | ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT.rawValue
+        zwlr_layer_surface_v1_set_anchor(layerSurface, edges)
+        zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, -1)
+        zwlr_layer_surface_v1_set_size(layerSurface, 0, 0)
+        zwlr_layer_surface_v1_set_keyboard_interactivity(layerSurface, 0)
+        if let fractionalScaleManager, let viewporter {
+            head.viewport = wp_viewporter_get_viewport(viewporter, surface)
+            head.fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(fractionalScaleManager, surface)
+            wp_fractional_scale_v1_add_listener(head.fractionalScale, WaylandListeners.fractionalScale, user)
+        }
+        wl_surface_commit(surface)  // no buffer: asks for the first configure
+    }
+
+    /// Sizes `head`'s surface for its configured logical size and its scale, making its EGL surface the first time.
+    func applySize(_ head: WaylandHead) throws(DesktopError) {
+        guard let surface = head.surface, head.logicalWidth > 0, head.logicalHeight > 0 else { return }
+        let (width, height): (Int, Int)
+        if let scale120 = head.scale120, head.viewport != nil {
+            width = (head.logicalWidth * scale120 + 60) / 120
+            height = (head.logicalHeight * scale120 + 60) / 120
+            wp_viewport_set_destination(head.viewport, Int32(head.logicalWidth), Int32(head.logicalHeight))
+        } else {
+            width = head.logicalWidth * head.scale
+            height = head.logicalHeight * head.scale
+            if compositorVersion >= 3 { wl_surface_set_buffer_scale(surface, Int32(head.scale)) }
+        }
+        if let compositor, let region = wl_compositor_create_region(compositor) {
+            wl_region_add(region, 0, 0, Int32(head.logicalWidth), Int32(head.logicalHeight))
+            wl_surface_set_opaque_region(surface, region)
+            wl_region_destroy(region)
+        }
+        if let window = head.eglWindow {
+            if width != head.width || height != head.height || head.rotationChanged {
+                wl_egl_window_resize(window, Int32(width), Int32(height), 0, 0)
+                head.width = width
+                head.height = height
+                head.rotationChanged = false
+                if head.announced { pending.resized.append(head.name) }
+            }
+            return
+        }
+        guard let window = wl_egl_window_create(surface, Int32(width), Int32(height)) else {
+            throw DesktopError(.gl, "wl_egl_window_create(\(width)×\(height)) failed for \(head.name)")
+        }
+        guard let eglSurface = eglCreatePlatformWindowSurface(egl, config, UnsafeMutableRawPointer(window), nil)
+        else {
+            wl_egl_window_destroy(window)
+            throw DesktopError(
+                .gl, "eglCreatePlatformWindowSurface on \(head.name) failed with \(Self.eglErrorText())")
+        }
+        head.eglWindow = window
+        head.eglSurface = eglSurface
+        head.width = width
+        head.height = height
+        // The swap interval belongs to the surface current when it is set.
+        guard eglMakeCurrent(egl, eglSurface, eglSurface, context) == EGL_TRUE else {
+            throw DesktopError(.gl, "eglMakeCurrent on \(head.name)'s surface failed with \(Self.eglErrorText())")
+        }
+        eglSwapInterval(egl, 0)
+        head.announced = true
+        head.ready = true
+        pending.added.append(head.name)
+    }
+
+    /// Destroys `head`'s surface and everything on it; its `wl_output` stays while the global does.
+    private func destroySurface(_ head: WaylandHead) {
+        if let eglSurface = head.eglSurface {
+            if eglGetCurrentSurface(EGLint(EGL_DRAW)) == eglSurface {
+                eglMakeCurrent(egl, nil, nil, context)
+            }
+            eglDestroySurface(egl, eglSurface)
+        }
+        if let window = head.eglWindow { wl_egl_window_destroy(window) }
+        if let callback = head.frameCallback { wl_callback_destroy(callback) }
+        for frame in head.feedbacks { wp_presentation_feedback_destroy(frame.proxy) }
+        if let fractionalScale = head.fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
+        if let viewport = head.viewport { wp_viewport_destroy(viewport) }
+        if let layerSurface = head.layerSurface { zwlr_layer_surface_v1_destroy(layerSurface) }
+        if let surface = head.surface { wl_surface_destroy(surface) }
+        head.eglSurface = nil
+        head.eglWindow = nil
+        head.frameCallback = nil
+        head.feedbacks = []
+        head.fractionalScale = nil
+        head.viewport = nil
+        head.layerSurface = nil
+        head.surface = nil
+        head.announced = false
+        head.configureSerial = nil
+    }
+
+    private func releaseOutput(_ head: WaylandHead) {
+        guard let wlOutput = head.wlOutput else { return }
+        if wl_output_get_version(wlOutput) >= 3 { wl_output_release(wlOutput) } else { wl_output_destroy(wlOutput) }
+        head.wlOutput = nil
+    }
+
+    // MARK: Visibility
+
+    /// The earliest time an output that waits for a frame callback becomes `.notDrawn`.
+    private func nextNotDrawnDeadline() -> Double? {
+        heads.compactMap { head in
+            head.frameCallback != nil && !head.notDrawn ? head.drawnAt + notDrawnAfter : nil
+        }.min()
+    }
+
+    private func checkNotDrawn() {
+        let now = Self.now()
+        for head in heads where head.frameCallback != nil && !head.notDrawn && now >= head.drawnAt + notDrawnAfter {
+            head.notDrawn = true
+        }
+        updateVisibility()
+    }
+
+    /// Works out every output's visibility from the toplevels on it and its frame callbacks, reporting changes.
+    ///
+    /// A fullscreen active window says the most (`.fullscreen`), then any fullscreen or maximized window
+    /// (`.covered`), then a missing frame callback (`.notDrawn`): a compositor may stop the callbacks of a covered
+    /// surface, and the cover is the reason.
+    func updateVisibility() {
+        for head in heads where head.announced {
+            let on = toplevels.filter { $0.outputs.contains(where: { $0 == head.wlOutput }) }
+            let visibility: DesktopOutput.Visibility =
+                if on.contains(where: { $0.activated && $0.fullscreen }) {
+                    .fullscreen
+                } else if on.contains(where: { $0.fullscreen || $0.maximized }) {
+                    .covered
+                } else if head.notDrawn {
+                    .notDrawn
+                } else {
+                    .visible
+                }
+            if visibility != head.visibility {
+                head.visibility = visibility
+                pending.visibilityChanged.append(head.name)
+            }
+        }
+    }
+
+    // MARK: EGL
+
+    private static func makeContext(_ display: OpaquePointer) throws(DesktopError) -> (
+        EGLDisplay, EGLConfig, EGLContext
+    ) {
+        guard
+            let egl = eglGetPlatformDisplay(
+                EGLenum(EGL_PLATFORM_WAYLAND_KHR), UnsafeMutableRawPointer(display), nil)
+        else {
+            throw DesktopError(.gl, "EGL has no Wayland platform (EGL_KHR_platform_wayland): \(eglErrorText())")
+        }
+        var major: EGLint = 0
+        var minor: EGLint = 0
+        guard eglInitialize(egl, &major, &minor) == EGL_TRUE else {
+            throw DesktopError(.gl, "eglInitialize on the Wayland display failed with \(eglErrorText())")
+        }
+        guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else {
+            eglTerminate(egl)
+            throw DesktopError(.gl, "eglBindAPI(EGL_OPENGL_ES_API) failed with \(eglErrorText())")
+        }
+        // No alpha: the wallpaper is opaque, and an XRGB buffer tells the compositor so.
+        let attributes: [EGLint] = [
+            EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_WINDOW_BIT,
+            EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 0, EGL_NONE,
+        ]
+        var config: EGLConfig?
+        var count: EGLint = 0
+        guard eglChooseConfig(egl, attributes, &config, 1, &count) == EGL_TRUE, count > 0, let config else {
+            eglTerminate(egl)
+            throw DesktopError(.gl, "EGL on Wayland has no 8-bit RGB window config for OpenGL ES 3")
+        }
+        let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
+        guard let context = eglCreateContext(egl, config, nil, contextAttributes) else {
+            let text = eglErrorText()
+            eglTerminate(egl)
+            throw DesktopError(.gl, "eglCreateContext(OpenGL ES 3.0) on Wayland failed with \(text)")
+        }
+        guard eglMakeCurrent(egl, nil, nil, context) == EGL_TRUE else {
+            let text = eglErrorText()
+            eglDestroyContext(egl, context)
+            eglTerminate(egl)
+            throw DesktopError(.gl, "eglMakeCurrent without a surface failed with \(text)")
+        }
+        return (egl, config, context)
+    }
+
+    private static func eglErrorText() -> String { "0x" + String(eglGetError(), radix: 16) }
+
+    /// Seconds on the monotonic clock.
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    private func teardown() {
+        for head in heads {
+            destroySurface(head)
+            releaseOutput(head)
+        }
+        heads = []
+        for toplevel in toplevels { zwlr_foreign_toplevel_handle_v1_destroy(toplevel.handle) }
+        toplevels = []
+        if let egl {
+            eglMakeCurrent(egl, nil, nil, nil)
+            if let context { eglDestroyContext(egl, context) }
+            eglTerminate(egl)
+        }
+        if let toplevelManager { zwlr_foreign_toplevel_manager_v1_destroy(toplevelManager) }
+        if let presentation { wp_presentation_destroy(presentation) }
+        if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
+        if let viewporter { wp_viewporter_destroy(viewporter) }
+        if let layerShell { zwlr_layer_shell_v1_destroy(layerShell) }
+        if let compositor { wl_compositor_destroy(compositor) }
+        wl_registry_destroy(registry)
+        wl_display_flush(display)
+        wl_display_disconnect(display)
+    }
+}
+
+/// A `wl_output` global and the wallpaper's surface on it.
+final class WaylandHead {
+    unowned let desktop: WaylandDesktop
+    let global: UInt32
+    var wlOutput: OpaquePointer?
+    var name: String
+    /// The first `wl_output.done` came: name, mode and scale are known.
+    var described = false
+    /// The global is gone.
+    var removed = false
+    /// The compositor closed the layer surface (the output was disabled).
+    var closed = false
+    var scale = 1
+    var scale120: Int?
+    var refreshRate: Double?
+    var rotation = ScreenRotation.normal
+
+    var surface: OpaquePointer?
+    var layerSurface: OpaquePointer?
+    var viewport: OpaquePointer?
+    var fractionalScale: OpaquePointer?
+    var eglWindow: OpaquePointer?
+    var eglSurface: EGLSurface?
+    var configureSerial: UInt32?
+    /// The scale or rotation changed: the surface's size in pixels is worked out again.
+    var resizeNeeded = false
+    var rotationChanged = false
+    var scaleChanged = false
+    var logicalWidth = 0
+    var logicalHeight = 0
+    var width = 0
+    var height = 0
+    /// Reported in `added` (and not yet in `removed`).
+    var announced = false
+
+    var ready = true
+    var frameCallback: OpaquePointer?
+    var drawnAt = 0.0
+    var notDrawn = false
+    var visibility = DesktopOutput.Visibility.visible
+    var feedbacks: [WaylandFrame] = []
+
+    init(desktop: WaylandDesktop, global: UInt32, wlOutput: OpaquePointer) {
+        self.desktop = desktop
+        self.global = global
+        self.wlOutput = wlOutput
+        self.name = "output-\(global)"
+    }
+
+    var output: DesktopOutput {
+        DesktopOutput(
+            name: name, width: width, height: height, refreshRate: refreshRate, visibility: visibility, ready: ready,
+            rotation: rotation)
+    }
+}
+
+/// A frame waiting for its presentation feedback.
+final class WaylandFrame {
+    unowned let head: WaylandHead
+    let tag: Double
+    let proxy: OpaquePointer
+
+    init(head: WaylandHead, tag: Double, proxy: OpaquePointer) {
+        self.head = head
+        self.tag = tag
+        self.proxy = proxy
+    }
+}
+
+/// A window, as `zwlr_foreign_toplevel_manager_v1` describes it.
+final class WaylandToplevel {
+    unowned let desktop: WaylandDesktop
+    let handle: OpaquePointer
+    var outputs: [OpaquePointer] = []
+    var activated = false
+    var fullscreen = false
+    var maximized = false
+    /// The state that comes with the next `done`.
+    var pendingState: (activated: Bool, fullscreen: Bool, maximized: Bool)?
+    var closed = false
+
+    init(desktop: WaylandDesktop, handle: OpaquePointer) {
+        self.desktop = desktop
+        self.handle = handle
+    }
+}
