@@ -129,7 +129,8 @@ public final class X11Desktop: DesktopSurfaces {
         depth = info.pointee.depth
         XFree(info)
         colormap = XCreateColormap(display, root, visual, AllocNone)
-        XRRSelectInput(display, root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
+        XRRSelectInput(
+            display, root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
         XSelectInput(display, root, PropertyChangeMask)
         readMonitors()
         updateVisibility()
@@ -212,7 +213,8 @@ public final class X11Desktop: DesktopSurfaces {
         try checkConnection()
         guard let monitor = monitors.first(where: { $0.output.name == output }) else { return }
         guard eglMakeCurrent(egl, monitor.surface, monitor.surface, context) == EGL_TRUE else {
-            throw DesktopError(.gl, "eglMakeCurrent on \(output)'s window failed with 0x\(String(eglGetError(), radix: 16))")
+            throw DesktopError(
+                .gl, "eglMakeCurrent on \(output)'s window failed with 0x\(String(eglGetError(), radix: 16))")
         }
         eglSwapInterval(egl, 0)
         try body(monitor.output.width, monitor.output.height)
@@ -237,8 +239,9 @@ public final class X11Desktop: DesktopSurfaces {
                 let old = monitors[i]
                 monitors[i].output.rotation = described.rotation
                 monitors[i].output.refreshRate = described.refresh
-                guard old.x != described.x || old.y != described.y || old.output.width != described.width
-                    || old.output.height != described.height || old.output.rotation != described.rotation
+                guard
+                    old.x != described.x || old.y != described.y || old.output.width != described.width
+                        || old.output.height != described.height || old.output.rotation != described.rotation
                 else { continue }
                 monitors[i].x = described.x
                 monitors[i].y = described.y
@@ -424,7 +427,8 @@ public final class X11Desktop: DesktopSurfaces {
         }
         for i in monitors.indices {
             let center = (
-                monitors[i].x + Int32(monitors[i].output.width / 2), monitors[i].y + Int32(monitors[i].output.height / 2)
+                monitors[i].x + Int32(monitors[i].output.width / 2),
+                monitors[i].y + Int32(monitors[i].output.height / 2)
             )
             func over(_ r: (Int32, Int32, Int32, Int32)) -> Bool {
                 center.0 >= r.0 && center.0 < r.0 + r.2 && center.1 >= r.1 && center.1 < r.1 + r.3
@@ -469,7 +473,8 @@ public final class X11Desktop: DesktopSurfaces {
 
     private func checkConnection() throws(DesktopError) {
         if lostFlag.pointee != 0 {
-            throw DesktopError(.lost, "the connection to the X server ended (the session closed, or the server stopped)")
+            throw DesktopError(
+                .lost, "the connection to the X server ended (the session closed, or the server stopped)")
         }
     }
 
