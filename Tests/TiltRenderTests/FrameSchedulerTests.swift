@@ -125,7 +125,7 @@ import TiltRender
         #expect(abs((stats.modes[.hidden]?.seconds ?? 0) - 2) < 1e-9)
     }
 
-    @Test func unchangedInputsAreSkippedAndAnyChangeIsDrawn() {
+    @Test func unchangedInputsAreSkippedAndAVisibleChangeIsDrawn() {
         let scheduler = SchedulerLoop(policy: .automatic, displayRate: 10)
         _ = scheduler.next(power: .mains, window: .visible, now: 0)
         #expect(scheduler.admit(Self.inputs(frame: 0), animated: false, now: 0))
@@ -142,6 +142,33 @@ import TiltRender
         let stats = scheduler.finalStats(now: 1)
         #expect(stats.drawn == 5 && stats.skipped == 2)
         #expect(stats.modes[.full]?.skipped == 2)
+    }
+
+    @Test("a still device's sensor noise draws nothing; a slow drift is drawn once it adds up to a visible step")
+    func noiseIsNotDrawnAndDriftIs() {
+        let scheduler = SchedulerLoop(policy: .automatic, displayRate: 60)
+        _ = scheduler.next(power: .mains, window: .visible, now: 0)
+        var still = Self.inputs()
+        #expect(scheduler.admit(still, animated: false, now: 0))
+        var random = SeededRandom(seed: 7)
+        for frame in 1...60 {
+            // Noise of a device at rest: ±3·10⁻⁵ rad of tilt, ±10⁻³ rad/s of rate, ±10⁻⁴ m/s² of gravity.
+            var noisy = Self.inputs(frame: frame)
+            noisy.tilt += SIMD2(Double.random(in: -3e-5...3e-5, using: &random), Double.random(in: -3e-5...3e-5, using: &random))
+            noisy.rotationRate = SIMD3(
+                Double.random(in: -1e-3...1e-3, using: &random), Double.random(in: -1e-3...1e-3, using: &random), Double.random(in: -1e-3...1e-3, using: &random))
+            noisy.gravity += SIMD3(Double.random(in: -1e-4...1e-4, using: &random), 0, 0)
+            #expect(!scheduler.admit(noisy, animated: false, now: Double(frame) / 60), "frame \(frame)")
+        }
+        // 10⁻⁴ rad a frame: each step unseen, but the third is 3·10⁻⁴ from the frame drawn.
+        var drawn: [Int] = []
+        for step in 1...6 {
+            still.tilt.x = Double(step) * 1e-4
+            if scheduler.admit(still, animated: false, now: 1 + Double(step) / 60) { drawn.append(step) }
+        }
+        #expect(drawn == [3, 6])
+        still.rotationRate.z = 0.01
+        #expect(scheduler.admit(still, animated: false, now: 2), "turning at 0.01 rad/s is motion")
     }
 
     @Test func aReloadOrAModeChangeDrawsTheSameInputsAgain() {

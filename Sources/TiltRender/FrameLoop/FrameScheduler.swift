@@ -51,7 +51,31 @@ public struct FrameScheduler: Sendable {
     private struct Drawn: Sendable, Hashable {
         var inputs: FrameInputs
         var overlay: String?
+
+        /// Whether a frame of `other` would look like this one: the same size, pointer and overlay, and motion that
+        /// moved less than ``FrameScheduler/unseenMotion`` from this frame's. Compared with the last frame *drawn*,
+        /// so a slow drift is drawn as soon as it adds up to a visible step.
+        func looksLike(_ other: Drawn) -> Bool {
+            let a = inputs
+            let b = other.inputs
+            let unseen = FrameScheduler.unseenMotion
+            func near<V: SIMD>(_ x: V, _ y: V, _ tolerance: Double) -> Bool where V.Scalar == Double {
+                ((x - y) * (x - y)).sum() <= tolerance * tolerance
+            }
+            return overlay == other.overlay && a.size == b.size && a.pointer == b.pointer
+                && a.pointerDown == b.pointerDown && near(a.tilt, b.tilt, unseen.angle)
+                && near(a.euler, b.euler, unseen.angle) && near(a.attitude, b.attitude, unseen.angle / 2)
+                && near(a.gravity, b.gravity, unseen.acceleration)
+                && near(a.userAcceleration, b.userAcceleration, unseen.acceleration)
+                && near(a.rotationRate, b.rotationRate, unseen.rate)
+        }
     }
+
+    /// Motion smaller than this, since the last frame drawn, draws no new frame: a device lying still still reports
+    /// its sensors' noise (a few 10⁻⁵ rad of shaped tilt a frame, 10⁻³ rad/s of rate), which no one could see, and
+    /// drawing it kept the renderer busy at the display's rate. 2·10⁻⁴ rad (0.011°) moves an effect mapped to ±0.5 rad
+    /// across a 4K screen by less than a pixel.
+    public static let unseenMotion = (angle: 2e-4, rate: 2e-3, acceleration: 2e-3)
 
     /// The power bookkeeping: current decision, pacing and statistics.
     public private(set) var gate: PowerGate
@@ -97,7 +121,8 @@ public struct FrameScheduler: Sendable {
     }
 
     /// Whether to draw the due frame: yes when the preset is animated, when anything it reads (tilt, size, pointer,
-    /// motion) or the overlay changed since the last frame drawn, and always for the still frame. Counts the frame
+    /// motion beyond ``unseenMotion``) or the overlay changed since the last frame drawn, and always for the still
+    /// frame. Counts the frame
     /// as drawn or skipped.
     /// - Parameters:
     ///   - inputs: the frame's inputs; their clock (time, time delta, frame number) is not compared.
@@ -111,7 +136,7 @@ public struct FrameScheduler: Sendable {
         clockless.timeDelta = 0
         clockless.frame = 0
         let drawn = Drawn(inputs: clockless, overlay: overlay)
-        if !animated && drawn == lastDrawn && decision?.mode != .still {
+        if !animated, let lastDrawn, drawn.looksLike(lastDrawn), decision?.mode != .still {
             gate.skipped(now: now)
             return false
         }
