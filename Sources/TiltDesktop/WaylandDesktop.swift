@@ -85,40 +85,26 @@ public final class WaylandDesktop: DesktopSurfaces {
         self.egl = nil
         self.config = nil
         self.context = nil
-        do throws(DesktopError) {
-            wl_registry_add_listener(registry, WaylandListeners.registry, Unmanaged.passUnretained(self).toOpaque())
-            try roundtrip()  // the globals
-            guard compositor != nil else {
-                throw DesktopError(.unsupported, "the Wayland compositor at \(name) offers no wl_compositor")
-            }
-            guard layerShell != nil else {
-                throw DesktopError(
-                    .unsupported,
-                    "the Wayland compositor has no wlr-layer-shell (zwlr_layer_shell_v1), which a wallpaper needs to "
-                        + "put a surface below the windows; GNOME's Mutter lacks it. Compositors with it: sway, "
-                        + "Hyprland, river, labwc, Wayfire, KDE Plasma. On GNOME, log in to \"GNOME on Xorg\", where "
-                        + "the wallpaper is drawn through X11; `tiltfx run --fullscreen` shows effects in a "
-                        + "window, above the others, not as a wallpaper")
-            }
-            try roundtrip()  // the outputs' names, modes and scales; the presentation clock
-        } catch {
-            teardown()
-            throw error
+        // Every stored property has its value: from here on, a throw runs deinit, which undoes what was made.
+        wl_registry_add_listener(registry, WaylandListeners.registry, Unmanaged.passUnretained(self).toOpaque())
+        try roundtrip()  // the globals
+        guard compositor != nil else {
+            throw DesktopError(.unsupported, "the Wayland compositor at \(name) offers no wl_compositor")
         }
-        do throws(DesktopError) {
-            (self.egl, self.config, self.context) = try Self.makeContext(display)
-        } catch {
-            teardown()
-            throw error
+        guard layerShell != nil else {
+            throw DesktopError(
+                .unsupported,
+                "the Wayland compositor has no wlr-layer-shell (zwlr_layer_shell_v1), which a wallpaper needs to "
+                    + "put a surface below the windows; GNOME's Mutter lacks it. Compositors with it: sway, "
+                    + "Hyprland, river, labwc, Wayfire, KDE Plasma. On GNOME, log in to \"GNOME on Xorg\", where "
+                    + "the wallpaper is drawn through X11 desktop windows; `tiltfx run` shows a preset in an "
+                    + "ordinary window, which works on any compositor but is not a wallpaper")
         }
-        do throws(DesktopError) {
-            try settle()  // a layer surface per output
-            try roundtrip()  // their first configure
-            try settle()  // their EGL surfaces
-        } catch {
-            teardown()
-            throw error
-        }
+        try roundtrip()  // the outputs' names, modes and scales; the presentation clock
+        (egl, config, context) = try Self.makeContext(display)
+        try settle()  // a layer surface per output
+        try roundtrip()  // their first configure
+        try settle()  // their EGL surfaces
     }
 
     deinit {
