@@ -286,6 +286,7 @@ public final class WaylandDesktop: DesktopSurfaces {
             width = (head.logicalWidth * scale120 + 60) / 120
             height = (head.logicalHeight * scale120 + 60) / 120
             wp_viewport_set_destination(head.viewport, Int32(head.logicalWidth), Int32(head.logicalHeight))
+            if compositorVersion >= 3 { wl_surface_set_buffer_scale(surface, 1) }  // the viewport scales instead
         } else {
             width = head.logicalWidth * head.scale
             height = head.logicalHeight * head.scale

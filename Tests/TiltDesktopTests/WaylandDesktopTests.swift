@@ -166,6 +166,35 @@ struct WaylandDesktopTests {
         #expect(first.shown >= before && first.shown <= after, "shown \(first.shown) on the monotonic clock")
     }
 
+    @Test func anOutputWhoseFrameCallbackDoesNotComeIsNotDrawnUntilItDoes() throws {
+        // Nested: the host stops drawing the output's window when it is moved to a workspace not shown, so the
+        // nested sway stops drawing the output, and its frame callbacks stop.
+        let host = try SwaySession()
+        let sway = try SwaySession(resolution: "320x200", host: host.displayPath)
+        let desktop = try WaylandDesktop(displayName: sway.displayPath, notDrawnAfter: 0.5)
+        try pump(desktop) { $0.added == ["WL-1"] }
+        try fill(desktop, "WL-1", (1, 0, 1))
+        try pump(desktop) { $0.ready == ["WL-1"] }
+        #expect(desktop.outputs.first?.visibility == .visible)
+
+        try host.swaymsg(["[title=\"wlroots - WL-1\"]", "move", "to", "workspace", "hidden"])
+        // Frames drawn before the host noticed still get their callbacks: draw on each until one does not come.
+        let hidden = try pump(desktop) { _ in
+            if desktop.outputs.first?.ready == true { try? fill(desktop, "WL-1", (1, 0, 1)) }
+            return desktop.outputs.first?.visibility == .notDrawn
+        }
+        #expect(desktop.outputs.first?.visibility == .notDrawn)
+        #expect(hidden.visibilityChanged.contains("WL-1"))
+        #expect(desktop.outputs.first?.ready == false)
+
+        try host.swaymsg(["[title=\"wlroots - WL-1\"]", "move", "to", "workspace", "1"])
+        try host.swaymsg(["workspace", "1"])
+        let shown = try pump(desktop) { $0.ready.contains("WL-1") }
+        #expect(shown.ready.contains("WL-1"))
+        #expect(shown.visibilityChanged.contains("WL-1"))
+        #expect(desktop.outputs.first?.visibility == .visible)
+    }
+
     @Test(
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: TestPaths.executable("tiltfx")),

@@ -92,7 +92,10 @@ public final class SwaySession {
     }
 
     deinit {
-        sway.kill(SIGTERM, timeout: 10)
+        // `swaymsg exit`, not SIGTERM: sway takes signals through a signalfd, which never sees a signal that the
+        // test process ignores (the ignoring is inherited).
+        _ = try? swaymsg(["exit"])
+        if !waitUntil(timeout: 10, { !sway.process.isRunning }) { sway.kill() }
         try? FileManager.default.removeItem(atPath: runtimeDirectory)
     }
 
