@@ -195,6 +195,27 @@ struct WaylandDesktopTests {
         #expect(desktop.outputs.first?.visibility == .visible)
     }
 
+    @Test func theCompositorGoingAwayIsLost() throws {
+        let sway = try SwaySession()
+        let desktop = try WaylandDesktop(displayName: sway.displayPath)
+        try pump(desktop) { !$0.added.isEmpty }
+        #expect(sway.crash())
+        var error: DesktopError?
+        _ = waitUntil(timeout: 60) {
+            do {
+                _ = try desktop.dispatch(waitSeconds: 0.25)
+                try fill(desktop, "HEADLESS-1", (1, 1, 1))
+                return false
+            } catch let e as DesktopError {
+                error = e
+                return true
+            } catch {
+                return false
+            }
+        }
+        #expect(error?.kind == .lost, "\(String(describing: error))")
+    }
+
     @Test(
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: TestPaths.executable("tiltfx")),

@@ -94,9 +94,15 @@ public final class SwaySession {
     deinit {
         // `swaymsg exit`, not SIGTERM: sway takes signals through a signalfd, which never sees a signal that the
         // test process ignores (the ignoring is inherited).
-        _ = try? swaymsg(["exit"])
+        if sway.process.isRunning { _ = try? swaymsg(["exit"]) }
         if !waitUntil(timeout: 10, { !sway.process.isRunning }) { sway.kill() }
         try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    /// Ends sway now (SIGKILL), as a crash would; returns whether it is gone within `timeout` seconds.
+    @discardableResult
+    public func crash(timeout: Double = 10) -> Bool {
+        sway.kill(SIGKILL, timeout: timeout)
     }
 
     /// Runs `swaymsg ARGUMENTS…` as the session's user and returns what it printed.
