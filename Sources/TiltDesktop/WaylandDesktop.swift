@@ -37,8 +37,6 @@ public final class WaylandDesktop: DesktopSurfaces {
     var toplevels: [WaylandToplevel] = []
     /// Events seen since the last ``dispatch(waitSeconds:)`` returned.
     var pending = DesktopEvents()
-    /// Set by a listener that met something it cannot go on from (a layer surface it could not make).
-    var failure: DesktopError?
 
     private var egl: EGLDisplay?
     private var config: EGLConfig?
@@ -167,8 +165,10 @@ public final class WaylandDesktop: DesktopSurfaces {
     // MARK: Events
 
     private func roundtrip() throws(DesktopError) {
-        if wl_display_roundtrip(display) < 0 { try checkConnection() }
-        if let failure { throw failure }
+        if wl_display_roundtrip(display) < 0 {
+            try checkConnection()
+            throw DesktopError(.lost, "the connection to the Wayland compositor ended during a roundtrip")
+        }
     }
 
     /// Reads what the compositor sent, waiting in poll(2) until `deadline` for the first event.
@@ -182,8 +182,10 @@ public final class WaylandDesktop: DesktopSurfaces {
             if errno == EAGAIN {
                 wantWrite = true  // the socket is full: flush again when it can take more
             } else {
+                let why = String(cString: strerror(errno))
                 wl_display_cancel_read(display)
                 try checkConnection()
+                throw DesktopError(.lost, "the connection to the Wayland compositor ended (\(why))")
             }
         }
         let somethingQueued = !pending.isEmpty
@@ -199,7 +201,6 @@ public final class WaylandDesktop: DesktopSurfaces {
         if wl_display_dispatch_pending(display) < 0 { try checkConnection() }
         if wantWrite { _ = wl_display_flush(display) }
         try checkConnection()
-        if let failure { throw failure }
     }
 
     /// Throws `.lost` when the connection has an error (the compositor went away or sent a protocol error).
