@@ -39,8 +39,6 @@ public final class WaylandDesktop: DesktopSurfaces {
     var toplevels: [WaylandToplevel] = []
     /// Events seen since the last ``dispatch(waitSeconds:)`` returned.
     var pending = DesktopEvents()
-    /// Set by a listener that met something it cannot go on from (a layer surface it could not make).
-    var failure: DesktopError?
 
     private var egl: EGLDisplay?
     private var config: EGLConfig?
@@ -87,40 +85,26 @@ public final class WaylandDesktop: DesktopSurfaces {
         self.egl = nil
         self.config = nil
         self.context = nil
-        do throws(DesktopError) {
-            wl_registry_add_listener(registry, WaylandListeners.registry, Unmanaged.passUnretained(self).toOpaque())
-            try roundtrip()  // the globals
-            guard compositor != nil else {
-                throw DesktopError(.unsupported, "the Wayland compositor at \(name) offers no wl_compositor")
-            }
-            guard layerShell != nil else {
-                throw DesktopError(
-                    .unsupported,
-                    "the Wayland compositor has no wlr-layer-shell (zwlr_layer_shell_v1), which a wallpaper needs to "
-                        + "put a surface below the windows; GNOME's Mutter lacks it. Compositors with it: sway, "
-                        + "Hyprland, river, labwc, Wayfire, KDE Plasma. On GNOME, log in to \"GNOME on Xorg\", where "
-                        + "the wallpaper is drawn through X11; `tiltfx run --fullscreen` shows effects in a "
-                        + "window, above the others, not as a wallpaper")
-            }
-            try roundtrip()  // the outputs' names, modes and scales; the presentation clock
-        } catch {
-            teardown()
-            throw error
+        // Every stored property has its value: from here on, a throw runs deinit, which undoes what was made.
+        wl_registry_add_listener(registry, WaylandListeners.registry, Unmanaged.passUnretained(self).toOpaque())
+        try roundtrip()  // the globals
+        guard compositor != nil else {
+            throw DesktopError(.unsupported, "the Wayland compositor at \(name) offers no wl_compositor")
         }
-        do throws(DesktopError) {
-            (self.egl, self.config, self.context) = try Self.makeContext(display)
-        } catch {
-            teardown()
-            throw error
+        guard layerShell != nil else {
+            throw DesktopError(
+                .unsupported,
+                "the Wayland compositor has no wlr-layer-shell (zwlr_layer_shell_v1), which a wallpaper needs to "
+                    + "put a surface below the windows; GNOME's Mutter lacks it. Compositors with it: sway, "
+                    + "Hyprland, river, labwc, Wayfire, KDE Plasma. On GNOME, log in to \"GNOME on Xorg\", where "
+                    + "the wallpaper is drawn through X11 desktop windows; `tiltfx run` shows a preset in an "
+                    + "ordinary window, which works on any compositor but is not a wallpaper")
         }
-        do throws(DesktopError) {
-            try settle()  // a layer surface per output
-            try roundtrip()  // their first configure
-            try settle()  // their EGL surfaces
-        } catch {
-            teardown()
-            throw error
-        }
+        try roundtrip()  // the outputs' names, modes and scales; the presentation clock
+        (egl, config, context) = try Self.makeContext(display)
+        try settle()  // a layer surface per output
+        try roundtrip()  // their first configure
+        try settle()  // their EGL surfaces
     }
 
     deinit {
@@ -183,8 +167,10 @@ public final class WaylandDesktop: DesktopSurfaces {
     // MARK: Events
 
     private func roundtrip() throws(DesktopError) {
-        if wl_display_roundtrip(display) < 0 { try checkConnection() }
-        if let failure { throw failure }
+        if wl_display_roundtrip(display) < 0 {
+            try checkConnection()
+            throw DesktopError(.lost, "the connection to the Wayland compositor ended during a roundtrip")
+        }
     }
 
     /// Reads what the compositor sent, waiting in poll(2) until `deadline` for the first event.
@@ -198,8 +184,10 @@ public final class WaylandDesktop: DesktopSurfaces {
             if errno == EAGAIN {
                 wantWrite = true  // the socket is full: flush again when it can take more
             } else {
+                let why = String(cString: strerror(errno))
                 wl_display_cancel_read(display)
                 try checkConnection()
+                throw DesktopError(.lost, "the connection to the Wayland compositor ended (\(why))")
             }
         }
         let somethingQueued = !pending.isEmpty
@@ -215,7 +203,6 @@ public final class WaylandDesktop: DesktopSurfaces {
         if wl_display_dispatch_pending(display) < 0 { try checkConnection() }
         if wantWrite { _ = wl_display_flush(display) }
         try checkConnection()
-        if let failure { throw failure }
     }
 
     /// Throws `.lost` when the connection has an error (the compositor went away or sent a protocol error).
@@ -302,6 +289,7 @@ public final class WaylandDesktop: DesktopSurfaces {
             width = (head.logicalWidth * scale120 + 60) / 120
             height = (head.logicalHeight * scale120 + 60) / 120
             wp_viewport_set_destination(head.viewport, Int32(head.logicalWidth), Int32(head.logicalHeight))
+            if compositorVersion >= 3 { wl_surface_set_buffer_scale(surface, 1) }  // the viewport scales instead
         } else {
             width = head.logicalWidth * head.scale
             height = head.logicalHeight * head.scale

@@ -86,7 +86,8 @@ struct WaylandDesktopTests {
     @Test func anOutputCreatedWhileRunningIsAddedAndAnUnpluggedOneRemoved() throws {
         // Nested in another sway, whose windows are this one's outputs: closing one unplugs it.
         let host = try SwaySession()
-        let sway = try SwaySession(resolution: "320x200", config: "output WL-2 resolution 256x160", parent: host)
+        let sway = try SwaySession(
+            resolution: "320x200", config: "output WL-2 resolution 256x160", host: host.displayPath)
         let desktop = try WaylandDesktop(displayName: sway.displayPath)
         try pump(desktop) { $0.added == ["WL-1"] }
         #expect(desktop.outputs.map(\.name) == ["WL-1"])
@@ -137,13 +138,14 @@ struct WaylandDesktopTests {
 
     @Test(
         .enabled(
-            if: !SwaySession.version.lexicographicallyPrecedes([1, 8]),
-            "sway 1.7's headless backend (wlroots 0.15) never sends wp_presentation feedback, presented or discarded"
-        ))
+            if: WestonSession.isAvailable,
+            "needs weston: sway 1.7's headless backend sends no presentation feedback; one nested in weston does"))
     func presentationFeedbackComesWithTheDrawnTag() throws {
-        let sway = try SwaySession()
+        let weston = try WestonSession()
+        let sway = try SwaySession(host: weston.displayPath)
         let desktop = try WaylandDesktop(displayName: sway.displayPath)
         try pump(desktop) { !$0.added.isEmpty }
+        let output = try #require(desktop.outputs.first?.name)
         let before = monotonicNow()
 
         // A compositor may report a frame's presentation only once the next one is committed: draw on each callback.
@@ -153,15 +155,65 @@ struct WaylandDesktopTests {
         while presented.isEmpty && Date() < deadline {
             if desktop.outputs.first?.ready == true {
                 tags.append(Double(tags.count + 1))
-                try fill(desktop, "HEADLESS-1", (1, 1, 0), tag: tags.last!)
+                try fill(desktop, output, (1, 1, 0), tag: tags.last!)
             }
             presented += try desktop.dispatch(waitSeconds: 0.25).presented
         }
         let first = try #require(presented.first)
-        #expect(first.output == "HEADLESS-1")
+        #expect(first.output == output)
         #expect(tags.contains(first.tag))
         let after = monotonicNow()
         #expect(first.shown >= before && first.shown <= after, "shown \(first.shown) on the monotonic clock")
+    }
+
+    @Test func anOutputWhoseFrameCallbackDoesNotComeIsNotDrawnUntilItDoes() throws {
+        // Nested: the host stops drawing the output's window when it is moved to a workspace not shown, so the
+        // nested sway stops drawing the output, and its frame callbacks stop.
+        let host = try SwaySession()
+        let sway = try SwaySession(resolution: "320x200", host: host.displayPath)
+        let desktop = try WaylandDesktop(displayName: sway.displayPath, notDrawnAfter: 0.5)
+        try pump(desktop) { $0.added == ["WL-1"] }
+        try fill(desktop, "WL-1", (1, 0, 1))
+        try pump(desktop) { $0.ready == ["WL-1"] }
+        #expect(desktop.outputs.first?.visibility == .visible)
+
+        try host.swaymsg(["[title=\"wlroots - WL-1\"]", "move", "to", "workspace", "hidden"])
+        // Frames drawn before the host noticed still get their callbacks: draw on each until one does not come.
+        let hidden = try pump(desktop) { _ in
+            if desktop.outputs.first?.ready == true { try? fill(desktop, "WL-1", (1, 0, 1)) }
+            return desktop.outputs.first?.visibility == .notDrawn
+        }
+        #expect(desktop.outputs.first?.visibility == .notDrawn)
+        #expect(hidden.visibilityChanged.contains("WL-1"))
+        #expect(desktop.outputs.first?.ready == false)
+
+        try host.swaymsg(["[title=\"wlroots - WL-1\"]", "move", "to", "workspace", "1"])
+        try host.swaymsg(["workspace", "1"])
+        let shown = try pump(desktop) { $0.ready.contains("WL-1") }
+        #expect(shown.ready.contains("WL-1"))
+        #expect(shown.visibilityChanged.contains("WL-1"))
+        #expect(desktop.outputs.first?.visibility == .visible)
+    }
+
+    @Test func theCompositorGoingAwayIsLost() throws {
+        let sway = try SwaySession()
+        let desktop = try WaylandDesktop(displayName: sway.displayPath)
+        try pump(desktop) { !$0.added.isEmpty }
+        #expect(sway.crash())
+        var error: DesktopError?
+        _ = waitUntil(timeout: 60) {
+            do {
+                _ = try desktop.dispatch(waitSeconds: 0.25)
+                try fill(desktop, "HEADLESS-1", (1, 1, 1))
+                return false
+            } catch let e as DesktopError {
+                error = e
+                return true
+            } catch {
+                return false
+            }
+        }
+        #expect(error?.kind == .lost, "\(String(describing: error))")
     }
 
     @Test(
@@ -216,4 +268,21 @@ func monotonicNow() -> Double {
     var t = timespec()
     clock_gettime(CLOCK_MONOTONIC, &t)
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// The Wayland wallpaper on a compositor without layer-shell.
+@Suite(
+    .enabled(
+        if: WestonSession.isAvailable, "needs weston (scripts/bootstrap installs it), whose shell lacks layer-shell"))
+struct WaylandDesktopUnsupportedTests {
+    @Test func aCompositorWithoutLayerShellIsUnsupportedAndSaysWhatToDo() throws {
+        let weston = try WestonSession()
+        #expect {
+            _ = try WaylandDesktop(displayName: weston.displayPath)
+        } throws: { error in
+            guard let error = error as? DesktopError else { return false }
+            return error.kind == .unsupported && error.message.contains("wlr-layer-shell")
+                && error.message.contains("GNOME on Xorg")
+        }
+    }
 }

@@ -45,22 +45,24 @@ public final class SwaySession {
     /// Starts sway with its first output at `resolution` and waits (up to `timeout` seconds) until it takes clients
     /// and commands. `config` is added to its configuration (e.g. `output HEADLESS-2 resolution 480x270`).
     ///
-    /// With a `parent`, this sway runs nested in it (wlroots' Wayland backend): its outputs (`WL-1`, `WL-2`, …) are
-    /// windows of the parent, and closing one there unplugs the output here (its `wl_output` global goes), which
-    /// the headless backend of sway 1.7 cannot do (`output NAME disable` fails to commit there).
-    public init(resolution: String = "640x360", config: String = "", parent: SwaySession? = nil, timeout: Double = 60)
+    /// With a `host` (another compositor's socket), this sway runs nested in it (wlroots' Wayland backend): its
+    /// outputs (`WL-1`, `WL-2`, …) are windows of the host, and closing one there unplugs the output here (its
+    /// `wl_output` global goes), which the headless backend of sway 1.7 cannot do (`output NAME disable` fails to
+    /// commit there). Its frames are presented when the host's are (a headless weston reports presentation times,
+    /// sway 1.7's headless backend does not).
+    public init(resolution: String = "640x360", config: String = "", host: String? = nil, timeout: Double = 60)
         throws
     {
         let folder = TestPaths.temporaryDirectory("sway").path
         chmod(folder, 0o777)
         runtimeDirectory = folder
         let configPath = folder + "/sway.cfg"
-        let first = parent == nil ? "HEADLESS-1" : "WL-1"
+        let first = host == nil ? "HEADLESS-1" : "WL-1"
         try "output \(first) resolution \(resolution)\n\(config)\n".write(
             toFile: configPath, atomically: true, encoding: .utf8)
         chmod(configPath, 0o644)
         let backend =
-            parent.map { ["WLR_BACKENDS=wayland", "WAYLAND_DISPLAY=\($0.displayPath)"] } ?? [
+            host.map { ["WLR_BACKENDS=wayland", "WAYLAND_DISPLAY=\($0)"] } ?? [
                 "WLR_BACKENDS=headless"
             ]
         sway = try BackgroundProcess(
@@ -90,8 +92,17 @@ public final class SwaySession {
     }
 
     deinit {
-        sway.kill(SIGTERM, timeout: 10)
+        // `swaymsg exit`, not SIGTERM: sway takes signals through a signalfd, which never sees a signal that the
+        // test process ignores (the ignoring is inherited).
+        if sway.process.isRunning { _ = try? swaymsg(["exit"]) }
+        if !waitUntil(timeout: 10, { !sway.process.isRunning }) { sway.kill() }
         try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    /// Ends sway now (SIGKILL), as a crash would; returns whether it is gone within `timeout` seconds.
+    @discardableResult
+    public func crash(timeout: Double = 10) -> Bool {
+        sway.kill(SIGKILL, timeout: timeout)
     }
 
     /// Runs `swaymsg ARGUMENTS…` as the session's user and returns what it printed.
