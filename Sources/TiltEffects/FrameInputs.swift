@@ -72,3 +72,18 @@ public struct FrameInputs: Sendable, Hashable {
         attitude = SIMD4(q.x, q.y, q.z, q.w)
     }
 }
+
+extension FrameInputs {
+    /// These inputs with the motion a renderer does not read set to rest (`sources`: what its programs read), for
+    /// comparing two frames of it: motion it ignores cannot change what it draws. The clock, size and pointer stay.
+    public func onlyReading(_ sources: Set<BuiltinUniform.Source>) -> FrameInputs {
+        var kept = self
+        if !sources.contains(.tilt) { kept.tilt = .zero }
+        if !sources.contains(.gravity) { kept.gravity = .zero }
+        if !sources.contains(.attitude) { kept.attitude = .zero }
+        if !sources.contains(.euler) { kept.euler = .zero }
+        if !sources.contains(.rotationRate) { kept.rotationRate = .zero }
+        kept.userAcceleration = .zero
+        return kept
+    }
+}

@@ -51,6 +51,10 @@ public final class EffectRenderer {
     ///   compare with it).
     /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line, `ImageError` for a
     ///   picture larger than the GL holds.
+    /// The inputs the preset's programs read (``BuiltinUniform/Source``): render-on-change compares only these, so a
+    /// preset that reads the tilt is not redrawn for a heading that wanders.
+    public let motionSources: Set<BuiltinUniform.Source>
+
     public init(preset: Preset, picture: PictureContent? = nil, passes: [RenderPass]? = nil) throws {
         self.preset = preset
         self.passes = passes ?? PassPlanner.plan(preset, picture: picture != nil)
@@ -82,6 +86,10 @@ public final class EffectRenderer {
         toy = try (preset.shadertoyProgram ?? plain).map { try ShadertoyPasses(preset: preset, program: $0) }
         // A Shadertoy program with buffers depends on everything (DependencyAnalysis), so it is animated too.
         self.isAnimated = !DependencyAnalysis.dependencies(of: preset).isDisjoint(with: [.time, .previousFrame])
+        // What the compiled programs read: GLSL drops a uniform the code does not use (its location is -1), so this
+        // is exact where the source analysis can only say "motion". Buffers of a Shadertoy program redraw anyway.
+        let read = BuiltinUniform.all.filter { builtin in programs.contains { $0.location(builtin.name) != -1 } }
+        self.motionSources = Set(read.map(\.source))
         self.drawCounts = Array(repeating: 0, count: self.passes.count)
         glGenVertexArrays(1, &vertexArray)
     }

@@ -154,9 +154,11 @@ import TiltRender
         for frame in 1...60 {
             // Noise of a device at rest: ±3·10⁻⁵ rad of tilt, ±10⁻³ rad/s of rate, ±10⁻⁴ m/s² of gravity.
             var noisy = Self.inputs(frame: frame)
-            noisy.tilt += SIMD2(Double.random(in: -3e-5...3e-5, using: &random), Double.random(in: -3e-5...3e-5, using: &random))
+            noisy.tilt += SIMD2(
+                Double.random(in: -3e-5...3e-5, using: &random), Double.random(in: -3e-5...3e-5, using: &random))
             noisy.rotationRate = SIMD3(
-                Double.random(in: -1e-3...1e-3, using: &random), Double.random(in: -1e-3...1e-3, using: &random), Double.random(in: -1e-3...1e-3, using: &random))
+                Double.random(in: -1e-3...1e-3, using: &random), Double.random(in: -1e-3...1e-3, using: &random),
+                Double.random(in: -1e-3...1e-3, using: &random))
             noisy.gravity += SIMD3(Double.random(in: -1e-4...1e-4, using: &random), 0, 0)
             #expect(!scheduler.admit(noisy, animated: false, now: Double(frame) / 60), "frame \(frame)")
         }

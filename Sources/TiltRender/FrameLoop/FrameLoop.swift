@@ -145,7 +145,10 @@ public struct FrameLoop {
                 // A new video frame is drawn even when nothing else changed.
                 let fresh = try picture?.refresh(sink.effects) ?? false
                 let overlay = (sink as? any ErrorOverlaySink)?.overlay
-                guard scheduler.admit(inputs, animated: sink.isAnimated || fresh, overlay: overlay, now: t)
+                guard
+                    scheduler.admit(
+                        inputs.onlyReading(sink.motionSources), animated: sink.isAnimated || fresh, overlay: overlay,
+                        now: t)
                 else {
                     // Nothing changed; where the display's swap paces the loop, it would spin without this.
                     if scheduler.displayRate == nil { sleepThread(seconds: 0.008) }

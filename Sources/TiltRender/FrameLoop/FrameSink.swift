@@ -17,6 +17,9 @@ public protocol FrameSink: AnyObject {
     /// Whether what the sink draws reads the time, so every frame differs (default: ``effects``' answer; a sink
     /// with several renderers asks them all).
     var isAnimated: Bool { get }
+    /// The motion inputs what the sink draws reads (default: ``effects``' programs'); render-on-change ignores the
+    /// rest.
+    var motionSources: Set<BuiltinUniform.Source> { get }
     /// Whether anyone can see the output (a window that is hidden or minimised cannot); offscreen: always.
     var visibility: WindowVisibility { get }
     /// How long the loop may block, at most, while no frame is due, before it looks at the power state again.
@@ -38,6 +41,7 @@ public protocol FrameSink: AnyObject {
 
 extension FrameSink {
     public var isAnimated: Bool { effects.isAnimated }
+    public var motionSources: Set<BuiltinUniform.Source> { effects.motionSources }
     public var visibility: WindowVisibility { .visible }
     public var idleWait: Double { 1 }
     public var hasEvents: Bool { false }

@@ -93,6 +93,11 @@ public final class WallpaperSink: FrameSink {
     /// Whether any output's effect reads the time.
     public var isAnimated: Bool { shown.values.contains { $0.live.effects.isAnimated } || effects.isAnimated }
 
+    /// What any output's effect reads.
+    public var motionSources: Set<BuiltinUniform.Source> {
+        shown.values.reduce(effects.motionSources) { $0.union($1.live.effects.motionSources) }
+    }
+
     /// 250 ms at most without looking at the power state while nothing is drawn.
     public var idleWait: Double { 0.25 }
     public var hasEvents: Bool { true }
