@@ -150,8 +150,10 @@ public struct FrameLoop {
                         inputs.onlyReading(sink.motionSources), animated: sink.isAnimated || fresh, overlay: overlay,
                         now: t)
                 else {
-                    // Nothing changed; where the display's swap paces the loop, it would spin without this.
-                    if scheduler.displayRate == nil { sleepThread(seconds: 0.008) }
+                    // Nothing changed; where the display's swap paces the loop, it would spin without this. Wait for
+                    // the next motion (tiltd sends it at the rate watched), a display frame at most: the first moving
+                    // frame is drawn when it comes, and a still device costs a wake-up per motion frame, not more.
+                    if scheduler.displayRate == nil { motion.waitForChange(timeout: 1.0 / 60) }
                     continue
                 }
                 try sink.present(inputs, frame: frame)
