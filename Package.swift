@@ -87,7 +87,7 @@ let package = Package(
             name: "TiltGL", dependencies: ["TiltCore", "TiltEffects", "TiltImage", "CEGL"], swiftSettings: swiftSettings
         ),
         .target(
-            name: "TiltDesktop", dependencies: ["TiltCore", "CEGL"], swiftSettings: swiftSettings),
+            name: "TiltDesktop", dependencies: ["TiltCore", "CEGL", "CXRandR"], swiftSettings: swiftSettings),
         .target(
             name: "TiltRender",
             dependencies: [
@@ -209,6 +209,9 @@ let package = Package(
             dependencies: [
                 "TiltTools", "TiltClient", "TiltWire", "TiltSensors", "TiltFusion", "TiltCore", "TiltTestKit",
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltDesktopTests", dependencies: ["TiltDesktop", "TiltCore", "TiltTestKit", "CEGL", "CXRandR"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltWebTests", dependencies: ["TiltTestKit", "TiltRender", "TiltImage"], swiftSettings: swiftSettings

@@ -1,0 +1,254 @@
+import CEGL
+import CXRandR
+import Foundation
+import Testing
+import TiltCore
+import TiltTestKit
+
+@testable import TiltDesktop
+
+/// `X11Desktop` against a real X server (Xvfb): its windows as a window manager sees them, monitors coming and
+/// going, drawing, and the server ending.
+@Suite(.serialized, .enabled(if: XvfbSession.isAvailable, "needs Xvfb (scripts/bootstrap installs xvfb)"))
+struct X11DesktopTests {
+    @Test(
+        "one desktop window per RandR monitor, typed, stacked and hinted before it is mapped, covering the monitor",
+        .enabled(if: XvfbSession.hasXrandr, "needs xrandr (x11-xserver-utils)"))
+    func windowPerMonitor() throws {
+        let session = try XvfbSession()
+        try session.xrandr(["--setmonitor", "LEFT", "640/169x800/212+0+0", "none"])
+        try session.xrandr(["--setmonitor", "RIGHT", "640/169x800/212+640+0", "none"])
+        do {
+            let desktop = try X11Desktop(displayName: session.display)
+            let events = try desktop.dispatch(waitSeconds: 0)
+            #expect(Set(events.added).isSuperset(of: ["LEFT", "RIGHT"]))
+            #expect(Set(desktop.outputs.map(\.name)) == Set(events.added))
+            let probe = try XProbe(session.display)
+            for (name, rect) in [
+                ("LEFT", XRect(x: 0, y: 0, width: 640, height: 800)),
+                ("RIGHT", XRect(x: 640, y: 0, width: 640, height: 800)),
+            ] {
+                let window = try #require(desktop.surfaces[name]?.window)
+                #expect(probe.atoms(window, "_NET_WM_WINDOW_TYPE") == ["_NET_WM_WINDOW_TYPE_DESKTOP"])
+                #expect(
+                    Set(probe.atoms(window, "_NET_WM_STATE")) == [
+                        "_NET_WM_STATE_BELOW", "_NET_WM_STATE_STICKY", "_NET_WM_STATE_SKIP_TASKBAR",
+                        "_NET_WM_STATE_SKIP_PAGER",
+                    ])
+                // Xlib hands a format-32 item over in a C long, sign-extended.
+                #expect(probe.longs(window, "_NET_WM_DESKTOP").map { UInt32(truncatingIfNeeded: $0) } == [0xFFFF_FFFF])
+                #expect(probe.string(window, "WM_CLASS") == "tiltfx-wallpaper\0tiltfx-wallpaper\0")
+                #expect(probe.string(window, "_NET_WM_NAME")?.contains(name) == true)
+                let hints = probe.longs(window, "WM_HINTS")
+                #expect(hints.count >= 2 && hints[0] & 1 == 1 && hints[1] == 0, "WM_HINTS input False")
+                #expect(probe.rect(window) == rect)
+                #expect(waitUntil(timeout: 30) { probe.isViewable(window) })
+                let output = try #require(desktop.outputs.first { $0.name == name })
+                #expect(output.width == 640 && output.height == 800 && output.ready && output.rotation == .normal)
+            }
+        }
+        session.kill()
+    }
+
+    @Test(
+        "a monitor set while running arrives in added with its window; deleted, in removed without one",
+        .enabled(if: XvfbSession.hasXrandr, "needs xrandr (x11-xserver-utils)"))
+    func monitorsFollowed() throws {
+        let session = try XvfbSession()
+        do {
+            let desktop = try X11Desktop(displayName: session.display)
+            _ = try desktop.dispatch(waitSeconds: 0)
+            let probe = try XProbe(session.display)
+            try session.xrandr(["--setmonitor", "EXTRA", "400/100x300/75+100+200", "none"])
+            var added: [String] = []
+            #expect(
+                try waitUntil(timeout: 60) {
+                    added += try desktop.dispatch(waitSeconds: 0.5).added
+                    return added.contains("EXTRA")
+                })
+            let window = try #require(desktop.surfaces["EXTRA"]?.window)
+            #expect(probe.rect(window) == XRect(x: 100, y: 200, width: 400, height: 300))
+            #expect(desktop.outputs.contains { $0.name == "EXTRA" && $0.width == 400 && $0.height == 300 })
+
+            try session.xrandr(["--delmonitor", "EXTRA"])
+            var removed: [String] = []
+            #expect(
+                try waitUntil(timeout: 60) {
+                    removed += try desktop.dispatch(waitSeconds: 0.5).removed
+                    return removed.contains("EXTRA")
+                })
+            #expect(desktop.surfaces["EXTRA"] == nil)
+            #expect(!desktop.outputs.contains { $0.name == "EXTRA" })
+            #expect(waitUntil(timeout: 30) { probe.rect(window) == nil }, "the window is destroyed")
+        }
+        session.kill()
+    }
+
+    @Test("a colour cleared with GL shows in the output's window")
+    func drawsColour() throws {
+        let session = try XvfbSession()
+        do {
+            let desktop = try X11Desktop(displayName: session.display)
+            let events = try desktop.dispatch(waitSeconds: 0)
+            let name = try #require(events.added.first)
+            try desktop.makeCurrent()
+            let probe = try XProbe(session.display)
+            let window = try #require(desktop.surfaces[name]?.window)
+            var size = (0, 0)
+            let red = try waitUntil(timeout: 60) {
+                try desktop.draw(output: name, tag: 0) { width, height in
+                    size = (width, height)
+                    glClearColor(1, 0, 0, 1)
+                    glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+                }
+                return probe.pixel(window, x: 10, y: 10) == 0xFF0000
+            }
+            #expect(red, "the window's pixel is \(String(probe.pixel(window, x: 10, y: 10) ?? 0, radix: 16))")
+            #expect(size == (1280, 800))
+        }
+        session.kill()
+    }
+
+    @Test("the X server ending makes dispatch throw .lost, and the process goes on")
+    func serverEndsLost() throws {
+        let session = try XvfbSession()
+        let desktop = try X11Desktop(displayName: session.display)
+        _ = try desktop.dispatch(waitSeconds: 0)
+        session.kill()
+        var kind: DesktopErrorKind?
+        #expect(
+            waitUntil(timeout: 30) {
+                do {
+                    _ = try desktop.dispatch(waitSeconds: 0.5)
+                    return false
+                } catch let error as DesktopError {
+                    kind = error.kind
+                    return true
+                } catch {
+                    return true
+                }
+            })
+        #expect(kind == .lost)
+        #expect(throws: DesktopError.self) { try desktop.dispatch(waitSeconds: 0) }
+        #expect(throws: DesktopError.self) { try desktop.draw(output: "screen", tag: 0) { _, _ in } }
+    }
+
+    @Test("no X server to connect to is .noDisplay")
+    func noDisplay() throws {
+        do {
+            _ = try X11Desktop(displayName: ":4711")
+            Issue.record("connected to :4711")
+        } catch {
+            #expect(error.kind == .noDisplay)
+        }
+    }
+}
+
+/// A rectangle on the root window.
+struct XRect: Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+}
+
+/// A second client of the test's X server that reads what the wallpaper's windows show a window manager, and
+/// sets what a window manager would.
+final class XProbe {
+    let display: OpaquePointer
+    let root: Window
+
+    init(_ name: String) throws {
+        guard let display = XOpenDisplay(name) else { throw TestError("cannot open \(name)") }
+        self.display = display
+        root = XDefaultRootWindow(display)
+    }
+
+    deinit { XCloseDisplay(display) }
+
+    func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
+
+    func name(_ atom: Atom) -> String {
+        guard let name = XGetAtomName(display, atom) else { return "?" }
+        defer { XFree(name) }
+        return String(cString: name)
+    }
+
+    private func property(_ window: Window, _ name: String) -> (format: Int32, count: Int, data: Data)? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard
+            XGetWindowProperty(
+                display, window, atom(name), 0, 4096, 0, 0, &type, &format, &count, &after, &data) == Success,
+            type != 0, let data
+        else { return nil }
+        defer { XFree(data) }
+        let itemSize = format == 32 ? MemoryLayout<Int>.size : Int(format) / 8
+        return (format, Int(count), Data(bytes: data, count: Int(count) * itemSize))
+    }
+
+    func longs(_ window: Window, _ name: String) -> [Int] {
+        guard let p = property(window, name), p.format == 32 else { return [] }
+        return p.data.withUnsafeBytes { Array($0.bindMemory(to: Int.self).prefix(p.count)) }
+    }
+
+    func atoms(_ window: Window, _ name: String) -> [String] {
+        longs(window, name).map { self.name(Atom(bitPattern: $0)) }
+    }
+
+    func string(_ window: Window, _ name: String) -> String? {
+        guard let p = property(window, name), p.format == 8 else { return nil }
+        return String(decoding: p.data, as: UTF8.self)
+    }
+
+    func setLongs(_ window: Window, _ name: String, type: String, _ values: [Int]) {
+        values.withUnsafeBytes { raw in
+            _ = XChangeProperty(
+                display, window, atom(name), atom(type), 32, PropModeReplace,
+                raw.bindMemory(to: UInt8.self).baseAddress, Int32(values.count))
+        }
+        XFlush(display)
+    }
+
+    /// The window's rectangle in root coordinates, `nil` when it does not exist.
+    func rect(_ window: Window) -> XRect? {
+        var attributes = XWindowAttributes()
+        guard XGetWindowAttributes(display, window, &attributes) != 0 else { return nil }
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var child: Window = 0
+        XTranslateCoordinates(display, window, root, 0, 0, &x, &y, &child)
+        return XRect(x: Int(x), y: Int(y), width: Int(attributes.width), height: Int(attributes.height))
+    }
+
+    func isViewable(_ window: Window) -> Bool {
+        var attributes = XWindowAttributes()
+        return XGetWindowAttributes(display, window, &attributes) != 0 && attributes.map_state == IsViewable
+    }
+
+    /// The window's pixel at (x, y) as 0xRRGGBB.
+    func pixel(_ window: Window, x: Int32, y: Int32) -> UInt? {
+        guard let image = XGetImage(display, window, x, y, 1, 1, UInt.max, ZPixmap) else { return nil }
+        defer { _ = image.pointee.f.destroy_image(image) }
+        let value = image.pointee.f.get_pixel(image, 0, 0)
+        func channel(_ mask: UInt) -> UInt {
+            guard mask != 0 else { return 0 }
+            let shifted = (value & mask) >> UInt(mask.trailingZeroBitCount)
+            let maximum = mask >> UInt(mask.trailingZeroBitCount)
+            return shifted * 255 / maximum
+        }
+        return channel(image.pointee.red_mask) << 16 | channel(image.pointee.green_mask) << 8
+            | channel(image.pointee.blue_mask)
+    }
+
+    /// A client window at `rect`, never mapped (its geometry and properties are all the wallpaper reads).
+    func makeClient(_ rect: XRect) -> Window {
+        let window = XCreateSimpleWindow(
+            display, root, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height), 0, 0, 0)
+        XFlush(display)
+        return window
+    }
+}
