@@ -351,7 +351,9 @@ public final class X11Desktop: DesktopSurfaces {
             throw DesktopError(
                 .gl, "eglCreatePlatformWindowSurface for \(monitor.name) failed with 0x\(String(error, radix: 16))")
         }
-        return Surface(window: window, egl: egl, geometry: monitor)
+        // Mapped as far as the wallpaper knows: an UnmapNotify says otherwise (a window manager's MapNotify may
+        // come later, and no picture waits on it).
+        return Surface(window: window, egl: egl, geometry: monitor, mapped: true)
     }
 
     /// Sets what a window manager reads of a desktop window, before it is mapped.

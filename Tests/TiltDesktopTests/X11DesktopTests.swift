@@ -133,6 +133,19 @@ struct X11DesktopTests {
         #expect(throws: DesktopError.self) { try desktop.draw(output: "screen", tag: 0) { _, _ in } }
     }
 
+    @Test("an X server without RandR is .unsupported")
+    func noRandR() throws {
+        let session = try XvfbSession(arguments: ["-extension", "RANDR"])
+        do {
+            _ = try X11Desktop(displayName: session.display)
+            Issue.record("made a wallpaper on an X server without RandR")
+        } catch {
+            #expect(error.kind == .unsupported)
+            #expect(error.message.contains("RandR"))
+        }
+        session.kill()
+    }
+
     @Test("no X server to connect to is .noDisplay")
     func noDisplay() throws {
         do {

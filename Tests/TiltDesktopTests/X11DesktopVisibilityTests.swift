@@ -73,4 +73,27 @@ struct X11DesktopVisibilityTests {
         }
         session.kill()
     }
+
+    @Test("a mapped window over a monitor's wallpaper hides it: .notDrawn; unmapped again, .visible")
+    func obscuredIsNotDrawn() throws {
+        let session = try XvfbSession()
+        try session.xrandr(["--setmonitor", "LEFT", "640/169x800/212+0+0", "none"])
+        try session.xrandr(["--setmonitor", "RIGHT", "640/169x800/212+640+0", "none"])
+        do {
+            let desktop = try X11Desktop(outputs: ["LEFT", "RIGHT"], displayName: session.display)
+            #expect(try dispatch(desktop) { $0["LEFT"] == .visible && $0["RIGHT"] == .visible }.held)
+
+            let probe = try XProbe(session.display)
+            let client = probe.makeClient(XRect(x: 0, y: 0, width: 640, height: 800))
+            XMapRaised(probe.display, client)
+            XFlush(probe.display)
+            #expect(try dispatch(desktop) { $0["LEFT"] == .notDrawn }.held)
+            #expect(desktop.outputs.first { $0.name == "RIGHT" }?.visibility == .visible)
+
+            XUnmapWindow(probe.display, client)
+            XFlush(probe.display)
+            #expect(try dispatch(desktop) { $0["LEFT"] == .visible }.held)
+        }
+        session.kill()
+    }
 }

@@ -26,9 +26,11 @@ public final class XvfbSession {
 
     /// Starts the server and waits (up to `timeout` seconds) until it accepts connections.
     /// - Throws: ``TestError`` when it does not start in time.
-    public init(width: Int = 1280, height: Int = 800, timeout: Double = 60) throws {
+    /// - Parameter arguments: more of Xvfb's options (`-extension RANDR` turns RandR off).
+    public init(width: Int = 1280, height: Int = 800, arguments: [String] = [], timeout: Double = 60) throws {
         server = try BackgroundProcess(
-            Self.xvfb, ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"])
+            Self.xvfb,
+            ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"] + arguments)
         let server = server
         // Xvfb writes the display number once it listens.
         guard waitUntil(timeout: timeout, { !server.stdoutLines.isEmpty || !server.process.isRunning }),
