@@ -19,11 +19,23 @@ struct X11DesktopTests {
         try session.xrandr(["--setmonitor", "LEFT", "640/169x800/212+0+0", "none"])
         try session.xrandr(["--setmonitor", "RIGHT", "640/169x800/212+640+0", "none"])
         do {
+            // Another program's window, mapped first: the wallpaper goes below it.
+            let probe = try XProbe(session.display)
+            let other = probe.makeClient(XRect(x: 10, y: 10, width: 50, height: 50))
+            XMapWindow(probe.display, other)
+            XSync(probe.display, 0)
+
             let desktop = try X11Desktop(displayName: session.display)
             let events = try desktop.dispatch(waitSeconds: 0)
             #expect(Set(events.added).isSuperset(of: ["LEFT", "RIGHT"]))
             #expect(Set(desktop.outputs.map(\.name)) == Set(events.added))
-            let probe = try XProbe(session.display)
+            // (Xvfb's own `screen` monitor lies under LEFT and RIGHT: fully obscured, so not drawn.)
+            #expect(desktop.outputs.filter { $0.name != "screen" }.allSatisfy { $0.visibility == .visible })
+            let stack = probe.stack()
+            let otherIndex = try #require(stack.firstIndex(of: other))
+            for surface in desktop.surfaces.values {
+                #expect(try #require(stack.firstIndex(of: surface.window)) < otherIndex, "below other windows")
+            }
             for (name, rect) in [
                 ("LEFT", XRect(x: 0, y: 0, width: 640, height: 800)),
                 ("RIGHT", XRect(x: 640, y: 0, width: 640, height: 800)),
@@ -70,6 +82,26 @@ struct X11DesktopTests {
             #expect(probe.rect(window) == XRect(x: 100, y: 200, width: 400, height: 300))
             #expect(desktop.outputs.contains { $0.name == "EXTRA" && $0.width == 400 && $0.height == 300 })
 
+            // Another rectangle under the same name (Xvfb refuses to replace a monitor: deleted and set again,
+            // both before the next dispatch, which reads the monitors once): the window follows, in `resized`
+            // when the server had taken both requests when the monitors were read, else removed and added again.
+            try session.xrandr(["--delmonitor", "EXTRA"])
+            try session.xrandr(["--setmonitor", "EXTRA", "500/125x200/50+300+100", "none"])
+            var moved = DesktopEvents()
+            #expect(
+                try waitUntil(timeout: 60) {
+                    let events = try desktop.dispatch(waitSeconds: 0.5)
+                    moved.resized += events.resized
+                    moved.added += events.added
+                    moved.removed += events.removed
+                    return desktop.outputs.contains { $0.name == "EXTRA" && $0.width == 500 && $0.height == 200 }
+                })
+            let movedWindow = try #require(desktop.surfaces["EXTRA"]?.window)
+            #expect(
+                moved.resized.contains("EXTRA") || (moved.removed.contains("EXTRA") && moved.added.contains("EXTRA")))
+            #expect(
+                waitUntil(timeout: 30) { probe.rect(movedWindow) == XRect(x: 300, y: 100, width: 500, height: 200) })
+
             try session.xrandr(["--delmonitor", "EXTRA"])
             var removed: [String] = []
             #expect(
@@ -79,7 +111,7 @@ struct X11DesktopTests {
                 })
             #expect(desktop.surfaces["EXTRA"] == nil)
             #expect(!desktop.outputs.contains { $0.name == "EXTRA" })
-            #expect(waitUntil(timeout: 30) { probe.rect(window) == nil }, "the window is destroyed")
+            #expect(waitUntil(timeout: 30) { probe.rect(movedWindow) == nil }, "the window is destroyed")
         }
         session.kill()
     }
@@ -257,7 +289,18 @@ final class XProbe {
             | channel(image.pointee.blue_mask)
     }
 
-    /// A client window at `rect`, never mapped (its geometry and properties are all the wallpaper reads).
+    /// The root's children, bottom first.
+    func stack() -> [Window] {
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
+        defer { XFree(children) }
+        return Array(UnsafeBufferPointer(start: children, count: Int(count)))
+    }
+
+    /// A client window at `rect`, not mapped (the wallpaper reads its geometry and properties).
     func makeClient(_ rect: XRect) -> Window {
         let window = XCreateSimpleWindow(
             display, root, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height), 0, 0, 0)
