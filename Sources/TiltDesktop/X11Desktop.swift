@@ -266,8 +266,10 @@ public final class X11Desktop: DesktopSurfaces {
             }
         case ConfigureNotify where event.xconfigure.window == root:
             monitorsChanged = true
+        case ConfigureNotify where watched.contains(event.xconfigure.window):
+            visibilityStale = true  // a client moved or resized: which monitor it covers may have changed
         case DestroyNotify:
-            watched.remove(event.xdestroywindow.window)
+            if watched.remove(event.xdestroywindow.window) != nil { visibilityStale = true }
         default:
             break
         }
@@ -299,6 +301,7 @@ public final class X11Desktop: DesktopSurfaces {
                 if old.x != monitor.x || old.y != monitor.y || old.width != monitor.width
                     || old.height != monitor.height
                 {
+                    setSizeHints(surface.window, monitor)
                     XMoveResizeWindow(
                         display, surface.window, Int32(monitor.x), Int32(monitor.y), UInt32(monitor.width),
                         UInt32(monitor.height))
@@ -363,17 +366,21 @@ public final class X11Desktop: DesktopSurfaces {
         setLongs(window, atoms.wmDesktop, type: XAtom.cardinal, [0xFFFF_FFFF])
         // WM_HINTS: flags InputHint, input False (the wallpaper takes no keyboard focus).
         setLongs(window, XAtom.wmHints, type: XAtom.wmHints, [Int(InputHint), 0, 0, 0, 0, 0, 0, 0, 0])
-        // WM_NORMAL_HINTS: the position and size are the program's (USPosition, USSize) and fixed.
-        let (w, h) = (monitor.width, monitor.height)
-        setLongs(
-            window, XAtom.wmNormalHints, type: XAtom.wmSizeHints,
-            [Int(USPosition | USSize | PMinSize | PMaxSize), monitor.x, monitor.y, w, h, w, h, w, h]
-                + [Int](repeating: 0, count: 9))
+        setSizeHints(window, monitor)
         setBytes(window, XAtom.wmClass, type: XAtom.string, Array("tiltfx-wallpaper\0tiltfx-wallpaper\0".utf8))
         let title = Array("tiltfx wallpaper (\(monitor.name))".utf8)
         setBytes(window, XAtom.wmName, type: XAtom.string, title)
         setBytes(window, atoms.netWMName, type: atoms.utf8String, title)
         setLongs(window, atoms.wmPID, type: XAtom.cardinal, [Int(getpid())])
+    }
+
+    /// WM_NORMAL_HINTS (18 items): the position and size are the program's (USPosition, USSize), and fixed.
+    private func setSizeHints(_ window: Window, _ monitor: Monitor) {
+        let (w, h) = (monitor.width, monitor.height)
+        setLongs(
+            window, XAtom.wmNormalHints, type: XAtom.wmSizeHints,
+            [Int(USPosition | USSize | PMinSize | PMaxSize), monitor.x, monitor.y, w, h, w, h, w, h]
+                + [Int](repeating: 0, count: 9))
     }
 
     private func destroy(_ surface: Surface) {

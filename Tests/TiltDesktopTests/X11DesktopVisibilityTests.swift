@@ -42,10 +42,15 @@ struct X11DesktopVisibilityTests {
             #expect(on.changed.contains("LEFT"))
             #expect(desktop.outputs.first { $0.name == "RIGHT" }?.visibility == .visible)
 
+            // Moved to the other monitor (the wallpaper watches the client's geometry too).
+            XMoveWindow(probe.display, client, 640, 0)
+            XFlush(probe.display)
+            #expect(try dispatch(desktop) { $0["RIGHT"] == .fullscreen && $0["LEFT"] == .visible }.held)
+
             probe.setLongs(probe.root, "_NET_ACTIVE_WINDOW", type: "WINDOW", [0])
-            let off = try dispatch(desktop) { $0["LEFT"] == .visible }
+            let off = try dispatch(desktop) { $0["RIGHT"] == .visible }
             #expect(off.held)
-            #expect(off.changed.contains("LEFT"))
+            #expect(off.changed.contains("RIGHT"))
         }
         session.kill()
     }
