@@ -82,23 +82,18 @@ struct X11DesktopTests {
             #expect(probe.rect(window) == XRect(x: 100, y: 200, width: 400, height: 300))
             #expect(desktop.outputs.contains { $0.name == "EXTRA" && $0.width == 400 && $0.height == 300 })
 
-            // Another rectangle under the same name (Xvfb refuses to replace a monitor: deleted and set again,
-            // both before the next dispatch, which reads the monitors once): the window follows, in `resized`
-            // when the server had taken both requests when the monitors were read, else removed and added again.
-            try session.xrandr(["--delmonitor", "EXTRA"])
-            try session.xrandr(["--setmonitor", "EXTRA", "500/125x200/50+300+100", "none"])
-            var moved = DesktopEvents()
+            // Another rectangle under the same name. Xvfb refuses to replace a monitor, so it is deleted and set
+            // again with the server grabbed: the wallpaper reads the monitors after both, and sees a resize.
+            probe.replaceMonitor("EXTRA", XRect(x: 300, y: 100, width: 500, height: 200))
+            var resized: [String] = []
             #expect(
                 try waitUntil(timeout: 60) {
-                    let events = try desktop.dispatch(waitSeconds: 0.5)
-                    moved.resized += events.resized
-                    moved.added += events.added
-                    moved.removed += events.removed
-                    return desktop.outputs.contains { $0.name == "EXTRA" && $0.width == 500 && $0.height == 200 }
+                    resized += try desktop.dispatch(waitSeconds: 0.5).resized
+                    return resized.contains("EXTRA")
                 })
+            #expect(desktop.outputs.contains { $0.name == "EXTRA" && $0.width == 500 && $0.height == 200 })
             let movedWindow = try #require(desktop.surfaces["EXTRA"]?.window)
-            #expect(
-                moved.resized.contains("EXTRA") || (moved.removed.contains("EXTRA") && moved.added.contains("EXTRA")))
+            #expect(movedWindow == window, "the same window, moved")
             #expect(
                 waitUntil(timeout: 30) { probe.rect(movedWindow) == XRect(x: 300, y: 100, width: 500, height: 200) })
 
@@ -287,6 +282,26 @@ final class XProbe {
         }
         return channel(image.pointee.red_mask) << 16 | channel(image.pointee.green_mask) << 8
             | channel(image.pointee.blue_mask)
+    }
+
+    /// Deletes the RandR monitor `name` and sets it again at `rect`, with the server grabbed so that no other
+    /// client sees it missing in between.
+    func replaceMonitor(_ name: String, _ rect: XRect) {
+        XGrabServer(display)
+        XRRDeleteMonitor(display, root, atom(name))
+        if let monitor = XRRAllocateMonitor(display, 0) {
+            monitor.pointee.name = atom(name)
+            monitor.pointee.x = Int32(rect.x)
+            monitor.pointee.y = Int32(rect.y)
+            monitor.pointee.width = Int32(rect.width)
+            monitor.pointee.height = Int32(rect.height)
+            monitor.pointee.mwidth = Int32(rect.width / 4)
+            monitor.pointee.mheight = Int32(rect.height / 4)
+            XRRSetMonitor(display, root, monitor)
+            XRRFreeMonitors(monitor)
+        }
+        XUngrabServer(display)
+        XSync(display, 0)
     }
 
     /// The root's children, bottom first.
