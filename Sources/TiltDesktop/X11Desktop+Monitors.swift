@@ -22,7 +22,7 @@ extension X11Desktop {
         defer { if let resources { XRRFreeScreenResources(resources) } }
         var count: Int32 = 0
         var monitors: [Monitor] = []
-        if let list = XRRGetMonitors(display, root, 1, &count) {
+        if hasMonitors, let list = XRRGetMonitors(display, root, 1, &count) {
             defer { XRRFreeMonitors(list) }
             for info in UnsafeBufferPointer(start: list, count: Int(count)) {
                 var monitor = Monitor(

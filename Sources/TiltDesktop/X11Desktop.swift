@@ -27,6 +27,8 @@ public final class X11Desktop: DesktopSurfaces {
     let atoms: Atoms
     private let filter: Set<String>?
     private let randrEventBase: Int32
+    /// Whether the server has RandR 1.5's monitors (else the wallpaper covers CRTCs).
+    var hasMonitors: Bool
     private let lostFlag: Unmanaged<LostFlag>
 
     private let eglDisplay: EGLDisplay
@@ -60,7 +62,7 @@ public final class X11Desktop: DesktopSurfaces {
     ///   - outputs: the names of the monitors to draw on (`nil`: all); others get no window, now or when they come.
     ///   - displayName: the X display (`:1`); `nil` reads `DISPLAY`.
     /// - Throws: ``DesktopError``: `.noDisplay` when there is no X server to connect to, `.unsupported` when it has
-    ///   no RandR 1.5 (monitors), `.gl` when EGL cannot make an ES 3.0 context or window surfaces on it.
+    ///   no RandR 1.3, `.gl` when EGL cannot make an ES 3.0 context or window surfaces on it.
     public init(outputs: Set<String>? = nil, displayName: String? = nil) throws(DesktopError) {
         installProcessErrorHandlers
         let name = displayName ?? ProcessInfo.processInfo.environment["DISPLAY"]
@@ -83,11 +85,13 @@ public final class X11Desktop: DesktopSurfaces {
         var major: Int32 = 0
         var minor: Int32 = 0
         guard XRRQueryExtension(display, &eventBase, &errorBase) != 0,
-            XRRQueryVersion(display, &major, &minor) != 0, major > 1 || (major == 1 && minor >= 5)
+            XRRQueryVersion(display, &major, &minor) != 0, major > 1 || (major == 1 && minor >= 3)
         else {
             throw DesktopError(
-                .unsupported, "the X server on \(name) has no RandR 1.5 (monitors), which the wallpaper needs")
+                .unsupported, "the X server on \(name) has no RandR 1.3, which the wallpaper needs to find its monitors"
+            )
         }
+        self.hasMonitors = major > 1 || minor >= 5
         self.display = display
         self.screen = XDefaultScreen(display)
         self.root = XRootWindow(display, screen)

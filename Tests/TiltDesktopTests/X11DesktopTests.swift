@@ -111,6 +111,20 @@ struct X11DesktopTests {
         session.kill()
     }
 
+    @Test("without RandR 1.5's monitors, the CRTCs that show something are the outputs, named as their outputs")
+    func crtcFallback() throws {
+        let session = try XvfbSession()
+        do {
+            let desktop = try X11Desktop(displayName: session.display)
+            desktop.hasMonitors = false  // as on a server with RandR 1.3 or 1.4
+            let monitors = desktop.readMonitors()
+            #expect(monitors.map(\.name) == ["screen"])  // Xvfb's one output
+            #expect(monitors.first.map { ($0.x, $0.y, $0.width, $0.height) } ?? (0, 0, 0, 0) == (0, 0, 1280, 800))
+            #expect(monitors.first?.rotation == .normal)
+        }
+        session.kill()
+    }
+
     @Test("a colour cleared with GL shows in the output's window")
     func drawsColour() throws {
         let session = try XvfbSession()
