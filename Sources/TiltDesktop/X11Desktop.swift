@@ -137,7 +137,7 @@ public final class X11Desktop: DesktopSurfaces {
             throw error
         }
         updateVisibility(changed: nil as UnsafeMutablePointer<[String]>?)
-        XFlush(display)
+        XSync(display, 0)  // the windows exist when the object does
     }
 
     deinit { releaseEverything() }
@@ -197,6 +197,7 @@ public final class X11Desktop: DesktopSurfaces {
             monitorsChanged = false
             try reconcile(added: &events.added, removed: &events.removed, resized: &events.resized)
             visibilityStale = true
+            XSync(display, 0)  // windows made, moved or gone before the outputs say so
         }
         if visibilityStale {
             visibilityStale = false
