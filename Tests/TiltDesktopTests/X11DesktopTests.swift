@@ -125,6 +125,34 @@ struct X11DesktopTests {
         session.kill()
     }
 
+    @Test("dispatch sleeps in poll for its wait when nothing happens, and wakes for an event")
+    func dispatchWaits() throws {
+        let session = try XvfbSession()
+        do {
+            let desktop = try X11Desktop(displayName: session.display)
+            _ = try desktop.dispatch(waitSeconds: 0)
+            _ = try desktop.dispatch(waitSeconds: 0)  // the events of the windows' making
+            let clock = ContinuousClock()
+            let cpuBefore = cpuSeconds()
+            var quiet = DesktopEvents()
+            let waited = try clock.measure { quiet = try desktop.dispatch(waitSeconds: 1) }
+            let cpu = cpuSeconds() - cpuBefore  // a test function without `await` stays on its thread
+            #expect(quiet.isEmpty)
+            #expect(waited >= .milliseconds(900))
+            #expect(cpu < 0.5, "dispatch used \(cpu) s of CPU waiting 1 s: it must sleep, not spin")
+
+            let probe = try XProbe(session.display)
+            let client = probe.makeClient(XRect(x: 0, y: 0, width: 1280, height: 800))
+            probe.setLongs(client, "_NET_WM_STATE", type: "ATOM", [Int(probe.atom("_NET_WM_STATE_FULLSCREEN"))])
+            probe.setLongs(probe.root, "_NET_ACTIVE_WINDOW", type: "WINDOW", [Int(client)])
+            var woken = DesktopEvents()
+            let short = try clock.measure { woken = try desktop.dispatch(waitSeconds: 60) }
+            #expect(woken.visibilityChanged == ["screen"])
+            #expect(short < .seconds(30))
+        }
+        session.kill()
+    }
+
     @Test("a colour cleared with GL shows in the output's window")
     func drawsColour() throws {
         let session = try XvfbSession()
@@ -336,4 +364,12 @@ final class XProbe {
         XFlush(display)
         return window
     }
+}
+
+/// The CPU time this thread used so far, in seconds (the thread's own: other tests run in the same process at the
+/// same time).
+func cpuSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
