@@ -209,9 +209,6 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TiltDesktopTests", dependencies: ["TiltDesktop", "TiltTestKit", "TiltImage", "TiltCore", "CEGL"],
-            swiftSettings: swiftSettings),
-        .testTarget(
             name: "TiltImageTests", dependencies: ["TiltImage", "TiltTestKit", "TiltCore"], swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -222,6 +219,10 @@ let package = Package(
             dependencies: [
                 "TiltTools", "TiltClient", "TiltWire", "TiltSensors", "TiltFusion", "TiltCore", "TiltTestKit",
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltDesktopTests",
+            dependencies: ["TiltDesktop", "TiltCore", "TiltTestKit", "TiltImage", "CEGL", "CXRandR"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltWebTests", dependencies: ["TiltTestKit", "TiltRender", "TiltImage"], swiftSettings: swiftSettings

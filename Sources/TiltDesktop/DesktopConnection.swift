@@ -15,7 +15,7 @@ public enum DesktopConnection {
             return try WaylandDesktop(displayName: wayland, outputs: outputs)
         }
         if let x11 = environment["DISPLAY"], !x11.isEmpty {
-            return try X11Desktop(displayName: x11, outputs: outputs)
+            return try X11Desktop(outputs: outputs, displayName: x11)
         }
         throw DesktopError(
             .noDisplay,

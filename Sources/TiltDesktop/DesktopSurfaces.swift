@@ -42,6 +42,7 @@ public struct DesktopOutput: Sendable, Hashable {
         /// A window on this output is fullscreen or maximized, active or not (what `--pause-when covered` pauses on).
         case covered
         /// The compositor stopped asking for frames (its frame callback did not come for a while): hidden or off.
+        /// On X11: the wallpaper's window is unmapped or fully obscured (`VisibilityFullyObscured`).
         case notDrawn
     }
 

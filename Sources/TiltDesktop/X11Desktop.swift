@@ -1,518 +1,506 @@
 import CEGL
 import CXRandR
 import FoundationEssentials
+import Glibc
 import TiltCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// The wallpaper on X11: one `_NET_WM_WINDOW_TYPE_DESKTOP` window per RandR monitor, below all others, on every
-/// workspace, out of the task bar and pager, drawn with one EGL context (GLES 3) on the X11 platform.
+/// The wallpaper on an X server: one `_NET_WM_WINDOW_TYPE_DESKTOP` window per RandR monitor (the CRTCs, or the
+/// whole screen, where the server lists no monitors), below every other window, on every workspace, out of the
+/// taskbar and pager, all drawn with one OpenGL ES 3.0 context through EGL's X11 platform.
 ///
-/// Monitors are read with `XRRGetMonitors` (the screen itself where the server has none), again on RandR's
-/// notifications and at most every two seconds (a monitor set with `xrandr --setmonitor` sends none); each gets,
-/// moves or loses its window. Visibility follows the window manager's EWMH properties: the active window
-/// (`_NET_ACTIVE_WINDOW`) fullscreen over a monitor makes it `.fullscreen`; any client (`_NET_CLIENT_LIST`)
-/// fullscreen or maximized over it, `.covered`; a wallpaper window fully obscured or unmapped, `.notDrawn`. X11 does
-/// not pace frames: ``pacesFrames`` is false and every output is always ready.
+/// It follows RandR: a monitor added, removed, moved, resized or rotated comes back from
+/// ``dispatch(waitSeconds:)`` and its window follows. Visibility comes from the EWMH properties a window manager
+/// keeps on the root (`_NET_ACTIVE_WINDOW`, `_NET_CLIENT_LIST`) and on its clients (`_NET_WM_STATE`), and from the
+/// server's `VisibilityNotify` on the wallpaper's own windows.
 ///
-/// Xlib's fatal-error path is turned into ``DesktopErrorKind/lost``: the connection's end is noticed (the exit handler
-/// of libX11 1.8 sets a flag instead of exiting) and reported by the next ``dispatch(waitSeconds:)``; protocol errors
-/// (a client window that vanished between two requests) are ignored rather than fatal.
+/// A lost connection (the server ended) is a ``DesktopError`` of kind `.lost`, never Xlib's exit: the object
+/// installs an I/O error exit handler on its display, and process-wide an I/O error handler and a protocol error
+/// handler that return (an `XSetErrorHandler` that ignores errors, so a client window destroyed while it is read
+/// is not fatal). After `.lost` the object must only be released.
 public final class X11Desktop: DesktopSurfaces {
     public let backend = "x11"
+    /// X11 does not pace frames: every output is always ready, and the loop keeps its own rate.
     public var pacesFrames: Bool { false }
+    public internal(set) var outputs: [DesktopOutput] = []
 
-    private struct Monitor {
-        var output: DesktopOutput
-        var x: Int32
-        var y: Int32
-        var window: Window
-        var surface: EGLSurface
-        var obscured = false
-        var mapped = false
-        var windowState: DesktopOutput.Visibility = .visible
-    }
-
-    private let display: OpaquePointer
-    private let root: Window
+    let display: OpaquePointer
+    let root: Window
+    let screen: Int32
+    let atoms: Atoms
     private let filter: Set<String>?
-    private let egl: EGLDisplay
-    private let config: EGLConfig
-    private let context: EGLContext
+    private let randrEventBase: Int32
+    /// Whether the server has RandR 1.5's monitors (else the wallpaper covers CRTCs).
+    var hasMonitors: Bool
+    private let lostFlag: Unmanaged<LostFlag>
+
+    private let eglDisplay: EGLDisplay
+    private let eglConfig: EGLConfig
+    private let eglContext: EGLContext
     private let visual: UnsafeMutablePointer<Visual>
     private let depth: Int32
     private let colormap: Colormap
-    private let randrEvents: Int32
-    private let lostFlag: UnsafeMutablePointer<Int32>
-    private var monitors: [Monitor] = []
-    private var pendingEvents = DesktopEvents()
-    private var lastMonitorRead = 0.0
-    private var watchedClients: Set<Window> = []
-    private let atoms: Atoms
 
-    /// The atoms the wallpaper sets and reads.
-    private struct Atoms {
-        let type, desktopType, state, below, sticky, skipTaskbar, skipPager, fullscreen, maximizedVert,
-            maximizedHorz, desktop, name, utf8, active, clients: Atom
+    /// The window and surface of each output, by name.
+    var surfaces: [String: Surface] = [:]
+    /// Outputs made since the last dispatch (all of them before the first).
+    private var pendingAdded: [String] = []
+    private var monitorsChanged = false
+    var visibilityStale = false
+    /// Client windows whose property changes are selected.
+    var watched: Set<Window> = []
 
-        init(_ display: OpaquePointer) {
-            func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
-            type = atom("_NET_WM_WINDOW_TYPE")
-            desktopType = atom("_NET_WM_WINDOW_TYPE_DESKTOP")
-            state = atom("_NET_WM_STATE")
-            below = atom("_NET_WM_STATE_BELOW")
-            sticky = atom("_NET_WM_STATE_STICKY")
-            skipTaskbar = atom("_NET_WM_STATE_SKIP_TASKBAR")
-            skipPager = atom("_NET_WM_STATE_SKIP_PAGER")
-            fullscreen = atom("_NET_WM_STATE_FULLSCREEN")
-            maximizedVert = atom("_NET_WM_STATE_MAXIMIZED_VERT")
-            maximizedHorz = atom("_NET_WM_STATE_MAXIMIZED_HORZ")
-            desktop = atom("_NET_WM_DESKTOP")
-            name = atom("_NET_WM_NAME")
-            utf8 = atom("UTF8_STRING")
-            active = atom("_NET_ACTIVE_WINDOW")
-            clients = atom("_NET_CLIENT_LIST")
-        }
+    /// One output's window and where it is.
+    struct Surface {
+        var window: Window
+        var egl: EGLSurface
+        var geometry: Monitor
+        var mapped = false
+        var obscured = false
+        var swapIntervalSet = false
     }
 
-    /// Connects to the X server and makes a window on every monitor (or on those named in `outputs`).
+    /// Connects to the X server, makes the GL context and one window per monitor (mapped, not yet drawn).
     /// - Parameters:
-    ///   - displayName: the display (`:0`); `nil`: `$DISPLAY`.
-    ///   - outputs: the monitors to draw on, by name; `nil`: all.
-    /// - Throws: ``DesktopError``: `.noDisplay` when no X server answers, `.unsupported` without RandR, `.gl` when EGL
-    ///   has no GLES 3 on the display.
-    public init(displayName: String? = nil, outputs: Set<String>? = nil) throws(DesktopError) {
-        X11Desktop.installErrorHandlers()
-        guard let display = XOpenDisplay(displayName) else {
-            let name = displayName ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+    ///   - outputs: the names of the monitors to draw on (`nil`: all); others get no window, now or when they come.
+    ///   - displayName: the X display (`:1`); `nil` reads `DISPLAY`.
+    /// - Throws: ``DesktopError``: `.noDisplay` when there is no X server to connect to, `.unsupported` when it has
+    ///   no RandR 1.3, `.gl` when EGL cannot make an ES 3.0 context or window surfaces on it.
+    public init(outputs: Set<String>? = nil, displayName: String? = nil) throws(DesktopError) {
+        installProcessErrorHandlers
+        let name = displayName ?? ProcessInfo.processInfo.environment["DISPLAY"]
+        guard let name, !name.isEmpty else {
+            throw DesktopError(
+                .noDisplay, "no X display: DISPLAY is not set; run inside an X session or set DISPLAY (e.g. DISPLAY=:0)"
+            )
+        }
+        guard let display = XOpenDisplay(name) else {
             throw DesktopError(
                 .noDisplay,
-                "cannot open the X display '\(name)'; run it in the X session (DISPLAY=:0), or import the session's "
-                    + "DISPLAY into the user manager (`systemctl --user import-environment DISPLAY`)")
+                "cannot open X display \(name): is the X server running, and may this user connect (xhost, XAUTHORITY)?"
+            )
         }
+        var failed = true
+        defer { if failed { XCloseDisplay(display) } }
+
         var eventBase: Int32 = 0
         var errorBase: Int32 = 0
-        guard XRRQueryExtension(display, &eventBase, &errorBase) != 0 else {
-            XCloseDisplay(display)
-            throw DesktopError(.unsupported, "the X server has no RandR extension, so its monitors cannot be known")
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        guard XRRQueryExtension(display, &eventBase, &errorBase) != 0,
+            XRRQueryVersion(display, &major, &minor) != 0, major > 1 || (major == 1 && minor >= 3)
+        else {
+            throw DesktopError(
+                .unsupported, "the X server on \(name) has no RandR 1.3, which the wallpaper needs to find its monitors"
+            )
         }
-        lostFlag = .allocate(capacity: 1)
-        lostFlag.pointee = 0
+        self.hasMonitors = major > 1 || minor >= 5
+        self.display = display
+        self.screen = XDefaultScreen(display)
+        self.root = XRootWindow(display, screen)
+        self.atoms = Atoms(display)
+        self.filter = outputs
+        self.randrEventBase = eventBase
+
+        let gl = try Self.makeGL(display, screen: screen, name: name)
+        (eglDisplay, eglConfig, eglContext) = (gl.display, gl.config, gl.context)
+        var template = XVisualInfo()
+        template.visualid = VisualID(gl.visualID)
+        var count: Int32 = 0
+        guard gl.visualID != 0, let info = XGetVisualInfo(display, Int(VisualIDMask), &template, &count), count > 0,
+            let visual = info.pointee.visual
+        else {
+            Self.endGL(gl.display, gl.context)
+            throw DesktopError(
+                .gl, "EGL's config names X visual 0x\(String(gl.visualID, radix: 16)), which the server does not have")
+        }
+        self.visual = visual
+        self.depth = info.pointee.depth
+        XFree(info)
+        self.colormap = XCreateColormap(display, root, visual, AllocNone)
+
+        lostFlag = Unmanaged.passRetained(LostFlag())
         XSetIOErrorExitHandler(
             display,
-            { _, data in data?.assumingMemoryBound(to: Int32.self).pointee = 1 },
-            UnsafeMutableRawPointer(lostFlag))
-        self.display = display
-        randrEvents = eventBase
-        root = XDefaultRootWindow(display)
-        filter = outputs
-        atoms = Atoms(display)
-        do {
-            (egl, config, context) = try Self.makeContext(display)
-        } catch {
-            XCloseDisplay(display)
-            throw error
-        }
-        var visualID: EGLint = 0
-        eglGetConfigAttrib(egl, config, EGL_NATIVE_VISUAL_ID, &visualID)
-        var template = XVisualInfo()
-        template.visualid = VisualID(visualID)
-        var count: Int32 = 0
-        guard let info = XGetVisualInfo(display, Int(VisualIDMask), &template, &count), count > 0 else {
-            eglDestroyContext(egl, context)
-            XCloseDisplay(display)
-            throw DesktopError(.gl, "no X visual matches the EGL config (visual id \(visualID))")
-        }
-        visual = info.pointee.visual
-        depth = info.pointee.depth
-        XFree(info)
-        colormap = XCreateColormap(display, root, visual, AllocNone)
+            { _, data in
+                guard let data else { return }
+                Unmanaged<LostFlag>.fromOpaque(data).takeUnretainedValue().lost = true
+            }, lostFlag.toOpaque())
+
         XRRSelectInput(
             display, root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
-        XSelectInput(display, root, PropertyChangeMask)
-        readMonitors()
-        updateVisibility()
-        XFlush(display)
+        // RandR 1.5 tells of a monitor set or deleted (xrandr --setmonitor) only with a ConfigureNotify on the root.
+        XSelectInput(display, root, PropertyChangeMask | StructureNotifyMask)
+        failed = false
+
+        do {
+            try reconcile(added: &pendingAdded, removed: nil, resized: nil)
+        } catch {
+            releaseEverything()
+            throw error
+        }
+        updateVisibility(changed: nil as UnsafeMutablePointer<[String]>?)
+        XSync(display, 0)  // the windows exist when the object does
     }
 
-    deinit {
-        for monitor in monitors { destroy(monitor) }
-        eglMakeCurrent(egl, nil, nil, nil)
-        eglDestroyContext(egl, context)
-        if lostFlag.pointee == 0 {
-            XFreeColormap(display, colormap)
-            XCloseDisplay(display)
-        }
-        lostFlag.deallocate()
-    }
+    deinit { releaseEverything() }
 
-    public var outputs: [DesktopOutput] {
-        monitors.map { monitor in
-            var output = monitor.output
-            output.visibility = monitor.obscured || !monitor.mapped ? .notDrawn : monitor.windowState
-            return output
+    private var lost: Bool { lostFlag.takeUnretainedValue().lost }
+
+    private var released = false
+
+    private func releaseEverything() {
+        guard !released else { return }
+        released = true
+        // After an I/O error the connection is broken: Xlib and Mesa must not touch it again, so the little that
+        // was allocated stays allocated.
+        guard !lost else { return }
+        eglMakeCurrent(eglDisplay, nil, nil, nil)
+        for surface in surfaces.values {
+            eglDestroySurface(eglDisplay, surface.egl)
+            XDestroyWindow(display, surface.window)
         }
+        surfaces = [:]
+        Self.endGL(eglDisplay, eglContext)
+        XFreeColormap(display, colormap)
+        XCloseDisplay(display)
+        lostFlag.release()
     }
 
     public func makeCurrent() throws(DesktopError) {
-        guard eglMakeCurrent(egl, nil, nil, context) == EGL_TRUE else {
-            throw DesktopError(.gl, "eglMakeCurrent with no surface failed with 0x\(String(eglGetError(), radix: 16))")
+        try checkConnection()
+        if eglMakeCurrent(eglDisplay, nil, nil, eglContext) == EGL_TRUE { return }
+        // Without EGL_KHR_surfaceless_context: any window's surface will do.
+        if let surface = surfaces.values.first,
+            eglMakeCurrent(eglDisplay, surface.egl, surface.egl, eglContext) == EGL_TRUE
+        {
+            return
         }
+        throw DesktopError(
+            .gl, "eglMakeCurrent failed with 0x\(String(eglGetError(), radix: 16)) (no surfaceless context, no window)")
     }
 
     public func dispatch(waitSeconds: Double) throws(DesktopError) -> DesktopEvents {
         try checkConnection()
-        if XPending(display) == 0 && waitSeconds > 0 {
+        var events = DesktopEvents()
+        events.added = pendingAdded
+        pendingAdded = []
+        if XPending(display) == 0, waitSeconds > 0, events.isEmpty {
             var fd = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
-            let wait = min(waitSeconds, max(0, lastMonitorRead + 2 - monotonicSeconds()))
-            _ = poll(&fd, 1, Int32(max(0, wait) * 1000))
+            let milliseconds = Int32(min((waitSeconds * 1000).rounded(.up), Double(Int32.max)))
+            _ = poll(&fd, 1, milliseconds)  // EINTR or a timeout: the caller's loop comes back
         }
-        let before = outputs
-        var monitorsChanged = false
-        var statesChanged = false
-        while lostFlag.pointee == 0 && XPending(display) > 0 {
+        while !lost, XPending(display) > 0 {
             var event = XEvent()
             XNextEvent(display, &event)
-            switch event.type {
-            case randrEvents + RRScreenChangeNotify, randrEvents + RRNotify:
-                XRRUpdateConfiguration(&event)
-                monitorsChanged = true
-            case PropertyNotify:
-                let atom = event.xproperty.atom
-                if atom == atoms.active || atom == atoms.clients || atom == atoms.state { statesChanged = true }
-            case VisibilityNotify:
-                let window = event.xvisibility.window
-                if let i = monitors.firstIndex(where: { $0.window == window }) {
-                    monitors[i].obscured = event.xvisibility.state == VisibilityFullyObscured
-                }
-            case MapNotify:
-                if let i = monitors.firstIndex(where: { $0.window == event.xmap.window }) { monitors[i].mapped = true }
-            case UnmapNotify:
-                if let i = monitors.firstIndex(where: { $0.window == event.xunmap.window }) {
-                    monitors[i].mapped = false
-                }
-            default: break
-            }
+            handle(&event)
         }
         try checkConnection()
-        if monitorsChanged || monitorsDue() { readMonitors() }
-        if statesChanged || monitorsChanged { updateVisibility() }
-        var events = pendingEvents
-        pendingEvents = DesktopEvents()
-        for output in outputs {
-            if let old = before.first(where: { $0.name == output.name }), old.visibility != output.visibility {
-                events.visibilityChanged.append(output.name)
-            }
+        if monitorsChanged {
+            monitorsChanged = false
+            try reconcile(added: &events.added, removed: &events.removed, resized: &events.resized)
+            visibilityStale = true
+            XSync(display, 0)  // windows made, moved or gone before the outputs say so
         }
+        if visibilityStale {
+            visibilityStale = false
+            updateVisibility(changed: &events.visibilityChanged)
+        }
+        XFlush(display)
+        try checkConnection()
         return events
     }
 
     public func draw(output: String, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void) throws {
         try checkConnection()
-        guard let monitor = monitors.first(where: { $0.output.name == output }) else { return }
-        guard eglMakeCurrent(egl, monitor.surface, monitor.surface, context) == EGL_TRUE else {
+        guard var surface = surfaces[output] else {
+            throw DesktopError(.gl, "no wallpaper window on output \(output)")
+        }
+        guard eglMakeCurrent(eglDisplay, surface.egl, surface.egl, eglContext) == EGL_TRUE else {
             throw DesktopError(
                 .gl, "eglMakeCurrent on \(output)'s window failed with 0x\(String(eglGetError(), radix: 16))")
         }
-        eglSwapInterval(egl, 0)
-        try body(monitor.output.width, monitor.output.height)
-        eglSwapBuffers(egl, monitor.surface)
+        if !surface.swapIntervalSet {
+            eglSwapInterval(eglDisplay, 0)  // the frame loop paces itself
+            surface.swapIntervalSet = true
+            surfaces[output] = surface
+        }
+        try body(surface.geometry.width, surface.geometry.height)
+        guard eglSwapBuffers(eglDisplay, surface.egl) == EGL_TRUE else {
+            try checkConnection()
+            throw DesktopError(
+                .gl, "eglSwapBuffers on \(output)'s window failed with 0x\(String(eglGetError(), radix: 16))")
+        }
+        try checkConnection()
     }
-
-    // MARK: Monitors
-
-    private func monitorsDue() -> Bool { monotonicSeconds() >= lastMonitorRead + 2 }
-
-    /// Re-reads the monitors: windows for new ones, gone ones destroyed, moved or resized ones followed.
-    private func readMonitors() {
-        lastMonitorRead = monotonicSeconds()
-        let found = Self.monitors(display, root: root).filter { filter?.contains($0.name) ?? true }
-        for monitor in monitors where !found.contains(where: { $0.name == monitor.output.name }) {
-            destroy(monitor)
-            pendingEvents.removed.append(monitor.output.name)
-        }
-        monitors.removeAll { monitor in !found.contains { $0.name == monitor.output.name } }
-        for described in found {
-            if let i = monitors.firstIndex(where: { $0.output.name == described.name }) {
-                let old = monitors[i]
-                monitors[i].output.rotation = described.rotation
-                monitors[i].output.refreshRate = described.refresh
-                guard
-                    old.x != described.x || old.y != described.y || old.output.width != described.width
-                        || old.output.height != described.height || old.output.rotation != described.rotation
-                else { continue }
-                monitors[i].x = described.x
-                monitors[i].y = described.y
-                monitors[i].output.width = described.width
-                monitors[i].output.height = described.height
-                XMoveResizeWindow(
-                    display, old.window, described.x, described.y, UInt32(described.width), UInt32(described.height))
-                pendingEvents.resized.append(described.name)
-            } else if let monitor = create(described) {
-                monitors.append(monitor)
-                pendingEvents.added.append(described.name)
-            }
-        }
-        XFlush(display)
-    }
-
-    /// A monitor as RandR describes it.
-    private struct Described {
-        var name: String
-        var x: Int32
-        var y: Int32
-        var width: Int
-        var height: Int
-        var rotation: ScreenRotation
-        var refresh: Double?
-    }
-
-    /// The active monitors (`XRRGetMonitors`), or the whole screen when the server lists none.
-    private static func monitors(_ display: OpaquePointer, root: Window) -> [Described] {
-        var count: Int32 = 0
-        let resources = XRRGetScreenResourcesCurrent(display, root)
-        defer { if let resources { XRRFreeScreenResources(resources) } }
-        var result: [Described] = []
-        if let list = XRRGetMonitors(display, root, 1, &count) {
-            defer { XRRFreeMonitors(list) }
-            for i in 0..<Int(count) {
-                let m = list[i]
-                var name = "monitor-\(i)"
-                if let text = XGetAtomName(display, m.name) {
-                    name = String(cString: text)
-                    XFree(text)
-                }
-                var rotation = ScreenRotation.normal
-                var refresh: Double?
-                if m.noutput > 0, let outputs = m.outputs, let resources {
-                    (rotation, refresh) = crtcState(display, resources: resources, output: outputs[0])
-                }
-                result.append(
-                    Described(
-                        name: name, x: m.x, y: m.y, width: Int(m.width), height: Int(m.height), rotation: rotation,
-                        refresh: refresh))
-            }
-        }
-        if result.isEmpty {
-            let screen = XDefaultScreen(display)
-            result.append(
-                Described(
-                    name: "screen", x: 0, y: 0, width: Int(XDisplayWidth(display, screen)),
-                    height: Int(XDisplayHeight(display, screen)), rotation: .normal, refresh: nil))
-        }
-        return result
-    }
-
-    /// The rotation and refresh rate of the CRTC that drives `output`.
-    private static func crtcState(
-        _ display: OpaquePointer, resources: UnsafeMutablePointer<XRRScreenResources>, output: RROutput
-    ) -> (ScreenRotation, Double?) {
-        guard let info = XRRGetOutputInfo(display, resources, output) else { return (.normal, nil) }
-        defer { XRRFreeOutputInfo(info) }
-        guard info.pointee.crtc != 0, let crtc = XRRGetCrtcInfo(display, resources, info.pointee.crtc) else {
-            return (.normal, nil)
-        }
-        defer { XRRFreeCrtcInfo(crtc) }
-        let rotation = ScreenRotation(randr: Int(crtc.pointee.rotation)) ?? .normal
-        var refresh: Double?
-        for i in 0..<Int(resources.pointee.nmode) where resources.pointee.modes[i].id == crtc.pointee.mode {
-            let mode = resources.pointee.modes[i]
-            let dots = Double(mode.hTotal) * Double(mode.vTotal)
-            if dots > 0 && mode.dotClock > 0 { refresh = Double(mode.dotClock) / dots }
-        }
-        return (rotation, refresh)
-    }
-
-    /// A desktop window over `described`, with its EGL surface; `nil` (logged by nothing: the caller sees no output)
-    /// when the surface cannot be made.
-    private func create(_ described: Described) -> Monitor? {
-        var attributes = XSetWindowAttributes()
-        attributes.colormap = colormap
-        attributes.background_pixel = 0
-        attributes.border_pixel = 0
-        attributes.event_mask = VisibilityChangeMask | StructureNotifyMask | ExposureMask
-        let window = XCreateWindow(
-            display, root, described.x, described.y, UInt32(described.width), UInt32(described.height), 0, depth,
-            UInt32(InputOutput), visual, UInt(CWColormap | CWBackPixel | CWBorderPixel | CWEventMask), &attributes)
-        setDesktopProperties(window, name: described.name, x: described.x, y: described.y, size: described)
-        var native = window
-        guard let surface = eglCreatePlatformWindowSurface(egl, config, &native, nil) else {
-            XDestroyWindow(display, window)
-            return nil
-        }
-        XMapWindow(display, window)
-        XLowerWindow(display, window)
-        let output = DesktopOutput(
-            name: described.name, width: described.width, height: described.height, refreshRate: described.refresh,
-            rotation: described.rotation)
-        return Monitor(output: output, x: described.x, y: described.y, window: window, surface: surface, mapped: true)
-    }
-
-    /// The EWMH and ICCCM properties of a desktop window, set before it is mapped.
-    private func setDesktopProperties(_ window: Window, name: String, x: Int32, y: Int32, size: Described) {
-        func setAtoms(_ property: Atom, _ values: [Atom]) {
-            var longs = values.map { CLong(bitPattern: UInt($0)) }
-            longs.withUnsafeMutableBytes { bytes in
-                _ = XChangeProperty(
-                    display, window, property, tilt_XA_ATOM, 32, PropModeReplace,
-                    bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(values.count))
-            }
-        }
-        setAtoms(atoms.type, [atoms.desktopType])
-        setAtoms(atoms.state, [atoms.below, atoms.sticky, atoms.skipTaskbar, atoms.skipPager])
-        var allDesktops = CLong(bitPattern: 0xFFFF_FFFF)
-        withUnsafeMutableBytes(of: &allDesktops) { bytes in
-            _ = XChangeProperty(
-                display, window, atoms.desktop, tilt_XA_CARDINAL, 32, PropModeReplace,
-                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
-        }
-        let title = "tiltfx wallpaper (\(name))"
-        var utf8 = Array(title.utf8)
-        _ = XChangeProperty(display, window, atoms.name, atoms.utf8, 8, PropModeReplace, &utf8, Int32(utf8.count))
-        _ = XStoreName(display, window, title)
-        "tiltfx-wallpaper".withCString { text in
-            let owned = strdup(text)
-            var hint = XClassHint(res_name: owned, res_class: owned)
-            XSetClassHint(display, window, &hint)
-            free(owned)
-        }
-        if let hints = XAllocWMHints() {
-            hints.pointee.flags = InputHint
-            hints.pointee.input = 0
-            XSetWMHints(display, window, hints)
-            XFree(hints)
-        }
-        if let sizeHints = XAllocSizeHints() {
-            sizeHints.pointee.flags = USPosition | USSize | PMinSize | PMaxSize
-            sizeHints.pointee.x = x
-            sizeHints.pointee.y = y
-            sizeHints.pointee.width = Int32(size.width)
-            sizeHints.pointee.height = Int32(size.height)
-            sizeHints.pointee.min_width = Int32(size.width)
-            sizeHints.pointee.min_height = Int32(size.height)
-            sizeHints.pointee.max_width = Int32(size.width)
-            sizeHints.pointee.max_height = Int32(size.height)
-            XSetWMNormalHints(display, window, sizeHints)
-            XFree(sizeHints)
-        }
-    }
-
-    private func destroy(_ monitor: Monitor) {
-        eglMakeCurrent(egl, nil, nil, context)
-        eglDestroySurface(egl, monitor.surface)
-        if lostFlag.pointee == 0 { XDestroyWindow(display, monitor.window) }
-    }
-
-    // MARK: Visibility
-
-    /// Reads which windows are fullscreen or maximized over which monitor (EWMH), and watches their state.
-    private func updateVisibility() {
-        let active = windows(of: atoms.active, on: root).first
-        var clients = windows(of: atoms.clients, on: root)
-        if let active, !clients.contains(active) { clients.append(active) }
-        for client in clients where !watchedClients.contains(client) {
-            XSelectInput(display, client, PropertyChangeMask | StructureNotifyMask)
-            watchedClients.insert(client)
-        }
-        watchedClients.formIntersection(clients)
-        var covering: [(rect: (Int32, Int32, Int32, Int32), fullscreen: Bool, active: Bool)] = []
-        for client in clients {
-            let states = windows(of: atoms.state, on: client)
-            let fullscreen = states.contains(atoms.fullscreen)
-            let maximized = states.contains(atoms.maximizedVert) && states.contains(atoms.maximizedHorz)
-            guard fullscreen || maximized, let rect = rectangle(of: client) else { continue }
-            covering.append((rect, fullscreen, client == active))
-        }
-        for i in monitors.indices {
-            let center = (
-                monitors[i].x + Int32(monitors[i].output.width / 2),
-                monitors[i].y + Int32(monitors[i].output.height / 2)
-            )
-            func over(_ r: (Int32, Int32, Int32, Int32)) -> Bool {
-                center.0 >= r.0 && center.0 < r.0 + r.2 && center.1 >= r.1 && center.1 < r.1 + r.3
-            }
-            let on = covering.filter { over($0.rect) }
-            monitors[i].windowState =
-                on.contains { $0.fullscreen && $0.active } ? .fullscreen : on.isEmpty ? .visible : .covered
-        }
-    }
-
-    /// A window or atom list property of `window` (32-bit items), empty when it has none.
-    private func windows(of property: Atom, on window: Window) -> [UInt] {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var after: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        guard
-            XGetWindowProperty(
-                display, window, property, 0, 4096, 0, Atom(AnyPropertyType), &type, &format, &count, &after, &data)
-                == Success, let data, format == 32
-        else { return [] }
-        defer { XFree(data) }
-        // Xlib hands 32-bit items out as C longs.
-        return data.withMemoryRebound(to: CLong.self, capacity: Int(count)) { longs in
-            (0..<Int(count)).map { UInt(bitPattern: longs[$0]) }
-        }
-    }
-
-    /// `window`'s rectangle on the root window (x, y, width, height), or `nil` when it is gone.
-    private func rectangle(of window: Window) -> (Int32, Int32, Int32, Int32)? {
-        var attributes = XWindowAttributes()
-        guard XGetWindowAttributes(display, window, &attributes) != 0 else { return nil }
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var child: Window = 0
-        XTranslateCoordinates(display, window, root, 0, 0, &x, &y, &child)
-        return (x, y, attributes.width, attributes.height)
-    }
-
-    // MARK: Errors and EGL
 
     private func checkConnection() throws(DesktopError) {
-        if lostFlag.pointee != 0 {
-            throw DesktopError(
-                .lost, "the connection to the X server ended (the session closed, or the server stopped)")
+        if lost { throw DesktopError(.lost, "the connection to the X server ended") }
+    }
+
+    // MARK: Events
+
+    private func handle(_ event: inout XEvent) {
+        switch event.type {
+        case randrEventBase + RRScreenChangeNotify:
+            XRRUpdateConfiguration(&event)
+            monitorsChanged = true
+        case randrEventBase + RRNotify:
+            monitorsChanged = true
+        case PropertyNotify:
+            let property = event.xproperty
+            if property.window == root {
+                if property.atom == atoms.activeWindow || property.atom == atoms.clientList {
+                    visibilityStale = true
+                }
+            } else if property.atom == atoms.wmState {
+                visibilityStale = true
+            }
+        case VisibilityNotify:
+            let visibility = event.xvisibility
+            if let name = outputName(of: visibility.window) {
+                surfaces[name]?.obscured = visibility.state == VisibilityFullyObscured
+                visibilityStale = true
+            }
+        case MapNotify:
+            if let name = outputName(of: event.xmap.window) {
+                surfaces[name]?.mapped = true
+                visibilityStale = true
+            }
+        case UnmapNotify:
+            if let name = outputName(of: event.xunmap.window) {
+                surfaces[name]?.mapped = false
+                visibilityStale = true
+            }
+        case ConfigureNotify where event.xconfigure.window == root:
+            monitorsChanged = true
+        case ConfigureNotify where watched.contains(event.xconfigure.window):
+            visibilityStale = true  // a client moved or resized: which monitor it covers may have changed
+        case DestroyNotify:
+            if watched.remove(event.xdestroywindow.window) != nil { visibilityStale = true }
+        default:
+            break
         }
     }
 
-    /// Protocol errors are not fatal (a client window may vanish between two requests), and the default I/O error
-    /// handler's message is left to the exit handler's flag.
-    private static func installErrorHandlers() {
-        XSetErrorHandler { _, _ in 0 }
-        XSetIOErrorHandler { _ in 0 }
+    func outputName(of window: Window) -> String? {
+        surfaces.first { $0.value.window == window }?.key
     }
 
-    /// The display's EGL, a window config (RGB8, GLES 3) and a GLES 3.0 context.
-    private static func makeContext(
-        _ display: OpaquePointer
-    ) throws(DesktopError) -> (EGLDisplay, EGLConfig, EGLContext) {
+    // MARK: Windows
+
+    /// Reads the monitors and makes, moves or destroys windows to match; appends what changed.
+    private func reconcile(
+        added: inout [String], removed: UnsafeMutablePointer<[String]>?, resized: UnsafeMutablePointer<[String]>?
+    ) throws(DesktopError) {
+        let monitors = readMonitors().filter { filter?.contains($0.name) ?? true }
+        let names = Set(monitors.map(\.name))
+        for (name, surface) in surfaces where !names.contains(name) {
+            destroy(surface)
+            surfaces[name] = nil
+            removed?.pointee.append(name)
+        }
+        for monitor in monitors {
+            if var surface = surfaces[monitor.name] {
+                let old = surface.geometry
+                guard old != monitor else { continue }
+                surface.geometry = monitor
+                surfaces[monitor.name] = surface
+                if old.x != monitor.x || old.y != monitor.y || old.width != monitor.width
+                    || old.height != monitor.height
+                {
+                    setSizeHints(surface.window, monitor)
+                    XMoveResizeWindow(
+                        display, surface.window, Int32(monitor.x), Int32(monitor.y), UInt32(monitor.width),
+                        UInt32(monitor.height))
+                }
+                if old.x != monitor.x || old.y != monitor.y || old.width != monitor.width
+                    || old.height != monitor.height || old.rotation != monitor.rotation
+                {
+                    resized?.pointee.append(monitor.name)
+                }
+            } else {
+                surfaces[monitor.name] = try makeSurface(monitor)
+                added.append(monitor.name)
+            }
+        }
+        outputs = monitors.map { monitor in
+            let previous = outputs.first { $0.name == monitor.name }
+            return DesktopOutput(
+                name: monitor.name, width: monitor.width, height: monitor.height, refreshRate: monitor.refreshRate,
+                visibility: previous?.visibility ?? .visible, ready: true, rotation: monitor.rotation)
+        }
+    }
+
+    private func reconcile(
+        added: inout [String], removed: inout [String], resized: inout [String]
+    ) throws(DesktopError) {
+        try withUnsafeMutablePointer(to: &removed) { (removed) throws(DesktopError) in
+            try withUnsafeMutablePointer(to: &resized) { (resized) throws(DesktopError) in
+                try reconcile(added: &added, removed: removed, resized: resized)
+            }
+        }
+    }
+
+    private func makeSurface(_ monitor: Monitor) throws(DesktopError) -> Surface {
+        var attributes = XSetWindowAttributes()
+        attributes.colormap = colormap
+        attributes.border_pixel = 0
+        attributes.background_pixel = 0
+        attributes.event_mask = StructureNotifyMask | VisibilityChangeMask | PropertyChangeMask | ExposureMask
+        let window = XCreateWindow(
+            display, root, Int32(monitor.x), Int32(monitor.y), UInt32(monitor.width), UInt32(monitor.height), 0,
+            depth, UInt32(InputOutput), visual, UInt(CWColormap | CWBorderPixel | CWBackPixel | CWEventMask),
+            &attributes)
+        describe(window, monitor: monitor)
+        XMapWindow(display, window)
+        XLowerWindow(display, window)
+        var native = window
+        guard let egl = eglCreatePlatformWindowSurface(eglDisplay, eglConfig, &native, nil) else {
+            let error = eglGetError()
+            XDestroyWindow(display, window)
+            throw DesktopError(
+                .gl, "eglCreatePlatformWindowSurface for \(monitor.name) failed with 0x\(String(error, radix: 16))")
+        }
+        // Mapped as far as the wallpaper knows: an UnmapNotify says otherwise (a window manager's MapNotify may
+        // come later, and no picture waits on it).
+        return Surface(window: window, egl: egl, geometry: monitor, mapped: true)
+    }
+
+    /// Sets what a window manager reads of a desktop window, before it is mapped.
+    private func describe(_ window: Window, monitor: Monitor) {
+        setAtoms(window, atoms.windowType, [atoms.typeDesktop])
+        setAtoms(window, atoms.wmState, [atoms.stateBelow, atoms.stateSticky, atoms.skipTaskbar, atoms.skipPager])
+        setLongs(window, atoms.wmDesktop, type: XAtom.cardinal, [0xFFFF_FFFF])
+        // WM_HINTS: flags InputHint, input False (the wallpaper takes no keyboard focus).
+        setLongs(window, XAtom.wmHints, type: XAtom.wmHints, [Int(InputHint), 0, 0, 0, 0, 0, 0, 0, 0])
+        setSizeHints(window, monitor)
+        setBytes(window, XAtom.wmClass, type: XAtom.string, Array("tiltfx-wallpaper\0tiltfx-wallpaper\0".utf8))
+        let title = Array("tiltfx wallpaper (\(monitor.name))".utf8)
+        setBytes(window, XAtom.wmName, type: XAtom.string, title)
+        setBytes(window, atoms.netWMName, type: atoms.utf8String, title)
+        setLongs(window, atoms.wmPID, type: XAtom.cardinal, [Int(getpid())])
+    }
+
+    /// WM_NORMAL_HINTS (18 items): the position and size are the program's (USPosition, USSize), and fixed.
+    private func setSizeHints(_ window: Window, _ monitor: Monitor) {
+        let (w, h) = (monitor.width, monitor.height)
+        setLongs(
+            window, XAtom.wmNormalHints, type: XAtom.wmSizeHints,
+            [Int(USPosition | USSize | PMinSize | PMaxSize), monitor.x, monitor.y, w, h, w, h, w, h]
+                + [Int](repeating: 0, count: 9))
+    }
+
+    private func destroy(_ surface: Surface) {
+        if eglGetCurrentSurface(EGLint(EGL_DRAW)) == surface.egl {
+            if eglMakeCurrent(eglDisplay, nil, nil, eglContext) != EGL_TRUE {
+                eglMakeCurrent(eglDisplay, nil, nil, nil)
+            }
+        }
+        eglDestroySurface(eglDisplay, surface.egl)
+        XDestroyWindow(display, surface.window)
+        watched.remove(surface.window)
+    }
+
+    private func setAtoms(_ window: Window, _ property: Atom, _ values: [Atom]) {
+        setLongs(window, property, type: XAtom.atom, values.map { Int(bitPattern: $0) })
+    }
+
+    /// A format-32 property: Xlib takes its items as C `long`s.
+    private func setLongs(_ window: Window, _ property: Atom, type: Atom, _ values: [Int]) {
+        values.withUnsafeBytes { raw in
+            _ = XChangeProperty(
+                display, window, property, type, 32, PropModeReplace, raw.bindMemory(to: UInt8.self).baseAddress,
+                Int32(values.count))
+        }
+    }
+
+    private func setBytes(_ window: Window, _ property: Atom, type: Atom, _ values: [UInt8]) {
+        XChangeProperty(display, window, property, type, 8, PropModeReplace, values, Int32(values.count))
+    }
+
+    // MARK: GL
+
+    private struct GL {
+        var display: EGLDisplay
+        var config: EGLConfig
+        var context: EGLContext
+        var visualID: EGLint
+    }
+
+    private static func makeGL(_ display: OpaquePointer, screen: Int32, name: String) throws(DesktopError) -> GL {
+        let platformAttributes: [EGLAttrib] = [
+            EGLAttrib(EGL_PLATFORM_X11_SCREEN_KHR), EGLAttrib(screen), EGLAttrib(EGL_NONE),
+        ]
         guard
             let egl = eglGetPlatformDisplay(
-                EGLenum(EGL_PLATFORM_X11_KHR), UnsafeMutableRawPointer(display), nil)
+                EGLenum(EGL_PLATFORM_X11_KHR), UnsafeMutableRawPointer(display), platformAttributes)
         else {
-            throw DesktopError(.gl, "EGL has no X11 platform (EGL_KHR_platform_x11)")
+            throw DesktopError(
+                .gl, "EGL has no X11 platform (EGL_KHR_platform_x11); error 0x\(String(eglGetError(), radix: 16))")
         }
         var major: EGLint = 0
         var minor: EGLint = 0
-        guard eglInitialize(egl, &major, &minor) == EGL_TRUE, eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else {
-            throw DesktopError(.gl, "eglInitialize on the X display failed with 0x\(String(eglGetError(), radix: 16))")
+        guard eglInitialize(egl, &major, &minor) == EGL_TRUE else {
+            throw DesktopError(
+                .gl, "eglInitialize on X display \(name) failed with 0x\(String(eglGetError(), radix: 16))")
         }
-        let wanted: [EGLint] = [
-            EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_RED_SIZE, 8,
-            EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE,
+        guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else {
+            eglTerminate(egl)
+            throw DesktopError(.gl, "eglBindAPI(EGL_OPENGL_ES_API) failed")
+        }
+        let configAttributes: [EGLint] = [
+            EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_WINDOW_BIT,
+            EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE,
         ]
-        var config: EGLConfig?
+        var configs = [EGLConfig?](repeating: nil, count: 64)
         var count: EGLint = 0
-        guard eglChooseConfig(egl, wanted, &config, 1, &count) == EGL_TRUE, count > 0, let config else {
-            throw DesktopError(.gl, "EGL offers no GLES 3 window config with 8-bit colour on the X display")
+        guard eglChooseConfig(egl, configAttributes, &configs, EGLint(configs.count), &count) == EGL_TRUE, count > 0
+        else {
+            eglTerminate(egl)
+            throw DesktopError(.gl, "EGL on X display \(name) has no RGB8 window config for OpenGL ES 3")
         }
-        let attributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
-        guard let context = eglCreateContext(egl, config, nil, attributes) else {
-            throw DesktopError(.gl, "eglCreateContext(ES 3.0) failed with 0x\(String(eglGetError(), radix: 16))")
+        // The first config with a native visual (EGL sorts the best first); prefer one without alpha, as the
+        // root's visuals are.
+        var chosen: (EGLConfig, EGLint)?
+        for config in configs.prefix(Int(count)).compactMap({ $0 }) {
+            var visual: EGLint = 0
+            var alpha: EGLint = 0
+            eglGetConfigAttrib(egl, config, EGL_NATIVE_VISUAL_ID, &visual)
+            eglGetConfigAttrib(egl, config, EGL_ALPHA_SIZE, &alpha)
+            guard visual != 0 else { continue }
+            if chosen == nil || alpha == 0 {
+                chosen = (config, visual)
+                if alpha == 0 { break }
+            }
         }
-        return (egl, config, context)
+        guard let (config, visualID) = chosen else {
+            eglTerminate(egl)
+            throw DesktopError(.gl, "no EGL config on X display \(name) has a native visual")
+        }
+        let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
+        guard let context = eglCreateContext(egl, config, nil, contextAttributes) else {
+            let error = eglGetError()
+            eglTerminate(egl)
+            throw DesktopError(.gl, "eglCreateContext(ES 3.0) failed with 0x\(String(error, radix: 16))")
+        }
+        return GL(display: egl, config: config, context: context, visualID: visualID)
+    }
+
+    private static func endGL(_ display: EGLDisplay, _ context: EGLContext) {
+        eglMakeCurrent(display, nil, nil, nil)
+        eglDestroyContext(display, context)
+        eglTerminate(display)
     }
 }
+
+/// Whether a display's connection broke: set by its I/O error exit handler.
+final class LostFlag {
+    var lost = false
+}
+
+/// Xlib's I/O error handler (process-wide) returns instead of exiting, so the per-display exit handler runs and
+/// returns too; protocol errors (a client window gone while it is read: BadWindow) are ignored.
+private let installProcessErrorHandlers: Void = {
+    XSetIOErrorHandler { _ in 0 }
+    XSetErrorHandler { _, _ in 0 }
+}()
