@@ -8,6 +8,13 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The drawing and command-line side, off the sensor path: its release code is optimised for size (`-Osize`), which
+/// with the linker's identical-code folding (scripts/release-build) keeps the package within 40 MB installed
+/// (issue 28) now that tiltfx draws wallpapers too. Fusion, the sensors, the daemon, the wire, the effects'
+/// simulations and picture decoding keep `-O`. Never on a library product's targets (TiltCore, TiltClient,
+/// TiltWire): a package that depends on tilt may not build targets with unsafe flags.
+let sizeOptimized: [SwiftSetting] = swiftSettings + [.unsafeFlags(["-Osize"], .when(configuration: .release))]
+
 let nio: [Target.Dependency] = [
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -88,14 +95,14 @@ let package = Package(
             dependencies: ["TiltCore", "TiltWire"] + nio,
             swiftSettings: swiftSettings),
         .target(name: "TiltEffects", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
-        .target(name: "TiltMedia", dependencies: ["TiltCore", "CGStreamer"], swiftSettings: swiftSettings),
+        .target(name: "TiltMedia", dependencies: ["TiltCore", "CGStreamer"], swiftSettings: sizeOptimized),
         .target(name: "TiltImage", dependencies: ["TiltCore", "CPNG", "CTurboJPEG"], swiftSettings: swiftSettings),
         .target(
-            name: "TiltGL", dependencies: ["TiltCore", "TiltEffects", "TiltImage", "CEGL"], swiftSettings: swiftSettings
+            name: "TiltGL", dependencies: ["TiltCore", "TiltEffects", "TiltImage", "CEGL"], swiftSettings: sizeOptimized
         ),
         .target(
             name: "TiltDesktop", dependencies: ["TiltCore", "CEGL", "CWayland", "CXRandR"],
-            swiftSettings: swiftSettings),
+            swiftSettings: sizeOptimized),
         .target(
             name: "TiltRender",
             dependencies: [
@@ -105,7 +112,7 @@ let package = Package(
                 "CXRandR",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: sizeOptimized),
         .target(
             name: "TiltServe",
             dependencies: [
@@ -115,17 +122,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ] + nio,
-            swiftSettings: swiftSettings),
+            swiftSettings: sizeOptimized),
         .target(
             name: "TiltPlayback", dependencies: ["TiltCore", "TiltSensors", "TiltFusion"], swiftSettings: swiftSettings),
         .target(
             name: "TiltTools", dependencies: ["TiltCore", "TiltSensors", "TiltFusion", "TiltWire", "TiltClient"],
-            swiftSettings: swiftSettings),
+            swiftSettings: sizeOptimized),
 
         .target(
             name: "TiltCommandLine",
             dependencies: ["TiltCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: swiftSettings),
+            swiftSettings: sizeOptimized),
 
         // MARK: Executables (thin: parse arguments, call a library)
         .executableTarget(
@@ -142,7 +149,7 @@ let package = Package(
                 "TiltTools", "TiltCore", "TiltFusion", "TiltSensors", "TiltWire", "TiltClient", "TiltCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: sizeOptimized),
         .executableTarget(
             name: "tiltfx",
             dependencies: [
@@ -151,7 +158,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: sizeOptimized),
 
         // MARK: Tests
         .target(
