@@ -45,16 +45,15 @@ public final class EffectRenderer {
     /// Whether a frame depends on time or on the previous frame, so it must be redrawn even when the motion, size
     /// and pointer have not changed.
     public let isAnimated: Bool
+    /// The inputs the preset's programs read (``BuiltinUniform/Source``): render-on-change compares only these, so a
+    /// preset that reads the tilt is not redrawn for a heading that wanders.
+    public let motionSources: Set<BuiltinUniform.Source>
 
     /// Compiles every pass of `preset`, drawn on `picture` when one is given (uploaded here).
     /// - Parameter passes: a plan of `preset` to draw instead of `PassPlanner`'s (e.g. one with nothing baked, to
     ///   compare with it).
     /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line, `ImageError` for a
     ///   picture larger than the GL holds.
-    /// The inputs the preset's programs read (``BuiltinUniform/Source``): render-on-change compares only these, so a
-    /// preset that reads the tilt is not redrawn for a heading that wanders.
-    public let motionSources: Set<BuiltinUniform.Source>
-
     public init(preset: Preset, picture: PictureContent? = nil, passes: [RenderPass]? = nil) throws {
         self.preset = preset
         self.passes = passes ?? PassPlanner.plan(preset, picture: picture != nil)

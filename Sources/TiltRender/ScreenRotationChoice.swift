@@ -19,9 +19,14 @@ public enum ScreenRotationChoice: Sendable, Hashable {
 
     /// The rotation to watch with first: the fixed one, or (for `auto`) what the display says now, if anything.
     func initial(display: DisplayRotation?) -> ScreenRotation {
+        initial(auto: display?.current() ?? .normal)
+    }
+
+    /// The fixed rotation, or (for `auto`) `display`'s, what the display says now.
+    func initial(auto display: @autoclosure () -> ScreenRotation) -> ScreenRotation {
         switch self {
         case .fixed(let rotation): rotation
-        case .auto: display?.current() ?? .normal
+        case .auto: display()
         }
     }
 }

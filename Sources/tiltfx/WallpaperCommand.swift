@@ -185,12 +185,12 @@ struct WallpaperCommand: ParsableCommand {
         json.field("class", "presented")
         json.field("outputFrames", outcome.outputFrames)
         json.field("presented", outcome.latencies.count)
-        let sorted = outcome.latencies.sorted()
-        func percentile(_ p: Double) -> Double? {
-            sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
-        }
         for (key, p) in [("latencyMedianMs", 0.5), ("latencyP95Ms", 0.95)] {
-            if let value = percentile(p) { json.field(key, (value * 10_000).rounded() / 10) } else { json.null(key) }
+            if let value = outcome.latencies.percentile(p) {
+                json.field(key, (value * 10_000).rounded() / 10)
+            } else {
+                json.null(key)
+            }
         }
         return json.finish()
     }

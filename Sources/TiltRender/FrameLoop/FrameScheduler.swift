@@ -122,8 +122,7 @@ public struct FrameScheduler: Sendable {
 
     /// Whether to draw the due frame: yes when the preset is animated, when anything it reads (tilt, size, pointer,
     /// motion beyond ``unseenMotion``) or the overlay changed since the last frame drawn, and always for the still
-    /// frame. Counts the frame
-    /// as drawn or skipped.
+    /// frame. Counts the frame as drawn or skipped.
     /// - Parameters:
     ///   - inputs: the frame's inputs; their clock (time, time delta, frame number) is not compared.
     ///   - animated: whether the preset reads the time, so every frame differs.

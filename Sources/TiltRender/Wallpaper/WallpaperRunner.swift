@@ -54,7 +54,7 @@ public struct WallpaperRunner {
         public var outputFrames: Int
         /// Seconds from each shown frame's motion (its `mono` time; a held tilt: when it was drawn) to the
         /// compositor's presentation, where `wp_presentation` reports it.
-        public var latencies: [Double]
+        public var latencies: LatencyRecord
     }
 
     /// Draws on `desktop` until a signal, the duration, or the display server going away.
@@ -82,12 +82,9 @@ public struct WallpaperRunner {
             var motion = HeldMotion(tilt: tilt)
             outcome = try loop.run(sink: sink, motion: &motion, picture: picture)
         } else {
-            let initial: ScreenRotation =
-                switch screenRotation {
-                case .fixed(let rotation): rotation
-                case .auto: sink.initialRotation
-                }
-            let daemon = DaemonMotion(socketPath: socketPath, rate: policy.fullMotionRate, screenRotation: initial)
+            let daemon = DaemonMotion(
+                socketPath: socketPath, rate: policy.fullMotionRate,
+                screenRotation: screenRotation.initial(auto: sink.initialRotation))
             defer { daemon.close() }
             sink.motionTime = { daemon.snapshot.frame?.mono }
             var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger)

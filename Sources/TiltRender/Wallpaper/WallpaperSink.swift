@@ -39,8 +39,8 @@ public final class WallpaperSink: FrameSink {
     private let pause: WallpaperPause
     private let scene: (String) throws -> Scene
     private let logger: Logger
-    private var template: LivePreset
-    private var shown: [String: (live: LivePreset, isDefault: Bool)] = [:]
+    private var template: LivePreset { didSet { summarise() } }
+    private var shown: [String: (live: LivePreset, isDefault: Bool)] = [:] { didSet { summarise() } }
     private var pending: Set<String> = []
     private var paused: Set<String> = []
     private var stashed = DesktopEvents()
@@ -51,8 +51,8 @@ public final class WallpaperSink: FrameSink {
     public var pictureFeed: PictureFeed?
     /// Where the tag of a drawn frame comes from: the `mono` time of the motion it shows (tiltd's), else now.
     public var motionTime: () -> Double? = { nil }
-    /// Seconds from each drawn frame's tag to the compositor showing it (`wp_presentation`), in the order reported.
-    public private(set) var latencies: [Double] = []
+    /// Seconds from each drawn frame's tag to the compositor showing it (`wp_presentation`).
+    public private(set) var latencies = LatencyRecord()
     /// Frames drawn on outputs (one per output per frame).
     public private(set) var outputFrames = 0
     /// Why the run had to end (the display server went away, a scene failed to compile on a new output).
@@ -76,6 +76,7 @@ public final class WallpaperSink: FrameSink {
         self.logger = logger
         try desktop.makeCurrent()
         template = try LivePreset(defaultScene.preset, picture: defaultScene.picture)
+        summarise()
     }
 
     public var effects: EffectRenderer { template.effects }
@@ -90,12 +91,17 @@ public final class WallpaperSink: FrameSink {
         desktop.outputs.contains { !pause.pauses($0.visibility) && shown[$0.name] != nil } ? .visible : .hidden
     }
 
-    /// Whether any output's effect reads the time.
-    public var isAnimated: Bool { shown.values.contains { $0.live.effects.isAnimated } || effects.isAnimated }
+    /// Whether any output's effect reads the time (kept as outputs come, go and reload, not asked each frame).
+    public private(set) var isAnimated = false
 
-    /// What any output's effect reads.
-    public var motionSources: Set<BuiltinUniform.Source> {
-        shown.values.reduce(effects.motionSources) { $0.union($1.live.effects.motionSources) }
+    /// What any output's effect reads (kept as ``isAnimated`` is).
+    public private(set) var motionSources: Set<BuiltinUniform.Source> = []
+
+    /// ``isAnimated`` and ``motionSources`` of the renderers there are now.
+    private func summarise() {
+        let renderers = [template.effects] + shown.values.map(\.live.effects)
+        isAnimated = renderers.contains { $0.isAnimated }
+        motionSources = renderers.reduce(into: []) { $0.formUnion($1.motionSources) }
     }
 
     /// 250 ms at most without looking at the power state while nothing is drawn.
@@ -166,7 +172,7 @@ public final class WallpaperSink: FrameSink {
             }
         }
         for shownFrame in events.presented {
-            latencies.append(shownFrame.shown - shownFrame.tag)
+            latencies.add(shownFrame.shown - shownFrame.tag)
         }
         // An output that missed a frame (not ready, just added, resized or resumed) is drawn once it can be,
         // even when the inputs did not change since the frame the others show.
