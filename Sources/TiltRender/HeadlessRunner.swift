@@ -18,6 +18,8 @@ public struct HeadlessRunner: Sendable {
     public var frameRate: Double
     /// Called on every mode change with the new decision and the power state that caused it (for `--stats`).
     public var onModeChange: @Sendable (PowerPolicy.Decision, PowerState?) -> Void
+    /// Asked once per turn of the loop besides the signals: `true` ends the run (`--stats`: its reader went away).
+    public var stopWhen: @Sendable () -> Bool = { false }
 
     /// Creates a runner.
     public init(
@@ -54,7 +56,7 @@ public struct HeadlessRunner: Sendable {
         var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger)
         let scheduler = FrameScheduler(policy: settings.policy, displayRate: frameRate, duration: settings.duration)
         var loop = FrameLoop(pacing: .live(scheduler), logger: logger)
-        loop.shouldStop = { stops.received }
+        loop.shouldStop = { [stopWhen] in stops.received || stopWhen() }
         loop.onModeChange = onModeChange
         let outcome = try loop.run(sink: OffscreenSink(renderer), motion: &motion, picture: picture)
         return outcome.stats ?? PowerGate(policy: settings.policy).finalStats(now: 0)

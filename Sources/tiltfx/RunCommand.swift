@@ -94,11 +94,14 @@ struct RunCommand: ParsableCommand {
         settings.fitsDisplay = size == nil
         if headless {
             let printStats = stats
-            let runner = HeadlessRunner(settings: settings, frameRate: fps) { decision, power in
+            var runner = HeadlessRunner(settings: settings, frameRate: fps) { decision, power in
                 guard printStats else { return }
                 Self.emit(decision.jsonLine(power: power))
             }
+            if stats { runner.stopWhen = { StandardOutput.readerLeft() } }
             let result = try runner.run(logger: logger)
+            // `--stats | head -1`: a reader that went away ends the run, and tiltfx as a write to it would.
+            if stats && StandardOutput.readerLeft() { StandardOutput.endBecauseReaderLeft() }
             if stats { Self.emit(result.jsonLine) }
             return
         }

@@ -157,9 +157,12 @@ struct WallpaperCommand: ParsableCommand {
         runner.duration = seconds
         if stats {
             runner.onModeChange = { decision, power in RunCommand.emit(decision.jsonLine(power: power)) }
+            runner.stopWhen = { StandardOutput.readerLeft() }
         }
         let desktop = try DesktopConnection.open(outputs: outputs.isEmpty ? nil : Set(outputs))
         let outcome = try runner.run(desktop: desktop, logger: logger)
+        // `--stats | head -1`: a reader that went away ends the run, and tiltfx as a write to it would.
+        if stats && StandardOutput.readerLeft() { StandardOutput.endBecauseReaderLeft() }
         if stats {
             RunCommand.emit(outcome.stats.jsonLine)
             RunCommand.emit(Self.latencyLine(outcome))

@@ -23,4 +23,17 @@ struct HeadlessSignalTests {
         let last = run.stdoutLines.last ?? ""
         #expect(last.contains("\"drawn\""), "the statistics line comes last: \(run.stdout)")
     }
+
+    @Test("run --headless --stats | head -1: the run ends by SIGPIPE once its reader leaves, not at its end")
+    func statsIntoAClosedPipeEndTheRun() throws {
+        let r = try ClosingReader.run(
+            TestPaths.executable("tiltfx"),
+            [
+                "run", "--headless", "--presets", GLTestEnvironment.presetsDirectory, "--preset", "tilt-specular",
+                "--stats", "--socket", TestPaths.temporaryDirectory("nopipe").appendingPathComponent("none.sock").path,
+            ],
+            lines: 1, environment: ["EGL_PLATFORM": "surfaceless", "LIBGL_ALWAYS_SOFTWARE": "1"])
+        #expect(r.lines.first?.contains("\"class\":\"mode\"") == true, "\(r.lines)")
+        #expect(r.endedBySIGPIPE, "ended by \(r.ending)")
+    }
 }

@@ -131,6 +131,22 @@ struct WallpaperSwayTests {
         #expect((hidden?["seconds"] as? Double ?? 0) > 1, "\(statsLine)")
     }
 
+    @Test("wallpaper --stats | head -1 ends by SIGPIPE once its reader leaves")
+    func statsIntoAClosedPipeEndIt() throws {
+        let sway = try SwaySession()
+        var environment = sway.clientEnvironment
+        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        environment["DISPLAY"] = ""
+        let r = try ClosingReader.run(
+            TestPaths.executable("tiltfx"),
+            [
+                "wallpaper", "--presets", TestPaths.repositoryRoot.appendingPathComponent("Presets").path, "--tilt",
+                "0.1,0", "--stats",
+            ], lines: 1, environment: environment)
+        #expect(r.lines.first?.contains("\"class\":\"mode\"") == true, "\(r.lines)")
+        #expect(r.endedBySIGPIPE, "ended by \(r.ending)")
+    }
+
     /// CPU seconds (user + system) `pid` used in the next `seconds` of wall time.
     private func cpuSeconds(_ pid: Int32, over seconds: Double) throws -> Double {
         func ticks() throws -> Double {

@@ -33,6 +33,8 @@ public struct WallpaperRunner {
     public var duration: Double?
     /// Told on every change of power mode.
     public var onModeChange: (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
+    /// Asked once per turn of the loop besides the signals: `true` ends the run (`--stats`: its reader went away).
+    public var stopWhen: () -> Bool = { false }
 
     /// A runner showing `defaultScene` on every output unless `scene` says otherwise.
     public init(
@@ -75,7 +77,7 @@ public struct WallpaperRunner {
         let rate = fps ?? (desktop.pacesFrames ? nil : fastest ?? 60)
         let scheduler = FrameScheduler(policy: policy, displayRate: rate, duration: duration)
         var loop = FrameLoop(pacing: .live(scheduler), logger: logger)
-        loop.shouldStop = { stops.received }
+        loop.shouldStop = { [stopWhen] in stops.received || stopWhen() }
         loop.onModeChange = onModeChange
         let outcome: FrameLoop.Outcome
         if let tilt {
