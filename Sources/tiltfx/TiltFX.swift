@@ -7,7 +7,8 @@ import TiltWire
 struct TiltFX: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiltfx",
-        abstract: "Render tilt-driven GLSL effects: headless to PNG, or in a window driven by tiltd.",
+        abstract:
+            "Render tilt-driven GLSL effects: headless to PNG or video, in a window, or as the desktop's wallpaper, driven by tiltd.",
         discussion: """
             Presets are folders holding preset.json and GLSL files, searched in --presets DIR, then $TILT_PRESETS, \
             then a Presets/ folder above the executable or the working directory (a clone), then the installed \
