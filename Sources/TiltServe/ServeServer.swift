@@ -78,6 +78,8 @@ public final class ServeServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     private let shared: Shared
+    /// Whether ``close()`` ran; its lock is held for the whole close.
+    private let closing = NIOLockedValueBox(false)
     /// The address bound (the real port when 0 was asked).
     public let host: String
     /// The port bound.
@@ -131,13 +133,21 @@ public final class ServeServer: Sendable {
     /// Waits until ``close()`` (or an error) closes the listening socket.
     public func waitUntilClosed() throws {
         try channel.closeFuture.wait()
+        // Finishes the close here, or waits for the one under way on another thread (a signal handler's): the
+        // program must not exit while the event loop and the GL thread are still being shut down (it aborted).
+        close()
     }
 
-    /// Stops listening, closes every connection and ends the GL thread.
+    /// Stops listening, closes every connection and ends the GL thread; a second call (from another thread too)
+    /// returns once the first has finished.
     public func close() {
-        try? channel.close().wait()
-        shared.compiler.stop()
-        try? group.syncShutdownGracefully()
+        closing.withLockedValue { closed in
+            guard !closed else { return }
+            closed = true
+            try? channel.close().wait()
+            shared.compiler.stop()
+            try? group.syncShutdownGracefully()
+        }
     }
 
     private static let httpHandlerName = "tiltfx-serve-http"
