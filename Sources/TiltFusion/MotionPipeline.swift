@@ -7,10 +7,16 @@ public struct MotionPipeline: Sendable {
     public struct Configuration: Sendable, Hashable {
         public var filter: AttitudeFilter.Configuration
         public var shaping: TiltShaper.Configuration
+        /// How the attitude is carried ahead for a predicted frame (``MotionPipeline/predictedFrame(_:horizon:)``).
+        public var prediction: AttitudePredictor.Model
 
-        public init(filter: AttitudeFilter.Configuration = .init(), shaping: TiltShaper.Configuration = .init()) {
+        public init(
+            filter: AttitudeFilter.Configuration = .init(), shaping: TiltShaper.Configuration = .init(),
+            prediction: AttitudePredictor.Model = .fitted
+        ) {
             self.filter = filter
             self.shaping = shaping
+            self.prediction = prediction
         }
     }
 
@@ -18,10 +24,18 @@ public struct MotionPipeline: Sendable {
     public private(set) var shaper: TiltShaper
     /// Sequence number of the next frame.
     public private(set) var nextSeq: UInt64 = 0
+    /// Carries the attitude ahead for predicted frames; fed every sample.
+    public private(set) var predictor: AttitudePredictor
+    /// One shaper per horizon predicted (milliseconds), fed every sample's predicted attitude: a predicted tilt is
+    /// smoothed and clamped like the plain one, from the same tare reference.
+    private var predictionShapers: [Int: TiltShaper] = [:]
+    /// The latest sample's predicted tilt, per horizon (milliseconds).
+    private var predictedTilts: [Int: AttitudeFrame.Tilt] = [:]
 
     public init(configuration: Configuration = .init()) {
         filter = AttitudeFilter(configuration: configuration.filter)
         shaper = TiltShaper(configuration: configuration.shaping)
+        predictor = AttitudePredictor(model: configuration.prediction)
     }
 
     /// A pipeline started beside a running one (the daemon's 6D filter beside its 9D one): it takes over the other's
@@ -39,6 +53,8 @@ public struct MotionPipeline: Sendable {
     public mutating func markGap() {
         filter.markGap()
         shaper.restartSmoothing()
+        predictor.reset()
+        for ms in predictionShapers.keys { predictionShapers[ms]?.restartSmoothing() }
     }
 
     /// Re-centres the tilt on the next sample's attitude.
@@ -62,6 +78,8 @@ public struct MotionPipeline: Sendable {
             shaper.tare(to: estimate.quaternion * other.filter.quaternion.conjugate * reference)
         }
         let tilt = shaper.shape(estimate.quaternion, at: sample.time)
+        predictor.update(rate: estimate.rotationRate, time: sample.time, resting: estimate.flags.rest)
+        if !predictionShapers.isEmpty { shapePredictions(estimate.quaternion, at: sample.time) }
         defer { nextSeq &+= 1 }
         var frame = AttitudeFrame(
             seq: nextSeq, time: sample.time, quaternion: estimate.quaternion, gravity: estimate.gravity,
@@ -100,5 +118,60 @@ extension MotionPipeline {
         guard nextSeq > 0, other.nextSeq > 0, let reference = other.shaper.reference else { return }
         let offset = filter.quaternion * other.filter.quaternion.conjugate
         shaper.tare(to: offset * reference)
+    }
+}
+
+// MARK: Prediction (issue 30)
+
+extension MotionPipeline {
+    /// The horizons, in milliseconds (1 … 100), that frames are predicted for: each keeps its own tilt smoothing,
+    /// fed every sample from then on. A horizon added later starts its smoothing at the next sample.
+    public var predictionHorizons: Set<Int> {
+        get { Set(predictionShapers.keys) }
+        set {
+            let wanted = Set(newValue.map { min(max($0, 1), Int(AttitudePredictor.maxHorizon * 1000)) })
+            for ms in predictionShapers.keys where !wanted.contains(ms) {
+                predictionShapers[ms] = nil
+                predictedTilts[ms] = nil
+            }
+            for ms in wanted where predictionShapers[ms] == nil {
+                var s = TiltShaper(configuration: shaper.configuration)
+                if let reference = shaper.reference { s.tare(to: reference) }
+                predictionShapers[ms] = s
+            }
+        }
+    }
+
+    private mutating func shapePredictions(_ attitude: Quaternion, at time: Double) {
+        for ms in Array(predictionShapers.keys) {
+            guard var s = predictionShapers[ms] else { continue }
+            // The same tare reference as the plain tilt, whenever that one changes.
+            if let reference = shaper.reference, s.reference != reference { s.tare(to: reference) }
+            predictedTilts[ms] = s.shape(predictor.predict(attitude, ahead: Double(ms) / 1000), at: time)
+            predictionShapers[ms] = s
+        }
+    }
+
+    /// `frame` (this pipeline's latest) carried `horizon` seconds ahead: its quaternion, Euler angles and gravity
+    /// predicted (``AttitudePredictor``), its tilt the predicted attitude's, shaped by that horizon's own smoothing
+    /// when the horizon is among ``predictionHorizons`` (else shaped without smoothing, only clamped), and
+    /// `predicted` set. Rotation rate and user acceleration stay the sample's. A horizon of 0 returns `frame`.
+    public func predictedFrame(_ frame: AttitudeFrame, horizon: Double) -> AttitudeFrame {
+        let h = min(max(horizon.isFinite ? horizon : 0, 0), AttitudePredictor.maxHorizon)
+        guard h > 0 else { return frame }
+        var f = frame
+        let q = predictor.predict(frame.quaternion, ahead: h)
+        f.quaternion = q
+        f.gravity = q.inverseRotate(Vector3(0, 0, -standardGravity))
+        let ms = Int((h * 1000).rounded())
+        if let tilt = predictedTilts[ms], Double(ms) / 1000 == h {
+            f.tilt = tilt
+        } else {
+            let raw = SwingTilt.of((shaper.reference ?? q).conjugate * q)
+            let clamp = SoftClamp(limit: shaper.configuration.limit)
+            f.tilt = AttitudeFrame.Tilt(x: clamp(raw.x), y: clamp(raw.y))
+        }
+        f.predicted = h
+        return f
     }
 }

@@ -26,18 +26,26 @@ public enum FusedCSV {
     ///
     /// - Parameter gaps: The log's gaps by the index of the sample after each (``SensorLog/gaps``): the filter is
     ///   not fed the jump (``MotionPipeline/markGap()``); the rows keep the log's own times.
+    /// - Parameter predict: Seconds ahead (whole milliseconds, 0 … 0.1): each row's attitude, gravity and tilt are
+    ///   those predicted for its time plus this (``MotionPipeline/predictedFrame(_:horizon:)``); its `t` stays the
+    ///   sample's time. 0 writes the attitude as fused.
     public static func fuse(
         _ samples: [MotionSample], gaps: [Int: SampleGap] = [:], useMagnetometer: Bool, name: String,
-        emit: (String) throws -> Void
+        predict: Double = 0, emit: (String) throws -> Void
     ) throws {
         var configuration = MotionPipeline.Configuration()
         configuration.filter.useMagnetometer = useMagnetometer
         var pipeline = MotionPipeline(configuration: configuration)
+        let milliseconds = Int((min(max(predict, 0), AttitudePredictor.maxHorizon) * 1000).rounded())
+        if milliseconds > 0 { pipeline.predictionHorizons = [milliseconds] }
         var text = header
         text.reserveCapacity(1 << 20)
         for (index, sample) in samples.enumerated() {
             if gaps[index] != nil { pipeline.markGap() }
-            text += row(time: sample.time, pipeline.process(sample, source: name))
+            let frame = pipeline.process(sample, source: name)
+            text += row(
+                time: sample.time,
+                milliseconds > 0 ? pipeline.predictedFrame(frame, horizon: Double(milliseconds) / 1000) : frame)
             if text.utf8.count > 1 << 20 {
                 try emit(text)
                 text.removeAll(keepingCapacity: true)

@@ -7,9 +7,11 @@ public enum ClientCommand: Sendable, Equatable {
     /// `"raw":true` also streams the raw samples (`sample` objects) at the sensor's rate.
     /// `"screenRotation":90` gives the device-axis fields in the axes of a picture the display turns that many
     /// degrees counter-clockwise (``ScreenRotation``); `"magnetometer":false` asks for the 6D (game rotation)
-    /// attitude, `true` for 9D, absent (`nil`) for the daemon's default.
+    /// attitude, `true` for 9D, absent (`nil`) for the daemon's default. `"predict":0.03` asks for frames predicted
+    /// that many seconds ahead of their sample (0 … ``WireProtocol/maxPredict``; 0, the default, is none).
     case watch(
-        enable: Bool, rate: Double?, raw: Bool, screenRotation: ScreenRotation = .normal, magnetometer: Bool? = nil)
+        enable: Bool, rate: Double?, raw: Bool, screenRotation: ScreenRotation = .normal, magnetometer: Bool? = nil,
+        predict: Double = 0)
     /// `{"cmd":"poll"}`: one frame now.
     case poll
     /// `{"cmd":"status"}`: the daemon's and this connection's state.
@@ -24,7 +26,7 @@ public enum ClientCommand: Sendable, Equatable {
     /// The JSON line (without newline) for this command.
     public var jsonLine: String {
         switch self {
-        case .watch(let enable, let rate, let raw, let rotation, let magnetometer):
+        case .watch(let enable, let rate, let raw, let rotation, let magnetometer, let predict):
             var w = JSONWriter()
             w.field("cmd", "watch")
             if !enable { w.field("enable", false) }
@@ -32,6 +34,7 @@ public enum ClientCommand: Sendable, Equatable {
             if raw { w.field("raw", true) }
             if rotation != .normal { w.field("screenRotation", rotation.degrees) }
             if let magnetometer { w.field("magnetometer", magnetometer) }
+            if predict > 0 { w.field("predict", predict) }
             return w.finish()
         case .poll: return #"{"cmd":"poll"}"#
         case .status: return #"{"cmd":"status"}"#
@@ -52,6 +55,7 @@ public enum ClientCommand: Sendable, Equatable {
         var reset: Bool?
         var screenRotation: Double?
         var magnetometer: Bool?
+        var predict: Double?
     }
 
     /// Decodes one line (without its newline).
@@ -94,9 +98,20 @@ public enum ClientCommand: Sendable, Equatable {
                 }
                 rotation = r
             }
+            var predict = 0.0
+            if let seconds = envelope.predict {
+                guard seconds.isFinite, seconds >= 0, seconds <= WireProtocol.maxPredict else {
+                    throw WireError(
+                        .badValue(field: "predict"),
+                        "'predict' must be from 0 to \(WireProtocol.maxPredict) seconds (how far ahead of each sample "
+                            + "to predict the attitude, e.g. 0.03), not \(seconds)")
+                }
+                // Whole milliseconds: the daemon keeps one tilt smoothing per horizon.
+                predict = (seconds * 1000).rounded() / 1000
+            }
             return .watch(
                 enable: envelope.enable ?? true, rate: envelope.rate, raw: envelope.raw ?? false,
-                screenRotation: rotation, magnetometer: envelope.magnetometer)
+                screenRotation: rotation, magnetometer: envelope.magnetometer, predict: predict)
         case "poll": return .poll
         case "status": return .status
         case "tare": return envelope.reset == true ? .resetTare : .tare

@@ -29,6 +29,7 @@ extension AttitudeFrame: WireMessage {
         w.field("axes", axes.axesName)
         if let reference { w.field("reference", reference.rawValue) }
         if let headingAccuracy { w.field("headingAccuracy", headingAccuracy) }
+        if let predicted { w.field("predicted", predicted) }
     }
 
     /// The frame's fields as the wire has them; `euler` is not read (it follows from the quaternion).
@@ -52,6 +53,7 @@ extension AttitudeFrame: WireMessage {
         var axes: String?
         var reference: String?
         var headingAccuracy: Double?
+        var predicted: Double?
     }
 
     public static func decode(line: Data, using decoder: JSONDecoder) throws -> AttitudeFrame {
@@ -75,6 +77,7 @@ extension AttitudeFrame: WireMessage {
         }
         frame.reference = f.reference.flatMap(AttitudeReference.init(rawValue:))
         frame.headingAccuracy = f.headingAccuracy
+        frame.predicted = f.predicted.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         return frame
     }
 }

@@ -69,6 +69,8 @@ public struct StatusReport: WireMessage, Codable {
         public var screenRotation: Int?
         /// The `magnetometer` choice it made (`nil`: the daemon's default).
         public var magnetometer: Bool?
+        /// How far ahead its frames are predicted, seconds (`watch`'s `predict`); `nil` when it asked for none.
+        public var predict: Double?
 
         public init(
             id: UInt64, watching: Bool, rate: Double?, raw: Bool, sent: UInt64, dropped: UInt64, errors: UInt64,
@@ -180,6 +182,7 @@ extension StatusReport.Client {
         w.field("id", id)
         if let magnetometer { w.field("magnetometer", magnetometer) }
         if let pid { w.field("pid", pid) }
+        if let predict { w.field("predict", predict) }
         if let rate { w.field("rate", rate) }
         w.field("raw", raw)
         if let screenRotation { w.field("screenRotation", screenRotation) }

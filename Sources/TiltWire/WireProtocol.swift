@@ -12,6 +12,9 @@ public enum WireProtocol {
     public static let minRate = 0.1
     /// The highest watch rate the daemon grants, Hz.
     public static let maxRate = 1000.0
+    /// The furthest ahead a `watch` may ask frames to be predicted (`"predict"`), seconds: beyond it the rate says
+    /// too little about where the device will be.
+    public static let maxPredict = 0.1
     /// The rate a `watch` without `rate` gets, Hz.
     public static let defaultRate = 60.0
     /// The daemon's version string, as sent in `hello`.

@@ -23,7 +23,10 @@ struct FusionBench: AsyncParsableCommand {
             known reference: RMSE in degrees of the total, heading and inclination error. 6D scores have the mean \
             heading offset removed. Speed counts the filter alone (parsing excluded), as the thread's CPU time; build \
             with -c release. --cross-validate scores the tuned parameters by leaving each trial out in turn; \
-            scripts/compare-vqf puts VQF beside every trial.
+            scripts/compare-vqf puts VQF beside every trial. --predict SECONDS scores the attitude predicted that \
+            far ahead against the reference at t + SECONDS, beside the unpredicted attitude and plain \
+            constant-angular-velocity prediction scored against the same shifted reference, per trial; with \
+            --cross-validate each trial is predicted by a model fitted without it.
             """)
 
     @Option(
@@ -49,6 +52,13 @@ struct FusionBench: AsyncParsableCommand {
             """)
     var crossValidate = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Score motion-to-photon prediction this many seconds ahead (0.001 to 0.1), e.g. 0.03.",
+            valueName: "SECONDS"))
+    var predict: Double?
+
     @Flag(name: .long, help: "Print the scores and the speed as one JSON object per configuration (for scripts).")
     var json = false
 
@@ -61,6 +71,14 @@ struct FusionBench: AsyncParsableCommand {
 
     /// A malformed or out-of-range `--set` is a usage mistake: said before any log is read.
     func validate() throws {
+        if let predict {
+            guard predict.isFinite, predict >= 0.001, predict <= 0.1 else {
+                throw ValidationError("--predict must be from 0.001 to 0.1 seconds (e.g. 0.03), not \(predict)")
+            }
+            guard !json, overrides.isEmpty else {
+                throw ValidationError("--predict prints its own table: it takes neither --json nor --set")
+            }
+        }
         do {
             _ = try ConfigurationSweep(overrides: overrides)
         } catch {
@@ -74,6 +92,13 @@ struct FusionBench: AsyncParsableCommand {
         let names = try FusionBenchmark.logNames(in: folder, matching: trials)
         let logs = try FusionBenchmark.trials(in: folder, names: names, read: { try badRows.read($0) }) {
             StandardStream.error.write(Data(($0 + "\n").utf8))
+        }
+        if let predict {
+            let report = PredictionBenchmark.run(logs, horizon: predict, crossValidate: crossValidate) {
+                StandardStream.error.write(Data(($0 + "\n").utf8))
+            }
+            print(PredictionBenchmark.text(report))
+            return
         }
         if crossValidate {
             print(

@@ -9,7 +9,9 @@ struct Fuse: AsyncParsableCommand {
         abstract: "Run the daemon's fusion filter offline over a log, as fast as it can.",
         discussion: """
             Writes one CSV row per input sample: t,qw,qx,qy,qz (device → earth, ENU, Hamilton), then roll,pitch,yaw \
-            (radians), tilt_x,tilt_y, the bias-corrected rotation rate, gravity, user acceleration and flags.
+            (radians), tilt_x,tilt_y, the bias-corrected rotation rate, gravity, user acceleration and flags. \
+            With --predict SECONDS each row holds the attitude (quaternion, angles, gravity, tilt) predicted for its \
+            t plus SECONDS, as a watcher asking tiltd for "predict" gets it; t stays the sample's time.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The log to read (.csv or .csv.gz).", valueName: "LOG"))
@@ -22,10 +24,23 @@ struct Fuse: AsyncParsableCommand {
     @Flag(name: .customLong("no-mag"), help: "Ignore the magnetometer (6D fusion).")
     var noMag = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write the attitude predicted this many seconds ahead of each sample (0 to 0.1, whole milliseconds).",
+            valueName: "SECONDS"))
+    var predict: Double = 0
+
     @Flag(name: .long, help: "Replace the output file when it exists (never the input log).")
     var force = false
 
     @OptionGroup var badRows: StrictOption
+
+    func validate() throws {
+        guard predict.isFinite, predict >= 0, predict <= 0.1 else {
+            throw ValidationError("--predict must be from 0 to 0.1 seconds (e.g. 0.03), not \(predict)")
+        }
+    }
 
     func run() async throws {
         // Refuse a bad output before any work; the fused rows go to a temporary file renamed into place at the end,
@@ -44,7 +59,8 @@ struct Fuse: AsyncParsableCommand {
             emit = { try StandardOutput.write($0) }
         }
         let name = "fuse:" + (input.split(separator: "/").last.map(String.init) ?? input)
-        try FusedCSV.fuse(log.samples, gaps: log.gaps, useMagnetometer: !noMag, name: name, emit: emit)
+        try FusedCSV.fuse(
+            log.samples, gaps: log.gaps, useMagnetometer: !noMag, name: name, predict: predict, emit: emit)
         try file?.commit()
         let gaps = log.gaps.isEmpty ? "" : ", \(log.gaps.count) gap\(log.gaps.count == 1 ? "" : "s") not fused across"
         StandardStream.error.write(

@@ -34,6 +34,9 @@ public struct AttitudeFrame: Hashable, Sendable {
     /// the magnetometer corrects it, growing while heading is held on the gyroscope (`magDisturbed`); `nil` when
     /// unknown (6D, where heading is free, or an older daemon). The wire's `headingAccuracy`.
     public var headingAccuracy: Double?
+    /// How far ahead of `time` the attitude fields (quaternion, Euler angles, gravity, tilt) are predicted, seconds;
+    /// `nil` for a frame as fused. The wire's `predicted` (issue 30).
+    public var predicted: Double?
 
     public init(
         seq: UInt64, time: Double, quaternion: Quaternion, gravity: Vector3, rotationRate: Vector3,

@@ -12,6 +12,9 @@ struct Demand: Sendable, Equatable {
     /// what needs no heading (only claims: orientation needs gravity only), and alone on a daemon without a
     /// magnetometer.
     var game = false
+    /// The prediction horizons watchers asked for, whole milliseconds (issue 30): the filters keep a tilt smoothing
+    /// for each.
+    var horizons: Set<Int> = []
 
     /// The attitudes clients want.
     var attitudes: Set<AttitudeReference> {

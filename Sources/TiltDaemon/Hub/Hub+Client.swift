@@ -19,6 +19,8 @@ extension Hub {
         var screenRotation = ScreenRotation.normal
         /// Its attitude choice: `false` 6D, `true` 9D, `nil` the daemon's default.
         var magnetometer: Bool?
+        /// How far ahead its frames are predicted, whole milliseconds (0: not predicted).
+        var predictMilliseconds = 0
 
         /// The attitude this client gets, when the main filter gives `main`.
         func reference(main: AttitudeReference) -> AttitudeReference {

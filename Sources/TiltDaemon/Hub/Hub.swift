@@ -103,7 +103,7 @@ final class Hub: Sendable {
     @discardableResult
     func setWatch(
         id: UInt64, enable: Bool, rate: Double?, raw: Bool, rotation: ScreenRotation = .normal,
-        magnetometer: Bool? = nil
+        magnetometer: Bool? = nil, predict: Double = 0
     ) -> String? {
         if enable, magnetometer == true, mainReference != .magnetic {
             return "no magnetometer: this daemon fuses without one (it has none, or runs with no_mag); "
@@ -118,6 +118,7 @@ final class Hub: Sendable {
             client.schedule.setRate(granted)
             client.screenRotation = rotation
             client.magnetometer = magnetometer
+            client.predictMilliseconds = Int((min(max(predict, 0), WireProtocol.maxPredict) * 1000).rounded())
             s.clients[id] = client
         }
         return nil
@@ -165,8 +166,10 @@ final class Hub: Sendable {
         var active = false
         var rate: Double?
         var wanted = Set<AttitudeReference>()
+        var horizons = Set<Int>()
         for client in s.clients.values where client.wantsFrames {
             active = true
+            if client.watching, client.predictMilliseconds > 0 { horizons.insert(client.predictMilliseconds) }
             if let r = client.rate { rate = max(rate ?? 0, r) }
             wanted.insert(client.reference(main: mainReference))
         }
@@ -175,7 +178,8 @@ final class Hub: Sendable {
             rate = max(rate ?? 0, Demand.claimRate)
         }
         return Demand(
-            active: active, rate: rate, magnetic: wanted.contains(.magnetic), game: wanted.contains(.game))
+            active: active, rate: rate, magnetic: wanted.contains(.magnetic), game: wanted.contains(.game),
+            horizons: horizons)
     }
 
     /// Sets how many claims outside the socket keep the sensor running (the D-Bus service's callers).
@@ -190,8 +194,14 @@ final class Hub: Sendable {
     /// - Parameter now: Monotonic seconds, for the watchers' rate schedules.
     /// A frame whose `reference` is not the main filter's goes only to the clients that asked for it (and is not
     /// the latest frame `poll` and `status` see); each client gets it in its own axes, encoded once per rotation.
-    func publish(_ frame: AttitudeFrame, gyroBias: Vector3, now: Double = monotonicSeconds()) {
-        var due: [(id: UInt64, sink: any Subscriber, answersPoll: Bool, rotation: ScreenRotation)] = []
+    /// A watcher that asked for `predict` gets the frame `predicted` holds for its horizon (whole milliseconds),
+    /// the frame as fused when there is none yet (its horizon started after this sample was fused); a poll is
+    /// answered with the frame as fused.
+    func publish(
+        _ frame: AttitudeFrame, predicted: [Int: AttitudeFrame] = [:], gyroBias: Vector3,
+        now: Double = monotonicSeconds()
+    ) {
+        var due: [(id: UInt64, sink: any Subscriber, answersPoll: Bool, rotation: ScreenRotation, horizon: Int)] = []
         var servedPoll = false
         let reference = frame.reference ?? mainReference
         state.withLock { s in
@@ -212,14 +222,19 @@ final class Hub: Sendable {
                 client.pollPending = false
                 client.pollInFlight = client.pollInFlight || answersPoll
                 s.clients[id] = client
-                due.append((id, client.sink, answersPoll, client.screenRotation))
+                due.append(
+                    (id, client.sink, answersPoll, client.screenRotation, answersPoll ? 0 : client.predictMilliseconds))
             }
         }
         if servedPoll { updateDemand { _ in } }
         guard !due.isEmpty else { return }
-        var lines = FrameLines(frame)
+        var lines = FrameLines(frame, predicted: predicted)
         let outcomes = due.map {
-            ($0.id, $0.sink.deliver(lines.line(for: $0.rotation), kind: .frame(answersPoll: $0.answersPoll)))
+            (
+                $0.id,
+                $0.sink.deliver(
+                    lines.line(for: $0.rotation, horizon: $0.horizon), kind: .frame(answersPoll: $0.answersPoll))
+            )
         }
         state.withLock { s in
             for (id, delivered) in outcomes {
@@ -385,10 +400,11 @@ final class Hub: Sendable {
     func status(id: UInt64, errors: UInt64, peer: PeerCredentials?, now: Double = monotonicSeconds()) -> StatusReport {
         state.withLock { s in
             let me = s.clients[id]
-            let client = StatusReport.Client(
+            var client = StatusReport.Client(
                 id: id, watching: me?.watching ?? false, rate: me?.rate, raw: me?.raw ?? false, sent: me?.sent ?? 0,
                 dropped: me?.dropped ?? 0, errors: errors, uid: peer?.uid, pid: peer?.pid,
                 screenRotation: me?.screenRotation.degrees ?? 0, magnetometer: me?.magnetometer)
+            client.predict = (me?.predictMilliseconds).flatMap { $0 > 0 ? Double($0) / 1000 : nil }
             var report = StatusReport(
                 daemon: "tiltd \(WireProtocol.daemonVersion)", protocol: WireProtocol.version, uptime: now - startTime,
                 source: sourceName, sensor: s.sensorState, clients: s.clients.count,

@@ -22,6 +22,9 @@ extension MotionService {
         private(set) var running: [AttitudeReference] = []
         /// Which pipeline joined beside the other and still initializes: it follows the other's tare reference.
         private var joining: AttitudeReference?
+        /// The prediction horizons watchers ask for, whole milliseconds: each pipeline keeps a tilt smoothing per
+        /// horizon (``MotionPipeline/predictionHorizons``).
+        var horizons: Set<Int> = []
         /// The `seq` at which each pipeline started: the one started first is the elder, whose first pose a tare
         /// reset goes back to.
         private var since: [AttitudeReference: UInt64] = [:]
@@ -95,8 +98,17 @@ extension MotionService {
             following other: MotionPipeline?
         ) -> (pipeline: MotionPipeline, frame: AttitudeFrame) {
             var p = pipeline ?? MotionPipeline(configuration: configurations[reference] ?? configurations[main]!)
+            if p.predictionHorizons != horizons { p.predictionHorizons = horizons }
             let frame = p.process(sample, source: source, following: other)
             return (p, frame)
+        }
+
+        /// `frame` (this sample's, from the filter its `reference` names) predicted for each of ``horizons``.
+        func predictions(of frame: AttitudeFrame) -> [Int: AttitudeFrame] {
+            guard !horizons.isEmpty, let pipeline = pipelines[frame.reference ?? main] else { return [:] }
+            var out: [Int: AttitudeFrame] = [:]
+            for ms in horizons { out[ms] = pipeline.predictedFrame(frame, horizon: Double(ms) / 1000) }
+            return out
         }
 
         /// Tares every filter on its current pose (those kept while the sensor is idle included); a filter started

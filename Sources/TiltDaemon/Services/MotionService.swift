@@ -35,6 +35,7 @@ final class MotionService: Service {
         var currentRate: Double?
         for await demand in hub.demands.cancelOnGracefulShutdown() {
             wanted.withLock { $0 = demand.attitudes }
+            filters.withLock { $0.horizons = demand.horizons }
             if demand.active {
                 if current != nil, currentRate == demand.rate { continue }
                 if let task = current {
@@ -69,15 +70,15 @@ final class MotionService: Service {
                     // The frame's `mono`: when the sample entered the daemon, for clients to measure latency.
                     let arrived = monotonicSeconds()
                     let wanted = self.wanted.withLock { $0 }
-                    let (fused, bias) = self.filters.withLock { f in
-                        let fused = f.process(sample, source: name, wanted: wanted)
-                        return (fused, f.gyroBias)
+                    let (fused, bias, predicted) = self.filters.withLock { f in
+                        var fused = f.process(sample, source: name, wanted: wanted)
+                        for i in fused.frames.indices { fused.frames[i].mono = arrived }
+                        return (fused, f.gyroBias, fused.frames.map { f.predictions(of: $0) })
                     }
                     if let running = fused.running { hub.setFilters(running) }
                     hub.publishRaw(sample)
-                    for var frame in fused.frames {
-                        frame.mono = arrived
-                        hub.publish(frame, gyroBias: bias)
+                    for (frame, ahead) in zip(fused.frames, predicted) {
+                        hub.publish(frame, predicted: ahead, gyroBias: bias)
                     }
                     // Gravity from whichever filter runs, the main one's first.
                     if let main = fused.frames.first {

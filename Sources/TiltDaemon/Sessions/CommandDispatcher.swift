@@ -30,9 +30,10 @@ struct CommandDispatcher: Sendable {
         -> Outcome
     {
         switch command {
-        case .watch(let enable, let rate, let raw, let rotation, let magnetometer):
+        case .watch(let enable, let rate, let raw, let rotation, let magnetometer, let predict):
             if let refusal = hub.setWatch(
-                id: id, enable: enable, rate: rate, raw: raw, rotation: rotation, magnetometer: magnetometer)
+                id: id, enable: enable, rate: rate, raw: raw, rotation: rotation, magnetometer: magnetometer,
+                predict: predict)
             {
                 return .refused(command: "watch", message: refusal)
             }
