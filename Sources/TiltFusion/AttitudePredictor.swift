@@ -21,7 +21,9 @@ import TiltCore
 /// time constant of ``restTimeConstant``, so it never steps), and it is scaled by ``motionTrust``, which fades the
 /// prediction out where the rate is at the level of sensor noise (``noiseRate``): there the rate is noise, and
 /// predicting from it would only add jitter. The predicted rotation is capped at ``maxRate`` × h, the range of common MEMS
-/// gyroscopes, so a corrupt sample cannot throw the picture around. Horizons are capped at ``maxHorizon``.
+/// gyroscopes, so a corrupt sample cannot throw the picture around, and it never points against the rate measured
+/// now nor turns more than ``rateLimit`` times as far as that rate would: when the motion stops, the prediction stops
+/// with it. Horizons are capped at ``maxHorizon``.
 ///
 /// Time constants are in seconds, so the model holds at any sample rate; the filters follow each sample's own
 /// interval. After a gap (``reset()``) the history starts again from the next sample.
@@ -51,12 +53,13 @@ public struct AttitudePredictor: Sendable {
         public static let fittedTimeConstants = [0.01, 0.03, 0.1]
 
         /// The weights fitted on the fifteen BROAD trials of `../shared/data/broad` (9D filter, horizons 10 to
-        /// 100 ms, rows in motion), as `tilt bench fusion --predict 0.03 --cross-validate` prints them; its
+        /// 100 ms, rows in motion; the rate weights sum to 1 and the acceleration weights to 0, so a steady turn is
+        /// predicted to go on), as `tilt bench fusion --predict 0.03 --cross-validate` prints them; its
         /// held-out table is the check that they carry over to recordings they were not fitted on.
         public static let fitted = Model(
             timeConstants: fittedTimeConstants,
-            rateWeights: [3.398, -3.753, 1.642, -0.280],
-            accelerationWeights: [-3.991, -0.024, 7.407, -7.706])
+            rateWeights: [3.264, -3.425, 1.375, -0.215],
+            accelerationWeights: [-2.138, 5.381, -3.822, 0.580])
     }
 
     /// The largest horizon predicted, seconds: beyond it the rate says too little about where the device will be.
@@ -68,6 +71,8 @@ public struct AttitudePredictor: Sendable {
     /// prediction's accuracy hardly moves with it (0.5 … 4 °/s), while the tilt's jitter at rest falls from 1.37× the
     /// unpredicted tilt's (worst trial) at 0.5 °/s to 1.05× at 2 °/s.
     public static let noiseRate = 2 * Double.pi / 180
+    /// The most a prediction turns, as a multiple of what the rate measured now turns through in the same time.
+    public static let rateLimit = 2.0
     /// How fast the trust in the rate follows rest and motion, seconds.
     public static let restTimeConstant = 0.05
 
@@ -138,9 +143,18 @@ public struct AttitudePredictor: Sendable {
             acceleration = acceleration + features[i] * model.accelerationWeights[i]
         }
         var v = (rate * h + acceleration * (0.5 * h * h)) * trust * motionTrust
-        let cap = Self.maxRate * h
-        let angle = v.norm
-        if angle > cap { v = v * (cap / angle) }
+        // Never against the rate measured now, nor more than `rateLimit` times what it turns through: when the
+        // motion stops, the prediction stops with it instead of swinging back.
+        let now = features[0]
+        let speed = now.norm
+        guard speed > 0 else { return .zero }
+        let axis = now * (1 / speed)
+        let along = v.x * axis.x + v.y * axis.y + v.z * axis.z
+        var across = v - axis * along
+        let cap = min(Self.rateLimit * speed, Self.maxRate) * h
+        let acrossNorm = across.norm
+        if acrossNorm > cap { across = across * (cap / acrossNorm) }
+        v = axis * min(max(along, 0), cap) + across
         return v
     }
 

@@ -29,7 +29,8 @@ public struct PredictionFit: Sendable {
         self.timeConstants = timeConstants
     }
 
-    private var size: Int { 2 * (timeConstants.count + 1) }
+    /// The unknowns: the weights of the low-passes (the rate's own follow from them, ``model(excluding:ridge:)``).
+    private var size: Int { 2 * timeConstants.count }
 
     /// Adds one recording: its samples' `times` (seconds) and bias-corrected `rates` (device frame, rad/s), and
     /// which rows to fit on (`nil`: all). Every `stride`-th row is used (neighbouring rows say almost the same).
@@ -39,6 +40,7 @@ public struct PredictionFit: Sendable {
     public mutating func add(times: [Double], rates: [Vector3], fitted: [Bool]? = nil, stride: Int = 3) -> Int {
         let n = min(times.count, rates.count)
         let k = timeConstants.count + 1
+        let lows = k - 1
         var part = Part(normal: Array(repeating: 0, count: size * size), right: Array(repeating: 0, count: size), rows: 0)
         // Prefix sums of rate × interval: the rotation from sample 0 to the start of sample i.
         var prefix = [Vector3](repeating: .zero, count: n + 1)
@@ -68,12 +70,15 @@ public struct PredictionFit: Sendable {
                 last[slot] = j
                 guard j + 1 < n, broken[j] == broken[i] else { continue }
                 // Whole intervals i..<j, then the part of sample j's interval up to `end`.
-                let target = prefix[j] - prefix[i] + rates[j] * (end - times[j])
+                // A steady rate is predicted to go on: the weights are fitted on each low-pass's difference from the
+                // rate, against what is left after constant-rate prediction.
+                let target = prefix[j] - prefix[i] + rates[j] * (end - times[j]) - f[0] * h
                 for axis in 0..<3 {
-                    for m in 0..<k {
-                        let v = f[m].component(axis)
+                    let now = f[0].component(axis)
+                    for m in 0..<lows {
+                        let v = f[m + 1].component(axis) - now
                         row[m] = h * v
-                        row[k + m] = 0.5 * h * h * v
+                        row[lows + m] = 0.5 * h * h * v
                     }
                     let b = target.component(axis)
                     for r in 0..<size {
@@ -105,11 +110,15 @@ public struct PredictionFit: Sendable {
         for i in 0..<n { trace += a[i * n + i] }
         let lambda = ridge * trace / Double(n)
         for i in 0..<n { a[i * n + i] += lambda }
-        b[0] += lambda  // the prior: rate weight 1 on the rate itself, every other weight 0
         guard let x = Self.solve(a, b, n) else { return nil }
-        let k = n / 2
+        // The ridge pulls every low-pass weight towards 0: towards constant-rate prediction. The rate's own weights
+        // make the rate weights sum to 1 and the acceleration weights to 0, so a steady turn is predicted to go on.
+        let lows = n / 2
+        let rate = Array(x[0..<lows])
+        let acceleration = Array(x[lows..<n])
         return AttitudePredictor.Model(
-            timeConstants: timeConstants, rateWeights: Array(x[0..<k]), accelerationWeights: Array(x[k..<n]))
+            timeConstants: timeConstants, rateWeights: [1 - rate.reduce(0, +)] + rate,
+            accelerationWeights: [-acceleration.reduce(0, +)] + acceleration)
     }
 
     /// Solves `a x = b` (`a` row-major `n × n`) by Gaussian elimination with partial pivoting; `nil` if singular.

@@ -20,6 +20,11 @@ import TiltWire
             .watch(enable: true, rate: 30, raw: false, screenRotation: .right, magnetometer: false)
         ),
         (#"{"cmd":"watch","magnetometer":true}"#, .watch(enable: true, rate: nil, raw: false, magnetometer: true)),
+        (#"{"cmd":"watch","predict":0.03}"#, .watch(enable: true, rate: nil, raw: false, predict: 0.03)),
+        (#"{"cmd":"watch","predict":0}"#, .watch(enable: true, rate: nil, raw: false)),
+        (#"{"cmd":"watch","predict":0.1}"#, .watch(enable: true, rate: nil, raw: false, predict: 0.1)),
+        // Whole milliseconds.
+        (#"{"cmd":"watch","predict":0.0304}"#, .watch(enable: true, rate: nil, raw: false, predict: 0.03)),
     ])
     func decodesCommands(_ line: String, _ expected: ClientCommand) throws {
         #expect(try ClientCommand.decode(Array(line.utf8)) == expected)
@@ -45,6 +50,9 @@ import TiltWire
             "'screenRotation' has the wrong type"
         ),
         (#"{"cmd":"watch","magnetometer":1}"#, .wrongType(field: "magnetometer"), "'magnetometer' has the wrong type"),
+        (#"{"cmd":"watch","predict":0.5}"#, .badValue(field: "predict"), "'predict' must be from 0 to 0.1 seconds"),
+        (#"{"cmd":"watch","predict":-0.01}"#, .badValue(field: "predict"), "not -0.01"),
+        (#"{"cmd":"watch","predict":"auto"}"#, .wrongType(field: "predict"), "'predict' has the wrong type"),
     ])
     func refusesBadLines(_ line: String, _ kind: WireError.Kind, _ needle: String) {
         do {
@@ -91,6 +99,16 @@ import TiltWire
             return
         }
         #expect(plain.headingAccuracy == nil)
+    }
+
+    @Test("a predicted frame says how far ahead, and it comes back; a frame as fused has no such field")
+    func framePredictionRoundTrips() throws {
+        var ahead = frame
+        ahead.predicted = 0.03
+        let line = ServerMessage.encode(frame: ahead)
+        #expect(line.contains(#""predicted":0.03"#))
+        #expect(try ServerMessage.decode(Array(line.utf8)) == .attitude(ahead))
+        #expect(!ServerMessage.encode(frame: frame).contains("predicted"))
     }
 
     @Test("a frame says its axes and attitude, and both come back")
