@@ -150,11 +150,10 @@ public struct AttitudePredictor: Sendable {
         guard speed > 0 else { return .zero }
         let axis = now * (1 / speed)
         let along = v.x * axis.x + v.y * axis.y + v.z * axis.z
-        var across = v - axis * along
+        v = axis * max(along, 0) + (v - axis * along)
         let cap = min(Self.rateLimit * speed, Self.maxRate) * h
-        let acrossNorm = across.norm
-        if acrossNorm > cap { across = across * (cap / acrossNorm) }
-        v = axis * min(max(along, 0), cap) + across
+        let angle = v.norm
+        if angle > cap { v = v * (cap / angle) }
         return v
     }
 
