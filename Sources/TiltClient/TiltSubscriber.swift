@@ -41,6 +41,8 @@ public final class TiltSubscriber: Sendable {
         public var screenRotation: ScreenRotation
         /// `false` for the 6D (game rotation) attitude, `true` for 9D, `nil` for the daemon's default.
         public var magnetometer: Bool?
+        /// Seconds ahead of each sample to ask frames predicted for (`watch`'s `predict`, 0 … 0.1); 0 is none.
+        public var predict: Double = 0
 
         public init(
             socketPath: String? = nil, rate: Double = WireProtocol.defaultRate, watch: Bool = true, raw: Bool = false,
@@ -80,8 +82,11 @@ public final class TiltSubscriber: Sendable {
         var raw: Bool
         var screenRotation: ScreenRotation
         var magnetometer: Bool?
+        var predict: Double
         var command: ClientCommand {
-            .watch(enable: watching, rate: rate, raw: raw, screenRotation: screenRotation, magnetometer: magnetometer)
+            .watch(
+                enable: watching, rate: rate, raw: raw, screenRotation: screenRotation, magnetometer: magnetometer,
+                predict: predict)
         }
     }
 
@@ -104,7 +109,8 @@ public final class TiltSubscriber: Sendable {
         watch = Mutex(
             WatchState(
                 watching: configuration.watch, rate: configuration.rate, raw: configuration.raw,
-                screenRotation: configuration.screenRotation, magnetometer: configuration.magnetometer))
+                screenRotation: configuration.screenRotation, magnetometer: configuration.magnetometer,
+                predict: configuration.predict))
     }
 
     /// Convenience: a subscriber on `socketPath` watching at `rate`.
@@ -146,6 +152,18 @@ public final class TiltSubscriber: Sendable {
         let command = watch.withLock { w -> ClientCommand? in
             guard w.screenRotation != rotation else { return nil }
             w.screenRotation = rotation
+            return w.watching ? w.command : nil
+        }
+        if let command { send(command) }
+    }
+
+    /// Changes how far ahead of their samples frames are predicted (seconds, 0 … 0.1; 0 is none), and sends the new
+    /// `watch` if watching.
+    public func setPredict(_ seconds: Double) {
+        let value = min(max(seconds.isFinite ? seconds : 0, 0), WireProtocol.maxPredict)
+        let command = watch.withLock { w -> ClientCommand? in
+            guard w.predict != value else { return nil }
+            w.predict = value
             return w.watching ? w.command : nil
         }
         if let command { send(command) }

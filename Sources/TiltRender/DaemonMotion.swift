@@ -16,11 +16,13 @@ public final class DaemonMotion: Sendable {
         public var lastProblem: String?
         /// The newest power state.
         public var power: PowerState?
+        /// When the newest frame was received, seconds on the monotonic clock (its `mono`'s clock).
+        public var received: Double?
     }
 
     /// The shared state, in a class so the background task can hold it without holding `self`.
     private final class Shared: Sendable {
-        let mutex = Mutex(Snapshot(frame: nil, connected: false, lastProblem: nil, power: nil))
+        let mutex = Mutex(Snapshot(frame: nil, connected: false, lastProblem: nil, power: nil, received: nil))
         /// Signalled when the power state or the connection changes, for loops that sleep until then.
         let changed = DispatchSemaphore(value: 0)
     }
@@ -34,9 +36,12 @@ public final class DaemonMotion: Sendable {
 
     /// Subscribes at `rate` Hz to the daemon at `socketPath` (nil: `$TILTD_SOCKET` or the default), for frames in
     /// the axes of a picture turned by `screenRotation`.
-    public init(socketPath: String?, rate: Double, screenRotation: ScreenRotation = .normal) {
-        let subscriber = TiltSubscriber(
-            configuration: .init(socketPath: socketPath, rate: rate, screenRotation: screenRotation))
+    /// `predict` asks frames predicted that many seconds ahead of their samples (0: none).
+    public init(socketPath: String?, rate: Double, screenRotation: ScreenRotation = .normal, predict: Double = 0) {
+        var configuration = TiltSubscriber.Configuration(
+            socketPath: socketPath, rate: rate, screenRotation: screenRotation)
+        configuration.predict = predict
+        let subscriber = TiltSubscriber(configuration: configuration)
         self.subscriber = subscriber
         let shared = self.shared
         task = Task.detached {
@@ -47,7 +52,9 @@ public final class DaemonMotion: Sendable {
                     case .connected(let hello):
                         s.connected = true
                         s.power = hello.power.state
-                    case .message(.attitude(let frame)): s.frame = frame
+                    case .message(.attitude(let frame)):
+                        s.frame = frame
+                        s.received = monotonicSeconds()
                     case .message(.power(let power)): s.power = power
                     case .disconnected(let reason):
                         s.connected = false
@@ -69,6 +76,9 @@ public final class DaemonMotion: Sendable {
 
     /// Asks for frames in the axes of a picture turned by `rotation` (the display turned).
     public func setScreenRotation(_ rotation: ScreenRotation) { subscriber.setScreenRotation(rotation) }
+
+    /// Asks frames predicted `seconds` ahead of their samples (0: none).
+    public func setPredict(_ seconds: Double) { subscriber.setPredict(seconds) }
 
     /// Starts or stops frames from the daemon (`power` events keep coming either way).
     public func setWatching(_ on: Bool) { subscriber.setWatching(on) }

@@ -31,10 +31,18 @@ public struct HeadlessRunner: Sendable {
         self.onModeChange = onModeChange
     }
 
+    /// What a run drew, and what it measured from motion to swap.
+    public struct Outcome: Sendable {
+        /// Frames drawn and skipped in each power mode.
+        public var stats: PowerGate.Stats
+        /// Sample-to-swap times and their parts, and the prediction used, frame by frame.
+        public var timing: PresentationTiming
+    }
+
     /// Runs until the settings' duration passes or SIGINT/SIGTERM arrives.
-    /// - Returns: what was drawn and skipped in each mode.
+    /// - Returns: what was drawn and skipped in each mode, and the timing measured.
     /// - Throws: `RenderError` (no GL, compile errors) or `PresetError`.
-    public func run(logger: Logger) throws -> PowerGate.Stats {
+    public func run(logger: Logger) throws -> Outcome {
         guard frameRate > 0, frameRate.isFinite else {
             throw RenderError.argument("the frame rate must be positive (got \(frameRate))")
         }
@@ -53,12 +61,13 @@ public struct HeadlessRunner: Sendable {
             socketPath: settings.socketPath, rate: settings.policy.fullMotionRate,
             screenRotation: settings.screenRotation.initial(display: nil))
         defer { daemon.close() }
-        var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger)
+        var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger, prediction: settings.prediction)
         let scheduler = FrameScheduler(policy: settings.policy, displayRate: frameRate, duration: settings.duration)
         var loop = FrameLoop(pacing: .live(scheduler), logger: logger)
         loop.shouldStop = { [stopWhen] in stops.received || stopWhen() }
         loop.onModeChange = onModeChange
         let outcome = try loop.run(sink: OffscreenSink(renderer), motion: &motion, picture: picture)
-        return outcome.stats ?? PowerGate(policy: settings.policy).finalStats(now: 0)
+        return Outcome(
+            stats: outcome.stats ?? PowerGate(policy: settings.policy).finalStats(now: 0), timing: motion.timing)
     }
 }

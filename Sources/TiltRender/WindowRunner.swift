@@ -36,7 +36,7 @@ public struct WindowRunner: Sendable {
             socketPath: settings.socketPath, rate: settings.policy.fullMotionRate,
             screenRotation: sink.initialRotation)
         defer { daemon.close() }
-        var motion = DaemonFeed(daemon: daemon, fallback: .pointer, logger: logger)
+        var motion = DaemonFeed(daemon: daemon, fallback: .pointer, logger: logger, prediction: settings.prediction)
         let scheduler = FrameScheduler(policy: settings.policy, duration: settings.duration)
         try FrameLoop(pacing: .live(scheduler), logger: logger).run(sink: sink, motion: &motion, picture: picture)
     }

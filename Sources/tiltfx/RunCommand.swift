@@ -52,8 +52,14 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Frames per second of the headless run in full mode.")
     var fps: Double = 60
 
-    @Flag(help: "Headless: print a JSON line on each power mode change and a statistics line at the end.")
+    @Flag(
+        help: """
+            Headless: print a JSON line on each power mode change, and at the end a statistics line and a latency \
+            line (sample-to-swap time and its parts, p50/p99, and the prediction used).
+            """)
     var stats = false
+
+    @OptionGroup var prediction: PredictOption
 
     @Option(
         name: .customLong("screen-rotation"),
@@ -92,6 +98,7 @@ struct RunCommand: ParsableCommand {
             policy: policy, picture: try picture.load(),
             screenRotation: ScreenRotationChoice(argument: screenRotation) ?? .auto)
         settings.fitsDisplay = size == nil
+        settings.prediction = prediction.setting
         if headless {
             let printStats = stats
             var runner = HeadlessRunner(settings: settings, frameRate: fps) { decision, power in
@@ -102,7 +109,10 @@ struct RunCommand: ParsableCommand {
             let result = try runner.run(logger: logger)
             // `--stats | head -1`: a reader that went away ends the run, and tiltfx as a write to it would.
             if stats && StandardOutput.readerLeft() { StandardOutput.endBecauseReaderLeft() }
-            if stats { Self.emit(result.jsonLine) }
+            if stats {
+                Self.emit(result.stats.jsonLine)
+                Self.emit(result.timing.jsonLine(setting: settings.prediction))
+            }
             return
         }
         try WindowRunner(settings: settings).run(logger: logger)

@@ -93,8 +93,14 @@ struct WallpaperCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Stop after this many seconds (for tests and measurements).")
     var seconds: Double?
 
-    @Flag(help: "Print a JSON line on each power mode change and a statistics line at the end.")
+    @Flag(
+        help: """
+            Print a JSON line on each power mode change, and at the end a statistics line, a presentation line and \
+            a latency line (sample-to-swap time and its parts, p50/p99, and the prediction used).
+            """)
     var stats = false
+
+    @OptionGroup var prediction: PredictOption
 
     func validate() throws {
         try presets.requireDirectory()
@@ -155,6 +161,7 @@ struct WallpaperCommand: ParsableCommand {
         runner.tilt = tilt.map { SIMD2($0.x, $0.y) }
         runner.socketPath = socket
         runner.duration = seconds
+        runner.prediction = prediction.setting
         if stats {
             runner.onModeChange = { decision, power in RunCommand.emit(decision.jsonLine(power: power)) }
             runner.stopWhen = { StandardOutput.readerLeft() }
@@ -166,6 +173,7 @@ struct WallpaperCommand: ParsableCommand {
         if stats {
             RunCommand.emit(outcome.stats.jsonLine)
             RunCommand.emit(Self.latencyLine(outcome))
+            if let timing = outcome.timing { RunCommand.emit(timing.jsonLine(setting: runner.prediction)) }
         }
     }
 

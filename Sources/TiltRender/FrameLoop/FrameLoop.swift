@@ -136,6 +136,7 @@ public struct FrameLoop {
             case .wait(let seconds): sleepThread(seconds: seconds)
             case .frameDue:
                 let now = clock.now
+                let drawStart = monotonicSeconds()
                 var inputs = FrameInputs(
                     time: start.duration(to: now).inSeconds, timeDelta: last.duration(to: now).inSeconds,
                     frame: frame, size: SIMD2(Double(sink.size.x), Double(sink.size.y)), pointer: pointer,
@@ -157,6 +158,8 @@ public struct FrameLoop {
                     continue
                 }
                 try sink.present(inputs, frame: frame)
+                motion.presented(
+                    drawStart: drawStart, swapEnd: monotonicSeconds(), displayDelay: sink.presentationDelay)
                 frame += 1
             }
         }

@@ -22,6 +22,10 @@ public protocol FrameSink: AnyObject {
     var motionSources: Set<BuiltinUniform.Source> { get }
     /// Whether anyone can see the output (a window that is hidden or minimised cannot); offscreen: always.
     var visibility: WindowVisibility { get }
+    /// Seconds from the end of ``present(_:frame:)`` to the frame's light, as the sink expects it: a display's
+    /// refresh period (the swap queues the frame for the next scan-out), or what presentation feedback measured;
+    /// 0 offscreen. Motion prediction aims at the end of it.
+    var presentationDelay: Double { get }
     /// How long the loop may block, at most, while no frame is due, before it looks at the power state again.
     var idleWait: Double { get }
     /// Whether ``poll(waitSeconds:)`` waits for events of the sink's own (a window's); otherwise the loop waits on
@@ -44,6 +48,7 @@ extension FrameSink {
     public var motionSources: Set<BuiltinUniform.Source> { effects.motionSources }
     public var visibility: WindowVisibility { .visible }
     public var idleWait: Double { 1 }
+    public var presentationDelay: Double { 0 }
     public var hasEvents: Bool { false }
     public func poll(waitSeconds: Double) -> SinkEvents { SinkEvents() }
     public func finish() throws {}

@@ -18,6 +18,9 @@ public protocol MotionFeed {
     func setScreenRotation(_ rotation: ScreenRotation)
     /// Blocks until the source has news (a frame, a power change) or `timeout` seconds pass.
     func waitForChange(timeout: Double)
+    /// A frame driven by this feed was drawn: started (its motion read) at `drawStart` and swapped at `swapEnd`,
+    /// seconds on the monotonic clock; the sink expects it on the display `displayDelay` seconds after the swap.
+    mutating func presented(drawStart: Double, swapEnd: Double, displayDelay: Double)
     /// Blocks until the first motion arrives, for a render that cannot start without it.
     /// - Throws: `RenderError.read` when none comes within `timeout` seconds.
     func waitForFirstFrame(timeout: Double) throws
@@ -30,6 +33,7 @@ extension MotionFeed {
     public func setScreenRotation(_ rotation: ScreenRotation) {}
     public func waitForChange(timeout: Double) { sleepThread(seconds: max(0, timeout)) }
     public func waitForFirstFrame(timeout: Double) throws {}
+    public mutating func presented(drawStart: Double, swapEnd: Double, displayDelay: Double) {}
 }
 
 /// A tilt held still (`--tilt X,Y`): only the effect's time runs. The attitude and gravity follow the tilt

@@ -84,6 +84,14 @@ final class SDLWindow {
     }
 
     /// Hidden or minimised windows cannot be seen.
+    /// The refresh period of the display the window is on, seconds (1/60 when SDL does not know it).
+    var refreshPeriod: Double {
+        var mode = SDL_DisplayMode()
+        let index = SDL_GetWindowDisplayIndex(window)
+        guard index >= 0, SDL_GetCurrentDisplayMode(index, &mode) == 0, mode.refresh_rate > 0 else { return 1.0 / 60 }
+        return 1 / Double(mode.refresh_rate)
+    }
+
     var visibility: WindowVisibility {
         let hiddenFlags = SDL_WINDOW_HIDDEN.rawValue | SDL_WINDOW_MINIMIZED.rawValue
         return SDL_GetWindowFlags(window) & hiddenFlags != 0 ? .hidden : .visible

@@ -48,6 +48,8 @@ final class WindowSink: ErrorOverlaySink {
     var visibility: WindowVisibility { window.visibility }
     /// 250 ms at most without looking at the power state while the still frame is shown.
     var idleWait: Double { 0.25 }
+    /// The swap waits for the refresh and the frame is scanned out during the next one.
+    var presentationDelay: Double { window.refreshPeriod }
     var hasEvents: Bool { true }
     var overlay: String? { live.problem }
 

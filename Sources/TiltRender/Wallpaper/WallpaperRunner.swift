@@ -33,6 +33,8 @@ public struct WallpaperRunner {
     public var duration: Double?
     /// Told on every change of power mode.
     public var onModeChange: (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
+    /// How the motion drawn is predicted (`--predict`; issue 30).
+    public var prediction: PredictionSetting = .auto
     /// Asked once per turn of the loop besides the signals: `true` ends the run (`--stats`: its reader went away).
     public var stopWhen: () -> Bool = { false }
 
@@ -57,6 +59,8 @@ public struct WallpaperRunner {
         /// Seconds from each shown frame's motion (its `mono` time; a held tilt: when it was drawn) to the
         /// compositor's presentation, where `wp_presentation` reports it.
         public var latencies: LatencyRecord
+        /// Sample-to-swap times and their parts, and the prediction used (`nil` for a held tilt).
+        public var timing: PresentationTiming?
     }
 
     /// Draws on `desktop` until a signal, the duration, or the display server going away.
@@ -80,6 +84,7 @@ public struct WallpaperRunner {
         loop.shouldStop = { [stopWhen] in stops.received || stopWhen() }
         loop.onModeChange = onModeChange
         let outcome: FrameLoop.Outcome
+        var timing: PresentationTiming?
         if let tilt {
             var motion = HeldMotion(tilt: tilt)
             outcome = try loop.run(sink: sink, motion: &motion, picture: picture)
@@ -89,12 +94,13 @@ public struct WallpaperRunner {
                 screenRotation: screenRotation.initial(auto: sink.initialRotation))
             defer { daemon.close() }
             sink.motionTime = { daemon.snapshot.frame?.mono }
-            var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger)
+            var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger, prediction: prediction)
             outcome = try loop.run(sink: sink, motion: &motion, picture: picture)
+            timing = motion.timing
         }
         if let failure = sink.failure { throw failure }
         return Outcome(
             stats: outcome.stats ?? PowerGate(policy: policy).finalStats(now: 0), outputFrames: sink.outputFrames,
-            latencies: sink.latencies)
+            latencies: sink.latencies, timing: timing)
     }
 }

@@ -55,6 +55,11 @@ public final class WallpaperSink: FrameSink {
     public private(set) var latencies = LatencyRecord()
     /// Frames drawn on outputs (one per output per frame).
     public private(set) var outputFrames = 0
+    /// When each of the latest frames finished drawing, by tag, for the presentation feedback to measure against.
+    private var committed: [(tag: Double, at: Double)] = []
+    /// Seconds from the end of drawing to the compositor showing the frame, smoothed, as `wp_presentation` measures
+    /// it; a refresh period at 60 Hz until it does.
+    public private(set) var presentationDelay = 1.0 / 60
     /// Why the run had to end (the display server went away, a scene failed to compile on a new output).
     public private(set) var failure: (any Error)?
 
@@ -173,6 +178,9 @@ public final class WallpaperSink: FrameSink {
         }
         for shownFrame in events.presented {
             latencies.add(shownFrame.shown - shownFrame.tag)
+            if let done = committed.last(where: { $0.tag == shownFrame.tag })?.at, shownFrame.shown >= done {
+                presentationDelay += (min(shownFrame.shown - done, 0.1) - presentationDelay) * 0.1
+            }
         }
         // An output that missed a frame (not ready, just added, resized or resumed) is drawn once it can be,
         // even when the inputs did not change since the frame the others show.
@@ -222,6 +230,8 @@ public final class WallpaperSink: FrameSink {
             pending.remove(output.name)
             outputFrames += 1
         }
+        committed.append((tag, monotonicSeconds()))
+        if committed.count > 32 { committed.removeFirst(committed.count - 32) }
     }
 
     /// Waits (up to 100 ms) for an output that can be seen to be ready for a frame, keeping the events for the next
