@@ -232,7 +232,10 @@ let package = Package(
             dependencies: ["TiltDesktop", "TiltCore", "TiltTestKit", "TiltImage", "CEGL", "CXRandR"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TiltWebTests", dependencies: ["TiltTestKit", "TiltRender", "TiltImage"], swiftSettings: swiftSettings
-        ),
+            name: "TiltWebTests",
+            dependencies: [
+                "TiltTestKit", "TiltRender", "TiltImage", "TiltClient", "TiltCore", "TiltWire",
+            ],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -336,8 +336,10 @@ setInterval(() => {
 
 // Test mode draws only its own captures; ?draw=0 (bench-web) measures the motion path without the preview.
 let drawing = !params.has("test") && params.get("draw") !== "0";
-function animate() {
-  if (drawing && preview) preview.draw(state.frame || stillFrame([0, 0]));
+function animate(timestamp) {
+  // The attitude for when this frame is on the display (tilt.js carries the newest frame there).
+  const frame = motion.attitudeForAnimationFrame(timestamp) || state.frame;
+  if (drawing && preview) preview.draw(frame || stillFrame([0, 0]));
   requestAnimationFrame(animate);
 }
 requestAnimationFrame(animate);

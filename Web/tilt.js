@@ -52,6 +52,86 @@ export function orientationAngles(q) {
   return { alpha: a === 360 ? 0 : a, beta: b + 0, gamma: gamma * deg + 0 };
 }
 
+/** The largest lead over a frame's sample that tilt.js predicts, seconds (tiltd's own limit for `predict`). */
+export const MAX_PREDICT = 0.1;
+const GRAVITY = 9.80665;
+
+function quatMultiply(a, b) {
+  return [
+    a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+    a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+    a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+    a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
+  ];
+}
+
+/** `v` (in a picture turned `degrees` counter-clockwise) in the device's axes, and back. */
+function deviceAxes(v, degrees) {
+  switch (degrees) {
+    case 90: return [-v[1], v[0], v[2]];
+    case 180: return [-v[0], -v[1], v[2]];
+    case 270: return [v[1], -v[0], v[2]];
+    default: return v;
+  }
+}
+function pictureAxes(v, degrees) {
+  switch (degrees) {
+    case 90: return [v[1], -v[0], v[2]];
+    case 180: return [-v[0], -v[1], v[2]];
+    case 270: return [-v[1], v[0], v[2]];
+    default: return v;
+  }
+}
+
+/**
+ * An attitude frame carried `seconds` further ahead by its rotation rate (constant-rate extrapolation), as tiltd's
+ * TiltClient does (`AttitudeFrame.extrapolated`): the quaternion turns by the rate (in the device's axes, whatever
+ * the frame's `axes`), `gravity` and `euler` follow it, the tilt moves by the turn through the soft clamp of limit
+ * `tiltLimit` (tiltd's `limit`, 0.5 rad by default) so it never passes it, and `predicted` grows by `seconds`. At
+ * most {@link MAX_PREDICT} ahead of the sample in all; a frame at rest (`flags.rest`), or `seconds` ≤ 0, is returned
+ * as it is.
+ * @param {object} frame an `attitude` message.
+ * @param {number} seconds how far to carry it.
+ * @param {number} [tiltLimit]
+ * @returns {object} a new frame (the argument is not changed).
+ */
+export function extrapolate(frame, seconds, tiltLimit = 0.5) {
+  const already = frame.predicted || 0;
+  const dt = Math.min(seconds, MAX_PREDICT - already);
+  if (!(dt > 0) || frame.flags?.rest || !Array.isArray(frame.quaternion) || !Array.isArray(frame.rotationRate)) {
+    return frame;
+  }
+  const degrees = Number(String(frame.axes || "device").replace("screen-", "")) || 0;
+  const turn = deviceAxes(frame.rotationRate, degrees).map((r) => r * dt);
+  const angle = Math.hypot(...turn);
+  const s = angle > 1e-12 ? Math.sin(angle / 2) / angle : 0.5;
+  let q = quatMultiply(frame.quaternion, [Math.cos(angle / 2), turn[0] * s, turn[1] * s, turn[2] * s]);
+  const n = Math.hypot(...q) || 1;
+  q = q.map((c) => c / n);
+  const [w, x, y, z] = q;
+  // Earth's down in the device frame: -g times the third row of the attitude's matrix.
+  const down = [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)].map((c) => -GRAVITY * c);
+  const carried = (value, by) => {
+    if (!(tiltLimit > 0)) return value;
+    const ratio = Math.max(-0.999999, Math.min(0.999999, value / tiltLimit));
+    return tiltLimit * Math.tanh(Math.atanh(ratio) + by / tiltLimit);
+  };
+  const tilt = frame.tilt || [0, 0];
+  const moved = frame.rotationRate.map((r) => r * dt);
+  return {
+    ...frame,
+    quaternion: q,
+    euler: {
+      roll: Math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y)),
+      pitch: Math.asin(Math.max(-1, Math.min(1, 2 * (w * y - z * x)))),
+      yaw: Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)),
+    },
+    gravity: pictureAxes(down, degrees),
+    tilt: [carried(tilt[0], moved[0]), carried(tilt[1], moved[1])],
+    predicted: already + dt,
+  };
+}
+
 /** The page's token: `?token=…` in its own address. */
 function pageToken() {
   return typeof location === "undefined" ? "" : new URLSearchParams(location.search).get("token") || "";
@@ -68,13 +148,23 @@ function defaultURL() {
  */
 export class TiltConnection {
   /**
-   * @param {{url?: string, token?: string, rate?: number, raw?: boolean, WebSocket?: Function}} options
+   * @param {{url?: string, token?: string, rate?: number, raw?: boolean, predict?: "auto"|"off"|number,
+   *   WebSocket?: Function}} options `predict` (default "auto"): how {@link TiltConnection#attitudeForAnimationFrame}
+   *   predicts; a number asks tiltd for frames predicted that many seconds ahead (0 to 0.1).
    */
   constructor(options = {}) {
     this.url = options.url || defaultURL();
     this.token = options.token ?? pageToken();
     this.rate = options.rate ?? 60;
     this.raw = !!options.raw;
+    this.predict = options.predict ?? "auto";
+    /** Seconds ahead tiltd is asked to predict (`watch`'s `predict`). */
+    this.asked = typeof this.predict === "number" ? Math.max(0, Math.min(MAX_PREDICT, this.predict)) : 0;
+    /** The display's refresh period as the animation frames' times show it, seconds. */
+    this.refreshPeriod = 1 / 60;
+    /** The smoothed time from a frame's sample to its display, seconds, as `auto` measures it. */
+    this.sampleToDisplay = null;
+    this._lastAnimationTime = null;
     /** The last message of each class (`hello`, `attitude`, `sensor`, `power`, `status`, `clock`, `error`). */
     this.latest = {};
     /**
@@ -109,7 +199,59 @@ export class TiltConnection {
   /** Changes the rate of attitude frames (Hz). */
   watch(rate = this.rate) {
     this.rate = rate;
-    this.send({ cmd: "watch", rate, raw: this.raw || undefined });
+    this.send({ cmd: "watch", rate, raw: this.raw || undefined, predict: this.asked > 0 ? this.asked : undefined });
+  }
+
+  /**
+   * When the newest frame's sample was taken, on the page's wall clock (seconds): its `mono` carried over with the
+   * server's `clock` message, else when it arrived.
+   */
+  sampleWallTime(frame = this.latest.attitude) {
+    if (!frame) return null;
+    if (this.clockOffset !== null && typeof frame.mono === "number") return frame.mono + this.clockOffset;
+    return frame.receivedWall ?? null;
+  }
+
+  /**
+   * The attitude at `wallSeconds` (the page's wall clock, `(performance.timeOrigin + performance.now()) / 1000`):
+   * the newest frame, which stands for its sample's time plus its `predicted`, carried the rest of the way by its
+   * rate ({@link extrapolate}). With `predict: "off"`, the newest frame as it is. `null` before the first frame.
+   */
+  attitudeAt(wallSeconds) {
+    const frame = this.latest.attitude;
+    if (!frame || this.predict === "off") return frame ?? null;
+    const sampled = this.sampleWallTime(frame);
+    if (sampled === null) return frame;
+    return extrapolate(frame, wallSeconds - (sampled + (frame.predicted || 0)));
+  }
+
+  /**
+   * The attitude for the animation frame whose `requestAnimationFrame` time is `timestamp` (ms): for when it will
+   * be on the display, one refresh after the frame's start (the refresh period measured from the animation frames
+   * themselves). With `predict: "auto"` it also asks tiltd to predict most of the way (the sample-to-display time
+   * measured so far, in 5 ms steps), so the tilt is smoothed after the prediction. `null` before the first frame.
+   */
+  attitudeForAnimationFrame(timestamp) {
+    if (this._lastAnimationTime !== null) {
+      const step = (timestamp - this._lastAnimationTime) / 1000;
+      if (step > 0.002 && step < 0.1) this.refreshPeriod += (step - this.refreshPeriod) * 0.1;
+    }
+    this._lastAnimationTime = timestamp;
+    const shown = (performance.timeOrigin + timestamp) / 1000 + this.refreshPeriod;
+    const frame = this.latest.attitude;
+    const sampled = this.sampleWallTime(frame);
+    if (this.predict === "auto" && sampled !== null) {
+      const age = shown - sampled;
+      if (age >= 0 && age < 1) {
+        this.sampleToDisplay = this.sampleToDisplay === null ? age : this.sampleToDisplay + (age - this.sampleToDisplay) * 0.1;
+        const wanted = Math.min(MAX_PREDICT, Math.round(this.sampleToDisplay / 0.005) * 0.005);
+        if (Math.abs(wanted - this.asked) >= 0.005) {
+          this.asked = wanted;
+          this.watch();
+        }
+      }
+    }
+    return this.attitudeAt(shown);
   }
 
   /** @returns {Promise<object>} the daemon's next `status` answer. */

@@ -41,7 +41,8 @@ public struct PredictionFit: Sendable {
         let n = min(times.count, rates.count)
         let k = timeConstants.count + 1
         let lows = k - 1
-        var part = Part(normal: Array(repeating: 0, count: size * size), right: Array(repeating: 0, count: size), rows: 0)
+        var part = Part(
+            normal: Array(repeating: 0, count: size * size), right: Array(repeating: 0, count: size), rows: 0)
         // Prefix sums of rate × interval: the rotation from sample 0 to the start of sample i.
         var prefix = [Vector3](repeating: .zero, count: n + 1)
         var broken = [Int](repeating: 0, count: n + 1)  // how many bad intervals before i

@@ -42,7 +42,18 @@ final class MotionRelay: WebSocketEndpoint, Sendable {
 
     func opened(_ session: WebSocketSession) {
         state.value.session = session
+        session.send(text: Self.clockLine())
         connect()
+    }
+
+    /// `{"class":"clock","mono":…,"wall":…}`: this machine's `CLOCK_MONOTONIC` (the clock of a frame's `mono`) and
+    /// wall clock, read together, so a page puts frames on its own clock (tilt.js's `clockOffset`).
+    static func clockLine() -> String {
+        var json = JSONWriter()
+        json.field("class", "clock")
+        json.field("mono", monotonicSeconds())
+        json.field("wall", wallClockSeconds())
+        return json.finish()
     }
 
     func received(_ text: String, from session: WebSocketSession) {

@@ -120,10 +120,11 @@ public enum PredictionBenchmark {
             guard span > 0, span < 0.1 else { continue }
             let f = (target - times[j]) / span
             if a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z < 0 { b = Quaternion(w: -b.w, x: -b.x, y: -b.y, z: -b.z) }
-            out[i] = Quaternion(
-                w: a.w + (b.w - a.w) * f, x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f,
-                z: a.z + (b.z - a.z) * f
-            ).normalized
+            out[i] =
+                Quaternion(
+                    w: a.w + (b.w - a.w) * f, x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f,
+                    z: a.z + (b.z - a.z) * f
+                ).normalized
         }
         return out
     }
@@ -240,7 +241,9 @@ public enum PredictionBenchmark {
                     worst, mean(jitters)))
         }
         if let model = report.fittedOnAll {
-            func list(_ v: [Double]) -> String { "[" + v.map { String(printf: "%.3f", $0) }.joined(separator: ", ") + "]" }
+            func list(_ v: [Double]) -> String {
+                "[" + v.map { String(printf: "%.3f", $0) }.joined(separator: ", ") + "]"
+            }
             lines.append("")
             lines.append("model fitted on all \(rows.count) trials (what AttitudePredictor.Model.fitted ships):")
             lines.append("  timeConstants: \(list(model.timeConstants))")

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import Logging
+import TiltClient
 import TiltCore
 import TiltEffects
-import TiltClient
 import TiltGL
 import TiltWire
 
