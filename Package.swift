@@ -10,8 +10,9 @@ let swiftSettings: [SwiftSetting] = [
 
 /// The drawing and command-line side, off the sensor path: its release code is optimised for size (`-Osize`), which
 /// with the linker's identical-code folding (scripts/release-build) keeps the package within 40 MB installed
-/// (issue 28) now that tiltfx draws wallpapers too. Fusion, the sensors, the daemon, the wire, the effects'
-/// simulations and picture decoding keep `-O`. Never on a library product's targets (TiltCore, TiltClient,
+/// (issue 28) now that tiltfx draws wallpapers too. The sensor side's cold code goes the same way (the sensors' setup,
+/// calibration and log parsing, the replay, tiltd's flags): their per-sample work is a few multiplications at a kHz at
+/// most. Fusion, the daemon, the wire, the effects' simulations and picture decoding keep `-O`. Never on a library product's targets (TiltCore, TiltClient,
 /// TiltWire): a package that depends on tilt may not build targets with unsafe flags.
 let sizeOptimized: [SwiftSetting] = swiftSettings + [.unsafeFlags(["-Osize"], .when(configuration: .release))]
 
@@ -77,7 +78,7 @@ let package = Package(
         .target(name: "TiltFusion", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
         .target(
             name: "TiltSensors", dependencies: ["TiltCore", "CLibIIO", "CZlib", "CSystemd"],
-            swiftSettings: swiftSettings),
+            swiftSettings: sizeOptimized),
         .target(
             name: "TiltWire", dependencies: ["TiltCore", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings),
@@ -124,7 +125,7 @@ let package = Package(
             ] + nio,
             swiftSettings: sizeOptimized),
         .target(
-            name: "TiltPlayback", dependencies: ["TiltCore", "TiltSensors", "TiltFusion"], swiftSettings: swiftSettings),
+            name: "TiltPlayback", dependencies: ["TiltCore", "TiltSensors", "TiltFusion"], swiftSettings: sizeOptimized),
         .target(
             name: "TiltTools", dependencies: ["TiltCore", "TiltSensors", "TiltFusion", "TiltWire", "TiltClient"],
             swiftSettings: sizeOptimized),
@@ -142,7 +143,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: sizeOptimized),
         .executableTarget(
             name: "tilt",
             dependencies: [

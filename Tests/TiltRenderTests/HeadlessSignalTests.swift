@@ -20,8 +20,10 @@ struct HeadlessSignalTests {
         #expect(run.kill(signal, timeout: 30), "the run ended on the signal")
         #expect(run.process.terminationReason == .exit)
         #expect(run.process.terminationStatus == 0, "stderr: \(run.stderr)")
-        let last = run.stdoutLines.last ?? ""
-        #expect(last.contains("\"drawn\""), "the statistics line comes last: \(run.stdout)")
+        // The statistics, then what was measured from motion to swap, end the output.
+        let lines = run.stdoutLines
+        #expect(lines.dropLast().last?.contains("\"class\":\"stats\"") == true, "statistics: \(run.stdout)")
+        #expect(lines.last?.contains("\"class\":\"latency\"") == true, "latency comes last: \(run.stdout)")
     }
 
     @Test("run --headless --stats | head -1: the run ends by SIGPIPE once its reader leaves, not at its end")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltCore
 import TiltTestKit
 
 /// `/motion` against a real `tiltd --replay` and a real `tiltfx serve`.
@@ -19,6 +20,11 @@ struct ServeMotionTests {
         defer { _ = daemon.stop() }
         let page = try serve.socket("/motion", origin: "http://127.0.0.1:\(serve.port)")
         try #require(page.status == 101)
+        // The server's clock first (this machine's monotonic and wall clocks, read together), then tiltd's hello.
+        let clock = ServeProcess.object(try page.receiveText())
+        #expect(clock?["class"] as? String == "clock", "\(clock ?? [:])")
+        let mono = try #require(clock?["mono"] as? Double), wall = try #require(clock?["wall"] as? Double)
+        #expect(abs(wall - mono - (Date().timeIntervalSince1970 - monotonicSeconds())) < 1, "\(clock ?? [:])")
         let hello = ServeProcess.object(try page.receiveText())
         #expect(hello?["class"] as? String == "hello")
         #expect(hello?["protocol"] as? Int == 1)
@@ -50,7 +56,7 @@ struct ServeMotionTests {
         while seen.last != "attitude", let text = try eager.receiveText(timeout: 5) {
             seen.append(ServeProcess.object(text)?["class"] as? String ?? "?")
         }
-        #expect(seen.first == "hello")
+        #expect(seen.prefix(2) == ["clock", "hello"], "\(seen)")
         #expect(seen.last == "attitude")
         #expect(!seen.contains("error"))
     }
@@ -125,6 +131,7 @@ struct ServeMotionTests {
         let socket = DaemonProcess.temporarySocket(in: directory)
         let serve = try ServeProcess(socket: socket, in: directory)
         let page = try serve.socket("/motion")
+        #expect(ServeProcess.object(try page.receiveText())?["class"] as? String == "clock")
         let error = ServeProcess.object(try page.receiveText())
         #expect(error?["class"] as? String == "error")
         #expect((error?["message"] as? String)?.contains("tiltd is not running at \(socket); start it with") == true)
