@@ -14,7 +14,9 @@ import TiltSensors
         return ~c
     }
 
-    static func le(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+    static func le(_ v: UInt64, _ n: Int) -> [UInt8] {
+        (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) }
+    }
 
     /// A packet as the protocol lays it out: magic, version 1001, payload length, CRC (of the packet with the field
     /// zeroed), id, payload.
@@ -68,8 +70,10 @@ import TiltSensors
         #expect(DSUPacket.encode(message, from: sender, id: 0xA1B2_C3D4) == bytes, "\(name)")
         let decoded = try DSUPacket.decode(bytes)
         #expect(decoded.message == message && decoded.sender == sender && decoded.id == 0xA1B2_C3D4, "\(name)")
-        #expect(DSUPacket.crc32(Array(bytes[0..<8]) + [0, 0, 0, 0] + Array(bytes[12...])) == Self.crc(
-            Array(bytes[0..<8]) + [0, 0, 0, 0] + Array(bytes[12...])))
+        #expect(
+            DSUPacket.crc32(Array(bytes[0..<8]) + [0, 0, 0, 0] + Array(bytes[12...]))
+                == Self.crc(
+                    Array(bytes[0..<8]) + [0, 0, 0, 0] + Array(bytes[12...])))
     }
 
     @Test("a data packet is 100 bytes")
