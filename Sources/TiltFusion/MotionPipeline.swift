@@ -29,8 +29,8 @@ public struct MotionPipeline: Sendable {
     /// One shaper per horizon predicted (milliseconds), fed every sample's predicted attitude: a predicted tilt is
     /// smoothed and clamped like the plain one, from the same tare reference.
     private var predictionShapers: [Int: TiltShaper] = [:]
-    /// The latest sample's predicted tilt, per horizon (milliseconds).
-    private var predictedTilts: [Int: AttitudeFrame.Tilt] = [:]
+    /// The latest sample's predicted attitude and its shaped tilt, per horizon (milliseconds).
+    private var predicted: [Int: (attitude: Quaternion, tilt: AttitudeFrame.Tilt)] = [:]
 
     public init(configuration: Configuration = .init()) {
         filter = AttitudeFilter(configuration: configuration.filter)
@@ -132,7 +132,7 @@ extension MotionPipeline {
             let wanted = Set(newValue.map { min(max($0, 1), Int(AttitudePredictor.maxHorizon * 1000)) })
             for ms in predictionShapers.keys where !wanted.contains(ms) {
                 predictionShapers[ms] = nil
-                predictedTilts[ms] = nil
+                predicted[ms] = nil
             }
             for ms in wanted where predictionShapers[ms] == nil {
                 var s = TiltShaper(configuration: shaper.configuration)
@@ -147,7 +147,8 @@ extension MotionPipeline {
             guard var s = predictionShapers[ms] else { continue }
             // The same tare reference as the plain tilt, whenever that one changes.
             if let reference = shaper.reference, s.reference != reference { s.tare(to: reference) }
-            predictedTilts[ms] = s.shape(predictor.predict(attitude, ahead: Double(ms) / 1000), at: time)
+            let ahead = predictor.predict(attitude, ahead: Double(ms) / 1000)
+            predicted[ms] = (ahead, s.shape(ahead, at: time))
             predictionShapers[ms] = s
         }
     }
@@ -160,17 +161,19 @@ extension MotionPipeline {
         let h = min(max(horizon.isFinite ? horizon : 0, 0), AttitudePredictor.maxHorizon)
         guard h > 0 else { return frame }
         var f = frame
-        let q = predictor.predict(frame.quaternion, ahead: h)
-        f.quaternion = q
-        f.gravity = q.inverseRotate(Vector3(0, 0, -standardGravity))
         let ms = Int((h * 1000).rounded())
-        if let tilt = predictedTilts[ms], Double(ms) / 1000 == h {
-            f.tilt = tilt
+        if let kept = predicted[ms], Double(ms) / 1000 == h {
+            // Predicted and shaped already, as the sample was fused.
+            f.quaternion = kept.attitude
+            f.tilt = kept.tilt
         } else {
+            let q = predictor.predict(frame.quaternion, ahead: h)
             let raw = SwingTilt.of((shaper.reference ?? q).conjugate * q)
             let clamp = SoftClamp(limit: shaper.configuration.limit)
+            f.quaternion = q
             f.tilt = AttitudeFrame.Tilt(x: clamp(raw.x), y: clamp(raw.y))
         }
+        f.gravity = f.quaternion.inverseRotate(Vector3(0, 0, -standardGravity))
         f.predicted = h
         return f
     }

@@ -48,14 +48,13 @@ public enum PredictionBenchmark {
         model: AttitudePredictor.Model = .fitted, progress: (String) -> Void = { _ in }
     ) -> Report {
         let h = min(max(horizon, 0.001), AttitudePredictor.maxHorizon)
-        // Pass 1: each trial as fused, and its rates for the fit.
+        // Cross-validating, a first pass collects every trial's rates for the fit, which must hold the other
+        // trials before any is predicted. The rates do not depend on the model.
         var fit = PredictionFit(timeConstants: model.timeConstants)
-        var plain: [Fused] = []
-        for (index, trial) in trials.enumerated() {
-            progress("[\(index + 1)/\(trials.count)] fusing \(trial.name)")
-            let fused = fuse(trial, model: model, horizon: 0)
-            plain.append(fused)
-            if crossValidate {
+        if crossValidate {
+            for (index, trial) in trials.enumerated() {
+                progress("[\(index + 1)/\(trials.count)] fusing \(trial.name) for the fit")
+                let fused = fuse(trial, model: model, horizon: h)
                 fit.add(times: trial.log.samples.map(\.time), rates: fused.rates, fitted: trial.log.movement)
             }
         }
@@ -68,18 +67,19 @@ public enum PredictionBenchmark {
             } else {
                 progress("[\(index + 1)/\(trials.count)] predicting \(trial.name)")
             }
-            let ahead = fuse(trial, model: chosen, horizon: h)
-            rows.append(score(trial, plain: plain[index], ahead: ahead, horizon: h))
+            rows.append(score(trial, fuse(trial, model: chosen, horizon: h), horizon: h))
         }
         return Report(
             horizon: h, rows: rows, crossValidated: crossValidate, fittedOnAll: crossValidate ? fit.model() : nil)
     }
 
-    /// One trial through the pipeline: attitude and shaped tilt per sample (predicted `horizon` ahead, or as fused
-    /// for 0), and the bias-corrected rates.
+    /// One trial through the pipeline: per sample, the attitude and shaped tilt as fused and as predicted `horizon`
+    /// ahead, and the bias-corrected rate.
     struct Fused {
         var attitudes: [Quaternion] = []
         var tilts: [AttitudeFrame.Tilt] = []
+        var predictedAttitudes: [Quaternion] = []
+        var predictedTilts: [AttitudeFrame.Tilt] = []
         var rates: [Vector3] = []
     }
 
@@ -88,18 +88,22 @@ public enum PredictionBenchmark {
         configuration.filter.useMagnetometer = trial.log.hasMagnetometer
         var pipeline = MotionPipeline(configuration: configuration)
         let ms = Int((horizon * 1000).rounded())
-        if ms > 0 { pipeline.predictionHorizons = [ms] }
+        pipeline.predictionHorizons = [ms]
         var out = Fused()
         let n = trial.log.samples.count
         out.attitudes.reserveCapacity(n)
         out.tilts.reserveCapacity(n)
+        out.predictedAttitudes.reserveCapacity(n)
+        out.predictedTilts.reserveCapacity(n)
         out.rates.reserveCapacity(n)
         for (i, sample) in trial.log.samples.enumerated() {
             if trial.log.gaps[i] != nil { pipeline.markGap() }
-            var frame = pipeline.process(sample, source: "bench")
-            if ms > 0 { frame = pipeline.predictedFrame(frame, horizon: Double(ms) / 1000) }
+            let frame = pipeline.process(sample, source: "bench")
+            let ahead = pipeline.predictedFrame(frame, horizon: Double(ms) / 1000)
             out.attitudes.append(frame.quaternion)
             out.tilts.append(frame.tilt)
+            out.predictedAttitudes.append(ahead.quaternion)
+            out.predictedTilts.append(ahead.tilt)
             out.rates.append(frame.rotationRate)
         }
         return out
@@ -152,17 +156,17 @@ public enum PredictionBenchmark {
         return out
     }
 
-    static func score(_ trial: FusionBenchmark.Trial, plain: Fused, ahead: Fused, horizon: Double) -> Row {
+    static func score(_ trial: FusionBenchmark.Trial, _ fused: Fused, horizon: Double) -> Row {
         let samples = trial.log.samples
         let reference = shiftedReference(times: samples.map(\.time), truth: trial.truth, horizon: horizon)
         let movement = trial.log.movement
         func inclination(_ estimates: [Quaternion]) -> BroadScore {
             BroadScore.score(estimates: estimates, truth: reference, movement: movement, removeHeadingOffset: false)
         }
-        let none = inclination(plain.attitudes)
+        let none = inclination(fused.attitudes)
         let constant = inclination(
-            zip(plain.attitudes, samples).map { q, s in (q * Quaternion(rotationVector: s.gyro * horizon)).normalized })
-        let predicted = inclination(ahead.attitudes)
+            zip(fused.attitudes, samples).map { q, s in (q * Quaternion(rotationVector: s.gyro * horizon)).normalized })
+        let predicted = inclination(fused.predictedAttitudes)
         let still = stillRows(times: samples.map(\.time), truth: trial.truth)
         func jitter(_ tilts: [AttitudeFrame.Tilt]) -> Double {
             var sum = 0.0
@@ -180,7 +184,8 @@ public enum PredictionBenchmark {
         }
         return Row(
             name: trial.name, unpredicted: none.inclination, constantRate: constant.inclination,
-            predicted: predicted.inclination, restJitter: jitter(plain.tilts), predictedRestJitter: jitter(ahead.tilts),
+            predicted: predicted.inclination, restJitter: jitter(fused.tilts),
+            predictedRestJitter: jitter(fused.predictedTilts),
             count: none.count)
     }
 
