@@ -92,7 +92,8 @@ struct ServeHTTPTests {
         #expect(waitUntil(timeout: 5) { (try? serve.socket("/edit").status) == 101 })
 
         #expect(serve.process.kill(SIGTERM, timeout: 10))
-        #expect(serve.process.process.terminationStatus == 0)
+        // What the server wrote is said with a failure: an abort at shutdown has been seen once, rarely.
+        #expect(serve.process.process.terminationStatus == 0, "stderr: \(serve.process.stderr)")
         #expect(serve.process.process.terminationReason == .exit)
     }
 
