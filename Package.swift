@@ -27,6 +27,8 @@ let package = Package(
         .executable(name: "tiltd", targets: ["tiltd"]),
         .executable(name: "tilt", targets: ["tilt"]),
         .executable(name: "tiltfx", targets: ["tiltfx"]),
+        // The packaged tilt and tiltfx: one program, installed under both names (scripts/install).
+        .executable(name: "tilt-multicall", targets: ["tilt-multicall"]),
         .library(name: "TiltClient", targets: ["TiltClient"]),
         .library(name: "TiltCore", targets: ["TiltCore"]),
     ],
@@ -144,15 +146,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sizeOptimized),
-        .executableTarget(
-            name: "tilt",
+        // The commands of tilt and tiltfx, as libraries: the executables below are their `main` only, and the packaged
+        // program is both in one file (tilt-multicall).
+        .target(
+            name: "TiltMain",
             dependencies: [
                 "TiltTools", "TiltCore", "TiltFusion", "TiltSensors", "TiltWire", "TiltClient", "TiltCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: sizeOptimized),
-        .executableTarget(
-            name: "tiltfx",
+        .target(
+            name: "TiltFXMain",
             dependencies: [
                 "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltPlayback", "TiltServe", "TiltMedia",
                 "TiltDesktop", "TiltCore", "TiltWire", "TiltCommandLine",
@@ -160,6 +164,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: sizeOptimized),
+        .executableTarget(name: "tilt", dependencies: ["TiltMain"], swiftSettings: sizeOptimized),
+        .executableTarget(name: "tiltfx", dependencies: ["TiltFXMain"], swiftSettings: sizeOptimized),
+        .executableTarget(
+            name: "tilt-multicall", dependencies: ["TiltMain", "TiltFXMain"], swiftSettings: sizeOptimized),
 
         // MARK: Tests
         .target(

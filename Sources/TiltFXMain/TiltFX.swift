@@ -3,7 +3,6 @@ import TiltCommandLine
 import TiltWire
 
 /// `tiltfx`: the motion-reactive effect renderer.
-@main
 struct TiltFX: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiltfx",
@@ -33,3 +32,7 @@ struct TiltFX: ParsableCommand {
         do { try command.run() } catch { exit(withError: error) }
     }
 }
+
+/// Runs `tiltfx` with the process's arguments: the `tiltfx` executable's whole `main`, and the packaged program's when
+/// it is started by that name (Sources/tilt-multicall).
+public func runTiltFX() { TiltFX.main() }

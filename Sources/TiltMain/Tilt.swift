@@ -2,7 +2,6 @@ import ArgumentParser
 import TiltCommandLine
 import TiltWire
 
-@main
 struct Tilt: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tilt",
@@ -29,3 +28,7 @@ struct SocketOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The daemon's Unix socket.", valueName: "PATH"))
     var socket: String?
 }
+
+/// Runs `tilt` with the process's arguments: the `tilt` executable's whole `main`, and the packaged program's when it
+/// is started by that name (Sources/tilt-multicall).
+public func runTilt() async { await Tilt.main() }
