@@ -15,6 +15,7 @@ public typealias DaemonError = TiltError<DaemonErrorKind>
 /// - `unknownGroup`: a group named in the settings does not exist
 /// - `sensorProxy`: `--sensor-proxy`: the D-Bus bus cannot be reached, the name is owned or not allowed, or the bus
 ///   went away
+/// - `dsu`: `--dsu-server`: the UDP address cannot be bound (in use, not this machine's, privileged)
 public enum DaemonErrorKind: Sendable, Hashable {
-    case settings, source, socketPath, socketInUse, socket, systemd, unknownGroup, sensorProxy
+    case settings, source, socketPath, socketInUse, socket, systemd, unknownGroup, sensorProxy, dsu
 }

@@ -19,6 +19,12 @@ extension TiltDaemon.Source {
             } catch {
                 throw DaemonError(.source, "cannot read IIO sensors at \(uri): \(error)")
             }
+        case .dsu(let configuration):
+            do {
+                return try DSUMotionSource(configuration: configuration)
+            } catch {
+                throw DaemonError(.source, "cannot read the DSU server \(configuration.endpoint): \(error)")
+            }
         }
     }
 }

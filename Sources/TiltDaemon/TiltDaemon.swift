@@ -21,6 +21,8 @@ public struct TiltDaemon: Sendable {
         case replay(LogReplaySource.Configuration)
         /// Read IIO sensors through libiio at this context URI (`local:`, `ip:HOST`).
         case iio(uri: String)
+        /// Read a DSU (cemuhook) server's slot.
+        case dsu(DSUMotionSource.Configuration)
     }
 
     /// Daemon settings.
@@ -45,6 +47,8 @@ public struct TiltDaemon: Sendable {
         public var sensorProxy = false
         /// The bus for it; `nil`: the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
         public var sensorProxyBus: String?
+        /// Serve the motion over DSU on this UDP address (``DSUServerService``); `nil`: no DSU server.
+        public var dsuServer: DSUEndpoint?
 
         public init(
             socketPath: String? = nil, source: Source, pipeline: MotionPipeline.Configuration = .init(),
@@ -131,6 +135,17 @@ public struct TiltDaemon: Sendable {
             Systemd.notify("READY=1\nSTATUS=serving \(path)")
             onReady()
         }
+        let dsuServer: DSUServerService?
+        if let endpoint = configuration.dsuServer {
+            do {
+                dsuServer = try await DSUServerService.start(endpoint: endpoint, hub: hub, group: group, logger: logger)
+            } catch {
+                try? await group.shutdownGracefully()
+                throw error
+            }
+        } else {
+            dsuServer = nil
+        }
         let motion = MotionService(hub: hub, source: source, pipeline: configuration.pipeline, logger: logger)
         let powerService = configuration.power.map { PowerService(hub: hub, configuration: $0, logger: logger) }
         // Trap SIGHUP before the socket is ready, so a reload asked for at once is not a termination.
@@ -145,7 +160,8 @@ public struct TiltDaemon: Sendable {
                     .init(service: motion),
                     .init(service: reloader),
                 ] + (powerService.map { [.init(service: $0)] } ?? [])
-                    + (sensorProxy.map { [.init(service: $0)] } ?? []),
+                    + (sensorProxy.map { [.init(service: $0)] } ?? [])
+                    + (dsuServer.map { [.init(service: $0)] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         do {
@@ -170,6 +186,13 @@ public struct TiltDaemon: Sendable {
                 calibration: nil, path: nil,
                 explanation:
                     "none: a replayed log is already in the device frame; pass --calibration FILE to apply one")
+        }
+        if case .dsu = configuration.source, case .automatic = configuration.calibration {
+            return .init(
+                calibration: nil, path: nil,
+                explanation:
+                    "none: a DSU server sends motion it calibrated itself, in the protocol's axes; pass "
+                    + "--calibration FILE to apply one")
         }
         let sensor = source.sensors.first
         let identity = CalibrationLoader.identity(

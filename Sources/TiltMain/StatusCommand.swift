@@ -42,6 +42,12 @@ struct Status: AsyncParsableCommand {
                 "busy         \(b.node) held by \(b.holder ?? "another program"): polled at \(b.rate) Hz, "
                     + "buffer tried again in \(b.retryIn) s")
         }
+        if let d = s.dsu {
+            let dropped = d.dropped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            print(
+                "dsu server   udp \(d.listen): \(d.subscribers) subscribed, \(d.sent) packets sent, \(d.received) "
+                    + "requests\(dropped.isEmpty ? "" : ", dropped " + dropped.joined(separator: ", "))")
+        }
     }
 }
 

@@ -45,6 +45,8 @@ public struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equat
         case log(SensorLogError)
         /// The IIO device (permanently: a transient loss is retried, not thrown).
         case device(IIOError)
+        /// The DSU server's address (a socket that cannot be made; a silent server is retried, not thrown).
+        case dsu(DSUAddressError)
     }
 
     /// What failed.
@@ -60,6 +62,7 @@ public struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equat
         switch kind {
         case .log(let error): error.description
         case .device(let error): error.description
+        case .dsu(let error): error.description
         }
     }
 }

@@ -49,6 +49,8 @@ public struct StatusReport: WireMessage, Codable {
     public var filters: [AttitudeReference]?
     /// The device's orientation and tilt (issue 16); absent from daemons before it.
     public var orientation: WireOrientation?
+    /// tiltd's DSU server, when it runs (`--dsu-server`).
+    public var dsu: WireDSU?
 
     /// Counters of the connection that asked.
     public struct Client: Sendable, Equatable, Codable {
@@ -120,7 +122,7 @@ public struct StatusReport: WireMessage, Codable {
     private enum CodingKeys: String, CodingKey {
         case daemon, `protocol`, uptime, source, sensor, clients, watchers, requestedRate, samples, rejected,
             lastRejection, seq, gyroBias, calibration, calibrated, power, client, filters, orientation
-        case sensorMode, busy
+        case sensorMode, busy, dsu
     }
 
     /// Decodes leniently where the wire allows: `null` for a non-finite number, no `calibrated` from older daemons.
@@ -147,6 +149,7 @@ public struct StatusReport: WireMessage, Codable {
         orientation = try c.decodeIfPresent(WireOrientation.self, forKey: .orientation)
         sensorMode = try c.decodeIfPresent(String.self, forKey: .sensorMode)
         busy = try c.decodeIfPresent(WireBusy.self, forKey: .busy)
+        dsu = try c.decodeIfPresent(WireDSU.self, forKey: .dsu)
     }
 
     /// The fields in key order (after `"class":"status"`), an absent optional left out.
@@ -157,6 +160,7 @@ public struct StatusReport: WireMessage, Codable {
         w.object("client") { client.write(into: &$0) }
         w.field("clients", clients)
         w.field("daemon", daemon)
+        if let dsu { w.object("dsu") { dsu.write(into: &$0) } }
         if let filters { w.field("filters", strings: filters.map { $0.rawValue }) }
         w.field("gyroBias", gyroBias)
         if let lastRejection { w.field("lastRejection", lastRejection) }

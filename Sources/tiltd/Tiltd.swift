@@ -76,6 +76,8 @@ struct Tiltd: AsyncParsableCommand {
     @Option(help: .setting("platform_profile")) var platformProfile: String?
     @Option(help: .setting("system_bus")) var systemBus: String?
     @Flag(help: .setting("sensor_proxy")) var sensorProxy = false
+    @Option(help: .setting("dsu")) var dsu: String?
+    @Option(help: .setting("dsu_server")) var dsuServer: String?
 
     func validate() throws {
         if presets != nil {

@@ -24,4 +24,7 @@ struct Demand: Sendable, Equatable {
     static let idle = Demand(active: false, rate: nil)
     /// The rate a claim asks for, Hz: enough for orientation, little work.
     static let claimRate = 20.0
+    /// The least rate a DSU subscriber asks for, Hz: what emulators read controllers at (a DualShock 4 reports at
+    /// 250 Hz over USB).
+    static let dsuRate = 250.0
 }

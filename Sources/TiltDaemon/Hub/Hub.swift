@@ -27,6 +27,9 @@ final class Hub: Sendable {
         /// Claims on the sensor from outside the socket (``SensorProxyService``'s D-Bus callers): the sensor runs
         /// while there is one, as it does for a watcher.
         var claims = 0
+        /// Subscribers of the DSU server (``DSUServerService``): the sensor runs while there is one, as it does for a
+        /// watcher, at ``Demand/dsuRate`` or more.
+        var dsuSubscribers = 0
         /// Which calibration applies and why; replaced when `SIGHUP` re-resolves it.
         var calibration: String
         var calibrated: Bool
@@ -52,6 +55,9 @@ final class Hub: Sendable {
     let demands: AsyncStream<Demand>
     private let tareActions = Mutex(TareActions())
     private let orientationObservers = Mutex<[@Sendable (WireOrientation) -> Void]>([])
+    private let motionObservers = Mutex<[@Sendable (MotionSample, Vector3) -> Void]>([])
+    /// The DSU server's counters for `status`, when it runs.
+    private let dsuStatus = Mutex<(@Sendable () -> WireDSU)?>(nil)
 
     init(
         sourceName: String, sensors: [SensorDescription], calibration: String, calibrated: Bool,
@@ -177,6 +183,10 @@ final class Hub: Sendable {
             active = true
             rate = max(rate ?? 0, Demand.claimRate)
         }
+        if s.dsuSubscribers > 0 {
+            active = true
+            rate = max(rate ?? 0, Demand.dsuRate)
+        }
         return Demand(
             active: active, rate: rate, magnetic: wanted.contains(.magnetic), game: wanted.contains(.game),
             horizons: horizons)
@@ -185,6 +195,27 @@ final class Hub: Sendable {
     /// Sets how many claims outside the socket keep the sensor running (the D-Bus service's callers).
     func setClaims(_ count: Int) {
         updateDemand { $0.claims = count }
+    }
+
+    /// Sets how many DSU clients are subscribed (``DSUServerService``): while there is one the sensor runs.
+    func setDSUSubscribers(_ count: Int) {
+        updateDemand { $0.dsuSubscribers = count }
+    }
+
+    /// Installs where `status` reads the DSU server's counters.
+    func setDSUStatus(_ report: @escaping @Sendable () -> WireDSU) {
+        dsuStatus.withLock { $0 = report }
+    }
+
+    /// Calls `observer` with every fused sample, calibrated, and the filter's bias-corrected rate (the DSU server
+    /// streams them). Called on the motion service's task: an observer must not block.
+    func observeMotion(_ observer: @escaping @Sendable (MotionSample, Vector3) -> Void) {
+        motionObservers.withLock { $0.append(observer) }
+    }
+
+    /// Hands a fused sample and its bias-corrected rate to the motion observers.
+    func publishMotion(_ sample: MotionSample, rotationRate: Vector3) {
+        for observer in motionObservers.withLock({ $0 }) { observer(sample, rotationRate) }
     }
 
     // MARK: Publishing
@@ -398,7 +429,8 @@ final class Hub: Sendable {
     ///   - errors: Lines from the client that got an `error`.
     ///   - peer: The client's credentials, if the socket gave them.
     func status(id: UInt64, errors: UInt64, peer: PeerCredentials?, now: Double = monotonicSeconds()) -> StatusReport {
-        state.withLock { s in
+        let dsu = dsuStatus.withLock { $0 }?()
+        return state.withLock { s in
             let me = s.clients[id]
             var client = StatusReport.Client(
                 id: id, watching: me?.watching ?? false, rate: me?.rate, raw: me?.raw ?? false, sent: me?.sent ?? 0,
@@ -415,6 +447,7 @@ final class Hub: Sendable {
                 power: WirePower(s.power), client: client, filters: s.filters, orientation: s.orientation)
             report.sensorMode = currentSensors(busy: s.busy).first?.mode
             report.busy = s.busy.map { WireBusy($0, now: now) }
+            report.dsu = dsu
             return report
         }
     }

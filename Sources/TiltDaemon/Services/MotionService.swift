@@ -77,6 +77,7 @@ final class MotionService: Service {
                     }
                     if let running = fused.running { hub.setFilters(running) }
                     hub.publishRaw(sample)
+                    hub.publishMotion(sample, rotationRate: fused.frames.first?.rotationRate ?? sample.gyro - bias)
                     for (frame, ahead) in zip(fused.frames, predicted) {
                         hub.publish(frame, predicted: ahead, gyroBias: bias)
                     }

@@ -156,6 +156,14 @@ public struct DaemonCheck: Sendable {
             add(.ok, "source", "replay \(replay.path): \(source.sensors.flatMap(\.kinds).joined(separator: ", "))")
         case .iio(let uri):
             add(.ok, "source", "IIO at \(uri): \(source.sensors.map(\.name).joined(separator: ", "))")
+        case .dsu(let dsu):
+            let slot = dsu.endpoint.slot.map { "slot \($0)" } ?? "the first connected slot"
+            add(.ok, "source", "DSU server \(dsu.endpoint) (resolves; \(slot); not contacted by --check)")
+        }
+        if let server = configuration.dsuServer {
+            let reach =
+                server.isLoopback ? "this machine only" : "reachable from the network: anyone can read the motion"
+            add(.ok, "dsu_server", "DSU on UDP \(server) (\(reach); not bound by --check)")
         }
         if case .automatic(let directories) = configuration.calibration {
             let when =

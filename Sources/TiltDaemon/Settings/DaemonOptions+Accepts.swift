@@ -1,3 +1,5 @@
+import TiltSensors
+
 extension DaemonOptions {
     /// What a setting accepts: the words for messages (`expected EXPECTS, got '…'`) and how texts become its value.
     ///
@@ -78,5 +80,12 @@ extension DaemonOptions.Accepts where Value == [String] {
             let kept = items.filter { !$0.isEmpty && !$0.contains("\0") }
             return kept.isEmpty || (fromFlag && kept.count != items.count) ? nil : kept
         }
+    }
+}
+
+extension DaemonOptions.Accepts where Value == DSUEndpoint {
+    /// A DSU server's address: `HOST[:PORT][/SLOT]` for one to read, `ADDRESS[:PORT]` (no slot) for tiltd's own.
+    static func dsu(_ expects: String, allowsSlot: Bool) -> Self {
+        .one(expects) { try? DSUEndpoint.parse($0, allowsSlot: allowsSlot) }
     }
 }

@@ -11,7 +11,7 @@ extension DaemonOptions {
     public struct Setting: Sendable {
         /// The part of `tiltd.conf` a setting is listed under (sections only group keys for people).
         public enum Section: String, Sendable, CaseIterable {
-            case socket, security, limits, logging, sensor, calibration, power
+            case socket, security, limits, logging, sensor, calibration, power, dsu
         }
 
         /// How the command line gives a setting.

@@ -133,6 +133,22 @@ extension DaemonOptions {
             default: "false",
             help: "Serve net.hadess.SensorProxy (iio-sensor-proxy's D-Bus service: orientation for desktop "
                 + "auto-rotation) on the system bus, or the one system_bus names."),
+        Setting(
+            "dsu", \.dsu, flag: .value("dsu", valueName: "HOST[:PORT][/SLOT]"), section: .dsu,
+            accepts: .dsu(
+                "HOST[:PORT][/SLOT] (port 1 to 65535, slot 0 to 3), e.g. 192.168.1.5:26760/0", allowsSlot: true),
+            default: "none (read IIO)", sample: "192.168.1.5:26760/0",
+            help: "Read motion from a DSU (cemuhook) server instead of IIO: a phone app, a controller tool, another "
+                + "tiltd; port \(DSUPacket.defaultPort) and the first connected slot unless given.",
+            note: "A server that goes quiet is a lost sensor until it sends again (docs/dsu.md)."),
+        Setting(
+            "dsu_server", \.dsuServer, flag: .value("dsu-server", valueName: "ADDRESS[:PORT]"), section: .dsu,
+            accepts: .dsu("ADDRESS[:PORT] (port 0 to 65535; 0: any free one), e.g. 127.0.0.1:26760", allowsSlot: false),
+            default: "off", sample: "127.0.0.1:\(DSUPacket.defaultPort)",
+            help: "Serve the sensor's motion over DSU (cemuhook) on this UDP address, for emulators (Cemu, Dolphin, "
+                + "Citra, Ryujinx, RPCS3); a subscribed emulator counts as a watcher.",
+            note: "Anything but a loopback address lets every machine that reaches it read this device's motion; "
+                + "tiltd logs that choice (docs/dsu.md)."),
     ]
 
     /// The log level when none is given.

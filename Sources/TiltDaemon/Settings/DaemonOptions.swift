@@ -34,6 +34,8 @@ public struct DaemonOptions: Sendable, Equatable {
     public var platformProfile: String?
     public var systemBus: String?
     public var sensorProxy: Bool?
+    public var dsu: DSUEndpoint?
+    public var dsuServer: DSUEndpoint?
 
     public init() {}
 
@@ -119,9 +121,16 @@ public struct DaemonOptions: Sendable, Equatable {
         if noCalibration == true, calibration != nil {
             throw DaemonError(.settings, "calibration FILE and no_calibration exclude each other; keep one")
         }
+        if let dsu, replay != nil || uri != nil {
+            throw DaemonError(
+                .settings,
+                "dsu = \(dsu) reads a DSU server; \(replay != nil ? "replay" : "uri") names another source: keep one")
+        }
         let useMagnetometer = !(noMag ?? false)
         let source: TiltDaemon.Source
-        if let replay {
+        if let dsu {
+            source = .dsu(DSUMotionSource.Configuration(endpoint: dsu))
+        } else if let replay {
             var configuration = LogReplaySource.Configuration(path: replay, useMagnetometer: useMagnetometer)
             if let speed { configuration.speed = speed }
             if let loop { configuration.loop = loop }
@@ -146,6 +155,7 @@ public struct DaemonOptions: Sendable, Equatable {
         configuration.power = power == false ? nil : powerConfiguration
         configuration.sensorProxy = sensorProxy == true
         configuration.sensorProxyBus = systemBus
+        configuration.dsuServer = dsuServer
         var policy = ServicePolicy()
         if let maxClients { policy.maxClients = maxClients }
         if let maxLineLength { policy.maxLineLength = maxLineLength }
