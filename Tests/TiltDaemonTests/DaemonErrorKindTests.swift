@@ -31,6 +31,24 @@ struct DaemonErrorKindTests {
         #expect(kind { _ = try both.makeConfiguration() } == .settings)
     }
 
+    @Test("dsu reads a DSU server and excludes replay and uri; dsu_server goes with any source")
+    func dsuSettings() throws {
+        var dsu = DaemonOptions()
+        dsu.dsu = DSUEndpoint(host: "127.0.0.1", slot: 1)
+        dsu.dsuServer = DSUEndpoint(host: "127.0.0.1", port: 0)
+        let configuration = try dsu.makeConfiguration()
+        #expect(configuration.source == .dsu(.init(endpoint: DSUEndpoint(host: "127.0.0.1", slot: 1))))
+        #expect(configuration.dsuServer == DSUEndpoint(host: "127.0.0.1", port: 0))
+        var withReplay = dsu
+        withReplay.replay = "/x.csv"
+        #expect(kind { _ = try withReplay.makeConfiguration() } == .settings)
+        var withURI = dsu
+        withURI.uri = "local:"
+        #expect(kind { _ = try withURI.makeConfiguration() } == .settings)
+        let unresolvable = TiltDaemon.Source.dsu(.init(endpoint: DSUEndpoint(host: "no-such-host.invalid")))
+        #expect(kind { _ = try unresolvable.open() } == .source)
+    }
+
     @Test func aSourceThatCannotBeOpened() {
         let missing = TiltDaemon.Source.replay(.init(path: "/nonexistent/log.csv"))
         #expect(kind { _ = try missing.open() } == .source)

@@ -46,6 +46,8 @@ struct DaemonOptionsTests {
         Sample(key: "platform_profile", good: "/pp", bad: "") { $0.platformProfile },
         Sample(key: "system_bus", good: "unix:path=/x", bad: "") { $0.systemBus },
         Sample(key: "sensor_proxy", good: "true", bad: "x") { $0.sensorProxy.map { "\($0)" } },
+        Sample(key: "dsu", good: "192.168.1.5:26760/0", bad: "phone/9") { $0.dsu.map { "\($0)" } },
+        Sample(key: "dsu_server", good: "127.0.0.1:26760", bad: "127.0.0.1:26760/0") { $0.dsuServer.map { "\($0)" } },
     ]
 
     @Test("every setting has a sample here, one key and one flag of its own, help and a default")
