@@ -7,8 +7,8 @@ import TiltTools
 /// `tilt bench`: benchmarks of the library's parts on recorded data.
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Benchmark the fusion filter on recorded data, and tiltd under many clients.",
-        subcommands: [FusionBench.self, DaemonBench.self])
+        abstract: "Benchmark the fusion filter on recorded data, tiltd under many clients, and its DSU server.",
+        subcommands: [FusionBench.self, DaemonBench.self, DSUBench.self])
 }
 
 /// `tilt bench fusion`: fuses every log in a folder, scores it against its reference with BROAD's metric and times

@@ -21,10 +21,10 @@ final class BenchDaemon {
     private(set) var pid: pid_t = 0
     private var reaped = false
 
-    /// Starts `tiltd --replay log --loop` and waits (10 s at most) until its socket answers.
+    /// Starts `tiltd --replay log --loop extra…` and waits (10 s at most) until its socket answers.
     ///
     /// - Throws: ``BenchError`` when it cannot start or does not answer.
-    init(tiltd: String, log: String) throws {
+    init(tiltd: String, log: String, extra: [String] = []) throws {
         var template = Array("/tmp/tilt-bench-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw BenchError(.system, "cannot create a temporary folder in /tmp: \(String(cString: strerror(errno)))")
@@ -39,7 +39,7 @@ final class BenchDaemon {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let words: [String] = [tiltd, "--replay", log, "--loop", "--socket", socketPath]
+        let words: [String] = [tiltd, "--replay", log, "--loop", "--socket", socketPath] + extra
         let arguments = words.map { strdup($0) }
         defer { arguments.forEach { free($0) } }
         var argv = arguments + [nil]
