@@ -90,6 +90,7 @@ struct DSUServerLogic<Peer: Hashable & Sendable>: Sendable {
 
     /// Forgets the subscribers that have not asked for `subscriptionLifetime`.
     mutating func expire(now: Double) {
+        guard subscribers.values.contains(where: { now - $0 > Self.subscriptionLifetime }) else { return }
         subscribers = subscribers.filter { now - $0.value <= Self.subscriptionLifetime }
     }
 

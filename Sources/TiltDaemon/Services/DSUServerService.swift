@@ -93,6 +93,9 @@ final class DSUServerService: Service, Sendable {
         else { return }
         let channel = self.channel
         channel.eventLoop.execute {
+            // A socket whose send buffer is full takes no more: a late motion packet is worth nothing, so it is not
+            // queued (the next sample's goes out when there is room).
+            guard channel.isWritable else { return }
             for peer in peers {
                 let buffer = channel.allocator.buffer(bytes: bytes)
                 channel.write(AddressedEnvelope(remoteAddress: peer, data: buffer), promise: nil)
