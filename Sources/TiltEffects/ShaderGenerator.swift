@@ -178,10 +178,16 @@ public enum ShaderGenerator {
         case .baked:
             emit("vec4 tilt_stage0(vec2 p) { return tilt_sampleTexture(tilt_layerTexture, p); }")
         case .shadertoy:
+            // `mainImage` may be a macro (code golf: `#define mainImage(O,u) …` declaring its own variables, perhaps a
+            // `return;`), expanded where it is called: so it is called from a void function of its own, whose only
+            // names are the `tilt_` ones no shader uses (issue 32).
+            emit("void tilt_mainImage(inout vec4 tilt_color, vec2 tilt_fragCoord) {")
+            emit("    mainImage(tilt_color, tilt_fragCoord);", callTo: "mainImage")
+            emit("}")
             emit("vec4 tilt_stage0(vec2 p) {")
-            emit("    vec4 c = vec4(0.0, 0.0, 0.0, 1.0);")
-            emit("    mainImage(c, vec2(p.x, iResolution.y - p.y));", callTo: "mainImage")
-            emit("    return c;")
+            emit("    vec4 tilt_color = vec4(0.0, 0.0, 0.0, 1.0);")
+            emit("    tilt_mainImage(tilt_color, vec2(p.x, iResolution.y - p.y));")
+            emit("    return tilt_color;")
             emit("}")
         case .layer(let e):
             let effect = preset.effects[e]

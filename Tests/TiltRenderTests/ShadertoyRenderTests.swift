@@ -242,6 +242,22 @@ import TiltTestKit
         #expect(date[0] == today.year! - 2000 && date[1] == today.month! - 1 && date[2] == today.day!, "\(date)")
     }
 
+    @Test("a golfed mainImage written as a macro, with its own c, p, u and a return, compiles and draws")
+    func aMacroMainImageCompiles() throws {
+        _ = GLTestEnvironment.configured
+        let dir = try Self.folder([
+            "preset.json": #"{"description": "golf", "shadertoy": {"image": "image.glsl"}}"#,
+            // The names the wrapper used to have (c, p) declared again inside the macro's body, and a return.
+            "image.glsl": """
+            #define mainImage(O, u) float c = u.x < 1. ? 1. : .2; vec2 p = u; O = vec4(c, p.y / 4., 0, 1); return;
+            """,
+        ])
+        let renderer = try OffscreenRenderer(preset: try Preset.load(directory: dir.path), width: 2, height: 1)
+        let pixels = try renderer.render(FrameInputs(time: 0, timeDelta: 1.0 / 30, size: [2, 1]))
+        #expect(Self.pixel(pixels, width: 2, 0, 0) == [255, 32, 0, 255])
+        #expect(Self.pixel(pixels, width: 2, 1, 0) == [51, 32, 0, 255])
+    }
+
     @Test func aTextureThatIsNoPictureNamesThePassChannelAndFile() throws {
         let dir = try Self.folder([
             "shader.json": Self.textureExport(vflip: true, filter: "linear"), "quadrants.png": "not a picture",
