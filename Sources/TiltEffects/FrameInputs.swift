@@ -26,6 +26,9 @@ public struct FrameInputs: Sendable, Hashable {
     public var pointer: SIMD2<Double>
     /// Whether a pointer button is down (for Shadertoy's `iMouse.zw`).
     public var pointerDown: Bool
+    /// The keys held, pressed and toggled, for Shadertoy's keyboard channel; `nil`: every key up (headless, the
+    /// wallpaper).
+    public var keyboard: ShadertoyKeyboard?
 
     /// Inputs for a still frame at `tilt` (gravity follows the tilt, as if the screen were tilted from lying flat).
     public init(

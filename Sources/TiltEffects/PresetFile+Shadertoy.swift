@@ -40,7 +40,7 @@ extension PresetFile {
         }
     }
 
-    /// One channel: `{"buffer": "A"}` or `{"texture": "noise.png"}`, with optional sampler settings; `channel` is
+    /// One channel: `{"buffer": "A"}`, `{"texture": "noise.png"}` or `{"keyboard": true}`, with optional sampler settings; `channel` is
     /// its number (default: its place in the list).
     struct ChannelEntry: Decodable {
         var channel: Int?
@@ -49,10 +49,12 @@ extension PresetFile {
         var filter: String?
         var wrap: String?
         var vflip: Bool?
+        /// `true`: the keyboard (``ShadertoyKeyboard``).
+        var keyboard: Bool?
 
         /// The keys a channel may hold.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case channel, buffer, texture, filter, wrap, vflip
+            case channel, buffer, texture, filter, wrap, vflip, keyboard
         }
     }
 
@@ -110,16 +112,20 @@ extension PresetFile {
                 throw .invalid(file, field: place, reason: "channel \(index) is not a free channel number 0–3")
             }
             let source: ShadertoyChannel.Source
-            switch (entry.buffer, entry.texture) {
-            case (let name?, nil):
+            switch (entry.buffer, entry.texture, entry.keyboard == true) {
+            case (let name?, nil, false):
                 guard let buffer = ShadertoyBuffer(name: name) else {
                     throw .invalid(file, field: "\(place).buffer", reason: "'\(name)' is not one of A, B, C, D")
                 }
                 source = .buffer(buffer)
-            case (nil, let texture?):
+            case (nil, let texture?, false):
                 source = .texture(path: try path(texture, "\(place).texture"))
+            case (nil, nil, true):
+                source = .keyboard
             default:
-                throw .invalid(file, field: place, reason: "give exactly one of \"buffer\" or \"texture\"")
+                throw .invalid(
+                    file, field: place,
+                    reason: "give exactly one of \"buffer\", \"texture\" or \"keyboard\": true")
             }
             do {
                 let settings = try ShadertoyChannel.Settings(filter: entry.filter, wrap: entry.wrap, vflip: entry.vflip)

@@ -1,5 +1,5 @@
-/// One `iChannelN` input of a Shadertoy pass: a buffer (the pass's own buffer gives its previous frame) or an image
-/// file, sampled with Shadertoy's sampler settings.
+/// One `iChannelN` input of a Shadertoy pass: a buffer (the pass's own buffer gives its previous frame), an image
+/// file or the keyboard, sampled with Shadertoy's sampler settings.
 public struct ShadertoyChannel: Sendable, Hashable {
     /// Where the channel's pixels come from.
     public enum Source: Sendable, Hashable {
@@ -7,6 +7,8 @@ public struct ShadertoyChannel: Sendable, Hashable {
         case buffer(ShadertoyBuffer)
         /// An image file (absolute path).
         case texture(path: String)
+        /// The keyboard: ``ShadertoyKeyboard``'s 256 × 3 texture.
+        case keyboard
     }
 
     /// How texels are filtered.
@@ -32,14 +34,18 @@ public struct ShadertoyChannel: Sendable, Hashable {
     public var vflip: Bool
 
     /// Creates a channel; unset sampler settings take Shadertoy's defaults for the source (textures: mipmap, repeat,
-    /// flipped; buffers: linear, clamp).
+    /// flipped; buffers: linear, clamp; the keyboard: nearest, clamp, never flipped).
     public init(index: Int, source: Source, filter: Filter? = nil, wrap: Wrap? = nil, vflip: Bool? = nil) {
         self.index = index
         self.source = source
         let isTexture = if case .texture = source { true } else { false }
-        self.filter = filter ?? (isTexture ? .mipmap : .linear)
+        let isKeyboard = source == .keyboard
+        // The keyboard's texture has no mipmaps: a mipmap filter asked of it filters linearly.
+        self.filter =
+            isKeyboard ? (filter == .mipmap ? .linear : filter ?? .nearest) : filter ?? (isTexture ? .mipmap : .linear)
         self.wrap = wrap ?? (isTexture ? .repeat : .clamp)
-        self.vflip = vflip ?? isTexture
+        // The keyboard's rows are never flipped (as in Shadertoy, whatever its sampler says): row 0 is held.
+        self.vflip = isKeyboard ? false : vflip ?? isTexture
     }
 }
 

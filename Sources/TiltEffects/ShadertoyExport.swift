@@ -184,7 +184,9 @@ private struct PassReader {
         case "texture":
             let src = input["src"] as? String ?? input["filepath"] as? String ?? ""
             source = .texture(path: try texture(src, place: place))
-        case "keyboard", "music", "musicstream", "mic", "cubemap", "video", "webcam", "volume":
+        case "keyboard":
+            source = .keyboard
+        case "music", "musicstream", "mic", "cubemap", "video", "webcam", "volume":
             throw .invalid(file, field: place, reason: "\(type) input is not supported; remove the input from the pass")
         default:
             throw .invalid(

@@ -11,7 +11,7 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Show a preset in a window (X11 or Wayland), driven by tiltd or, without it, by the pointer.",
         discussion: """
-            Edits to the preset's files reload within 100 ms; a compile error keeps the last good shader. Esc quits.
+            Edits to the preset's files reload within 100 ms; a compile error keeps the last good shader. Esc quits             (unless --keys-to-shader). Keys reach a Shadertoy keyboard channel as the browser's key codes; headless,             every key is up.
             Power: on mains it draws at the display's rate; on battery at most 30 fps with motion at 15 Hz; when \
             the system saves power (power-saver profile, battery under 20 %) it draws one still frame and stops \
             watching motion until the power state changes. A hidden or minimised window draws nothing. \
@@ -61,6 +61,11 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var prediction: PredictOption
 
+    @Flag(
+        name: .customLong("keys-to-shader"),
+        help: "Give Escape to the shader's keyboard channel too; it no longer closes the window (close it instead).")
+    var keysToShader = false
+
     @Option(
         name: .customLong("screen-rotation"),
         help: ArgumentHelp(
@@ -82,6 +87,9 @@ struct RunCommand: ParsableCommand {
                     + "and a higher rate only spins the CPU")
         }
         if stats && !headless { throw ValidationError("--stats goes with --headless") }
+        if keysToShader && headless {
+            throw ValidationError("--keys-to-shader goes with the window: headless, there is no keyboard")
+        }
     }
 
     /// The highest `--fps` of a headless run: past the fastest displays (a few hundred Hz), a higher rate is a busy
@@ -99,6 +107,7 @@ struct RunCommand: ParsableCommand {
             screenRotation: ScreenRotationChoice(argument: screenRotation) ?? .auto)
         settings.fitsDisplay = size == nil
         settings.prediction = prediction.setting
+        settings.keysToShader = keysToShader
         if headless {
             let printStats = stats
             var runner = HeadlessRunner(settings: settings, frameRate: fps) { decision, power in

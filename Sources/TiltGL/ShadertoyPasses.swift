@@ -25,6 +25,9 @@ final class ShadertoyPasses {
     private var frameDate: SIMD4<GLfloat> = .zero
     /// Buffers some channel samples with mipmaps, which are rebuilt after each frame.
     private let mipmapped: Set<ShadertoyBuffer>
+    /// The keyboard's 256 × 3 R8 texture when a channel reads it (0: none), and the state it holds.
+    private var keyboardTexture: GLuint = 0
+    private var keyboardShown: ShadertoyKeyboard?
 
     /// The texture unit of `iChannel0` (see ``TextureUnit``).
     static let firstUnit: GLint = TextureUnit.firstChannel
@@ -52,6 +55,8 @@ final class ShadertoyPasses {
                     }
                 case .buffer(let buffer):
                     if channel.filter == .mipmap { mipmapped.insert(buffer) }
+                case .keyboard:
+                    if keyboardTexture == 0 { keyboardTexture = Self.makeKeyboardTexture() }
                 }
             }
         }
@@ -68,12 +73,14 @@ final class ShadertoyPasses {
 
     deinit {
         for var sampler in samplers.values { glDeleteSamplers(1, &sampler) }
+        if keyboardTexture != 0 { glDeleteTextures(1, &keyboardTexture) }
     }
 
     /// Renders every buffer pass at `width`×`height` (the output size); the buffers start cleared at a new size.
     /// Called first in every frame: it also reads the clock for the frame's `iDate`, once for all its passes.
     func renderBuffers(_ inputs: FrameInputs, width: Int, height: Int) throws(RenderError) {
         frameDate = Self.date(Date())
+        if keyboardTexture != 0 { showKeyboard(inputs.keyboard ?? ShadertoyKeyboard()) }
         guard !program.buffers.isEmpty else { return }
         if size != SIMD2(width, height) {
             targets = [:]
@@ -151,7 +158,38 @@ final class ShadertoyPasses {
         case .buffer(let buffer):
             guard let pair = targets[buffer], let last = latest[buffer] else { return nil }
             return (pair[last].texture, pair[last].width, pair[last].height)
+        case .keyboard:
+            return keyboardTexture == 0 ? nil : (keyboardTexture, ShadertoyKeyboard.width, ShadertoyKeyboard.height)
         }
+    }
+
+    /// A 256 × 3 single-channel texture, all keys up.
+    private static func makeKeyboardTexture() -> GLuint {
+        var texture: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        let up = ShadertoyKeyboard().texels
+        glTexImage2D(
+            GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(ShadertoyKeyboard.width), GLsizei(ShadertoyKeyboard.height), 0,
+            GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), up)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        return texture
+    }
+
+    /// Uploads the keyboard's state when it changed since the last frame (768 bytes).
+    private func showKeyboard(_ keyboard: ShadertoyKeyboard) {
+        guard keyboard != keyboardShown else { return }
+        keyboardShown = keyboard
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), keyboardTexture)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        glTexSubImage2D(
+            GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(ShadertoyKeyboard.width), GLsizei(ShadertoyKeyboard.height),
+            GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), keyboard.texels)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
     }
 
     /// The sampler object for a channel's filter and wrap, made on first use.

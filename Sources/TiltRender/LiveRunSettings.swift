@@ -24,6 +24,8 @@ public struct LiveRunSettings: Sendable {
     /// Scale the window down to fit the display's usable area when it is larger (the default size was asked for,
     /// not a size of the user's: `tiltfx run` without `--size`).
     public var fitsDisplay = false
+    /// The window's keys go to a Shadertoy keyboard channel, Escape too (it no longer closes the window).
+    public var keysToShader = false
     /// How the motion drawn is predicted (`--predict`; issue 30).
     public var prediction: PredictionSetting = .auto
 

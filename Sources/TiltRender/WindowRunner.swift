@@ -28,7 +28,8 @@ public struct WindowRunner: Sendable {
         }
         let sink = try WindowSink(
             preset: settings.preset, picture: settings.picture, width: settings.width, height: settings.height,
-            screenRotation: settings.screenRotation, fitsDisplay: settings.fitsDisplay, logger: logger)
+            screenRotation: settings.screenRotation, fitsDisplay: settings.fitsDisplay,
+            keysToShader: settings.keysToShader, logger: logger)
         let picture = PictureFeed(picture: settings.picture, retry: PictureFeed.Retry(), logger: logger)
         try picture?.start()
         defer { picture?.stop() }

@@ -126,6 +126,31 @@ struct FrameLoopTests {
         #expect(sink.presented.last?.pointer == SIMD2(3, 4))
     }
 
+    @Test(
+        "a key pressed in the window is held, pressed for one frame and toggled; released, it is up and stays toggled")
+    func keyEventsReachTheKeyboardChannel() throws {
+        let sink = try RecordingSink(preset: Self.staticPreset)
+        sink.script[10] = {
+            var e = SinkEvents(); e.keys = [SinkEvents.Key(code: 65, down: true)]; return e
+        }()
+        sink.script[30] = {
+            var e = SinkEvents(); e.keys = [SinkEvents.Key(code: 65, down: false)]; return e
+        }()
+        sink.script[50] = {
+            var e = SinkEvents(); e.quit = true; return e
+        }()
+        var motion = HeldMotion(tilt: .zero)
+        let scheduler = FrameScheduler(policy: .automatic, displayRate: 1000)
+        try FrameLoop(pacing: .live(scheduler), logger: Self.logger).run(sink: sink, motion: &motion)
+        let rows = sink.presented.map { i -> [Bool] in
+            let k = i.keyboard ?? ShadertoyKeyboard()
+            return [k.held[65], k.pressed[65], k.toggled[65]]
+        }
+        // All up; just pressed; held (the press was one frame); released, still toggled.
+        #expect(
+            rows == [[false, false, false], [true, true, true], [true, false, true], [false, false, true]], "\(rows)")
+    }
+
     @Test func aLiveRunEndsWhenAskedToStop() throws {
         let sink = try RecordingSink(preset: Self.staticPreset)
         var motion = HeldMotion(tilt: .zero)

@@ -179,7 +179,6 @@ import TiltTestKit
     @Test(arguments: [
         ("{\"effects\": []}", "not a Shadertoy export: it has no \"renderpass\" list"),
         ("[1, 2]", "not a Shadertoy export: it is not a JSON object with a \"renderpass\" list"),
-        (keyboardExport("keyboard"), "pass 'Buffer A', iChannel1: keyboard input is not supported"),
         (keyboardExport("cubemap"), "pass 'Buffer A', iChannel1: cubemap input is not supported"),
     ])
     func tiltfxRefusesWhatItCannotRun(text: String, message: String) throws {
@@ -206,6 +205,38 @@ import TiltTestKit
           {"name": "Image", "type": "image", "code": "void mainImage(out vec4 c, in vec2 p) { c = vec4(1.0); }",
            "inputs": [], "outputs": [{"id": 37, "channel": 0}]}]}
         """
+    }
+
+    @Test("a keyboard channel reads held, pressed and toggled in rows 0, 1 and 2 at the key's browser code")
+    func theKeyboardChannel() throws {
+        _ = GLTestEnvironment.configured
+        let export = """
+            {"ver": "0.1", "renderpass": [
+              {"name": "Image", "type": "image", "outputs": [{"id": 37, "channel": 0}],
+               "inputs": [{"id": 33, "channel": 2, "ctype": "keyboard",
+                           "sampler": {"filter": "mipmap", "wrap": "repeat", "vflip": "true"}}],
+               "code": "void mainImage(out vec4 c, in vec2 p) { int row = int(p.x); c = vec4(texelFetch(iChannel2, ivec2(65, row), 0).x, texture(iChannel2, vec2(65.5 / 256.0, (float(row) + 0.5) / 3.0)).x, iChannelResolution[2].x / 256.0, iChannelResolution[2].y / 3.0); }"}]}
+            """
+        let dir = try Self.folder(["keys.json": export])
+        let renderer = try OffscreenRenderer(
+            preset: try ShadertoyExport.load(file: dir.appendingPathComponent("keys.json").path), width: 3, height: 1)
+        // Every key up (a headless run: no keyboard at all).
+        var inputs = FrameInputs(time: 0, timeDelta: 1.0 / 30, size: [3, 1])
+        var pixels = try renderer.render(inputs)
+        #expect((0..<3).map { Self.pixel(pixels, width: 3, $0, 0) } == Array(repeating: [0, 0, 255, 255], count: 3))
+        // A goes down: held, pressed this frame, toggled.
+        var keyboard = ShadertoyKeyboard()
+        keyboard.press(65)
+        inputs.keyboard = keyboard
+        pixels = try renderer.render(inputs)
+        #expect(
+            (0..<3).map { Self.pixel(pixels, width: 3, $0, 0) } == Array(repeating: [255, 255, 255, 255], count: 3))
+        // The next frame it is only held and toggled; another key changes nothing of A's.
+        keyboard.frameDrawn()
+        keyboard.press(66)
+        inputs.keyboard = keyboard
+        pixels = try renderer.render(inputs)
+        #expect((0..<3).map { Self.pixel(pixels, width: 3, $0, 0)[0] } == [255, 0, 255])
     }
 
     @Test func aCompileErrorInAnExportNamesThePassAndLine() throws {

@@ -90,6 +90,8 @@ public struct FrameLoop {
         let size = sink.size
         var pointer = SIMD2<Double>(Double(size.x) / 2, Double(size.y) / 2)
         var pointerDown = false
+        // Shadertoy's keyboard channel: every key up until the sink reports one.
+        var keyboard = ShadertoyKeyboard()
         var wait = 0.0
         func elapsed() -> Double { start.duration(to: clock.now).inSeconds }
         while !shouldStop() {
@@ -100,6 +102,9 @@ public struct FrameLoop {
                 if events.redraw { scheduler.contentChanged() }
                 if let moved = events.pointer { pointer = SIMD2(moved.x, moved.y) }
                 pointerDown = events.pointerDown ?? pointerDown
+                for key in events.keys {
+                    if key.down { keyboard.press(key.code) } else { keyboard.release(key.code) }
+                }
                 switch events.reloaded {
                 case true?:
                     try picture?.reshow(sink.effects)
@@ -141,6 +146,7 @@ public struct FrameLoop {
                     time: start.duration(to: now).inSeconds, timeDelta: last.duration(to: now).inSeconds,
                     frame: frame, size: SIMD2(Double(sink.size.x), Double(sink.size.y)), pointer: pointer,
                     pointerDown: pointerDown)
+                inputs.keyboard = keyboard
                 last = now
                 motion.drive(&inputs, elapsed: inputs.time)
                 // A new video frame is drawn even when nothing else changed.
@@ -158,6 +164,7 @@ public struct FrameLoop {
                     continue
                 }
                 try sink.present(inputs, frame: frame)
+                keyboard.frameDrawn()
                 motion.presented(
                     drawStart: drawStart, swapEnd: monotonicSeconds(), displayDelay: sink.presentationDelay)
                 frame += 1

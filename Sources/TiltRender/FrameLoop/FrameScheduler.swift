@@ -63,7 +63,7 @@ public struct FrameScheduler: Sendable {
                 ((x - y) * (x - y)).sum() <= tolerance * tolerance
             }
             return overlay == other.overlay && a.size == b.size && a.pointer == b.pointer
-                && a.pointerDown == b.pointerDown && near(a.tilt, b.tilt, unseen.angle)
+                && a.pointerDown == b.pointerDown && a.keyboard == b.keyboard && near(a.tilt, b.tilt, unseen.angle)
                 && near(a.euler, b.euler, unseen.angle) && near(a.attitude, b.attitude, unseen.angle / 2)
                 && near(a.gravity, b.gravity, unseen.acceleration)
                 && near(a.userAcceleration, b.userAcceleration, unseen.acceleration)

@@ -76,9 +76,23 @@ public struct SinkEvents: Sendable, Hashable {
     public var pointerDown: Bool?
     /// The display's rotation changed to this.
     public var screenRotation: ScreenRotation?
+    /// Keys that went down (`true`) or up, in order, by the browser's key code (Shadertoy's keyboard channel).
+    public var keys: [Key] = []
 
     /// No events.
     public init() {}
+
+    /// A key going down or up.
+    public struct Key: Sendable, Hashable {
+        /// The browser's `keyCode` (``ShadertoyKeyCode``).
+        public var code: Int
+        public var down: Bool
+
+        public init(code: Int, down: Bool) {
+            self.code = code
+            self.down = down
+        }
+    }
 
     /// A position in frame pixels.
     public struct Point: Sendable, Hashable {

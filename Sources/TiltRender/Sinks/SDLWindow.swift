@@ -20,6 +20,8 @@ final class SDLWindow {
         var pointer: SIMD2<Double>?
         /// The pointer button's latest state, if it changed.
         var pointerDown: Bool?
+        /// Keys that went down or up, by the browser's key code (keys without one are left out).
+        var keys: [SinkEvents.Key] = []
     }
 
     private let window: OpaquePointer
@@ -109,7 +111,8 @@ final class SDLWindow {
     }
 
     /// Drains the pending events; with `waitMilliseconds` > 0 first blocks that long at most for one to arrive.
-    func events(waitMilliseconds: Int32 = 0) -> Events {
+    /// - Parameter keysToShader: Escape goes to the shader's keyboard too, and does not quit.
+    func events(waitMilliseconds: Int32 = 0, keysToShader: Bool = false) -> Events {
         var result = Events()
         var event = SDL_Event()
         var pending = waitMilliseconds > 0 ? SDL_WaitEventTimeout(&event, waitMilliseconds) : SDL_PollEvent(&event)
@@ -118,7 +121,14 @@ final class SDLWindow {
             switch event.type {
             case SDL_WINDOWEVENT.rawValue: result.windowChanged = true
             case SDL_QUIT.rawValue: result.quit = true
-            case SDL_KEYDOWN.rawValue where event.key.keysym.sym == SDLK_ESCAPE.rawValue: result.quit = true
+            case SDL_KEYDOWN.rawValue where event.key.keysym.sym == SDLK_ESCAPE.rawValue && !keysToShader:
+                result.quit = true
+            case SDL_KEYDOWN.rawValue, SDL_KEYUP.rawValue:
+                // Auto-repeat changes nothing: a held key is held.
+                guard event.key.repeat == 0, let code = ShadertoyKeyCode.browserCode(sdl: event.key.keysym.sym) else {
+                    break
+                }
+                result.keys.append(SinkEvents.Key(code: code, down: event.type == SDL_KEYDOWN.rawValue))
             case SDL_MOUSEMOTION.rawValue: result.pointer = SIMD2(Double(event.motion.x), Double(event.motion.y))
             case SDL_MOUSEBUTTONDOWN.rawValue: result.pointerDown = true
             case SDL_MOUSEBUTTONUP.rawValue: result.pointerDown = false

@@ -15,13 +15,16 @@ final class WindowSink: ErrorOverlaySink {
     private let clock = ContinuousClock()
     private let opened: ContinuousClock.Instant
     private let logger: Logger
+    /// Escape goes to the shader's keyboard and does not quit (`--keys-to-shader`).
+    private let keysToShader: Bool
 
     /// Opens the window (its GL context current on this thread) and compiles `preset` in it.
     /// - Parameter screenRotation: `auto` follows the display's rotation where X11 RandR tells it.
     init(
         preset: Preset, picture: PictureContent?, width: Int, height: Int, screenRotation: ScreenRotationChoice,
-        fitsDisplay: Bool = false, logger: Logger
+        fitsDisplay: Bool = false, keysToShader: Bool = false, logger: Logger
     ) throws {
+        self.keysToShader = keysToShader
         window = try SDLWindow(
             title: Self.title(preset.name), width: width, height: height, fitsDisplay: fitsDisplay, logger: logger)
         logger.info("window open: \(GLInfo.renderer), \(GLInfo.version)")
@@ -55,7 +58,7 @@ final class WindowSink: ErrorOverlaySink {
 
     func poll(waitSeconds: Double) -> SinkEvents {
         let wait = waitSeconds > 0 ? Int32(max(1, waitSeconds * 1000)) : 0
-        let events = window.events(waitMilliseconds: wait)
+        let events = window.events(waitMilliseconds: wait, keysToShader: keysToShader)
         var result = SinkEvents()
         result.quit = events.quit
         result.invalidated = events.windowChanged
@@ -64,6 +67,7 @@ final class WindowSink: ErrorOverlaySink {
             result.pointer = SinkEvents.Point(x: pointer.x * scale, y: pointer.y * scale)
         }
         result.pointerDown = events.pointerDown
+        result.keys = events.keys
         if events.quit { return result }
         result.reloaded = live.reloadIfChanged(logger: logger)
         switch result.reloaded {
