@@ -85,3 +85,14 @@ extension ShadertoyChannel {
         self.init(index: index, source: source, filter: settings.filter, wrap: settings.wrap, vflip: settings.vflip)
     }
 }
+
+extension ShadertoyChannel.Source {
+    /// What the channel reads, for people: `Buffer A`, `texture PATH`, `keyboard`.
+    public var summary: String {
+        switch self {
+        case .buffer(let buffer): buffer.passName
+        case .texture(let path): "texture \(path)"
+        case .keyboard: "keyboard"
+        }
+    }
+}

@@ -29,6 +29,16 @@ public struct ShadertoyProgram: Sendable, Hashable {
     }
 
     /// The files the program reads (its source files and textures), for watching.
+    /// What each pass's channels read, for `tiltfx check`: `Buffer A: iChannel0 Buffer A, iChannel1 keyboard;
+    /// Image: iChannel0 texture /path/abc.png`; `nil` when no pass has a channel.
+    public var inputSummary: String? {
+        let passes = (buffers + [image]).filter { !$0.channels.isEmpty }.map { pass in
+            pass.name + ": "
+                + pass.channels.map { "iChannel\($0.index) \($0.source.summary)" }.joined(separator: ", ")
+        }
+        return passes.isEmpty ? nil : passes.joined(separator: "; ")
+    }
+
     public var files: [String] {
         var files = codes.filter { $0.text == nil }.map(\.name)
         for pass in buffers + [image] {

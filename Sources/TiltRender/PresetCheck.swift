@@ -70,6 +70,12 @@ public struct PresetCheck: Sendable {
             let names = found.map(\.name).joined(separator: ", ")
             findings.append(.init(.ok, "presets", "\(folder): \(found.count) presets load (\(names))"))
         }
+        // What each Shadertoy program's channels resolved to (an export's media found beside it or in --assets).
+        for preset in loaded {
+            if let inputs = preset.shadertoyProgram?.inputSummary {
+                findings.append(.init(.ok, "inputs", "\(preset.name): \(inputs)"))
+            }
+        }
         if compilesShaders { findings += compile(loaded) }
         return findings
     }
