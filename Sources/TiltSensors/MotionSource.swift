@@ -1,6 +1,6 @@
 import TiltCore
 
-/// Something that produces motion samples: an IIO device, a replayed log.
+/// Something that produces motion samples: an IIO device, an evdev motion sensor, a replayed log.
 ///
 /// The daemon runs a source only while someone watches (sensor on demand): it calls ``run(rate:events:)`` when the
 /// first watcher arrives and cancels that task when the last one leaves, and calls it again later. A source keeps
@@ -45,6 +45,8 @@ public struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equat
         case log(SensorLogError)
         /// The IIO device (permanently: a transient loss is retried, not thrown).
         case device(IIOError)
+        /// The evdev device (permanently: an unplugged one is searched for again, not thrown).
+        case evdev(EvdevError)
     }
 
     /// What failed.
@@ -60,6 +62,7 @@ public struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equat
         switch kind {
         case .log(let error): error.description
         case .device(let error): error.description
+        case .evdev(let error): error.description
         }
     }
 }
