@@ -21,6 +21,8 @@ public struct TiltDaemon: Sendable {
         case replay(LogReplaySource.Configuration)
         /// Read IIO sensors through libiio at this context URI (`local:`, `ip:HOST`).
         case iio(uri: String)
+        /// Read an evdev motion sensor: this event node, or (`nil`) the first one found at each start.
+        case evdev(path: String?)
     }
 
     /// Daemon settings.

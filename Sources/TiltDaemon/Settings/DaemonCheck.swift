@@ -156,6 +156,14 @@ public struct DaemonCheck: Sendable {
             add(.ok, "source", "replay \(replay.path): \(source.sensors.flatMap(\.kinds).joined(separator: ", "))")
         case .iio(let uri):
             add(.ok, "source", "IIO at \(uri): \(source.sensors.map(\.name).joined(separator: ", "))")
+        case .evdev(let path):
+            let device = (source as? EvdevMotionSource)?.device
+            let found = path == nil ? "the first motion sensor found (auto), now " : ""
+            let kinds = source.sensors.flatMap(\.kinds).joined(separator: ", ")
+            let mount = EvdevMount(hasGyroscope: device?.hasGyroscope ?? false).rawValue
+            add(
+                .ok, "source",
+                "evdev \(found)\(device?.path ?? path ?? "?"): \(device?.name ?? "?") (\(kinds); \(mount) mount)")
         }
         if case .automatic(let directories) = configuration.calibration {
             let when =

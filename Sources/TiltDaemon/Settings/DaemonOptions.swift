@@ -22,6 +22,7 @@ public struct DaemonOptions: Sendable, Equatable {
     public var speed: Double?
     public var loop: Bool?
     public var uri: String?
+    public var evdev: String?
     public var noMag: Bool?
     public var limit: Double?
     public var calibration: String?
@@ -116,6 +117,10 @@ public struct DaemonOptions: Sendable, Equatable {
             throw DaemonError(
                 .settings, "loop needs a log to replay: add replay = FILE (or --replay FILE), or drop loop")
         }
+        if replay != nil, evdev != nil {
+            throw DaemonError(
+                .settings, "replay and evdev exclude each other: a log or a live motion sensor; keep one")
+        }
         if noCalibration == true, calibration != nil {
             throw DaemonError(.settings, "calibration FILE and no_calibration exclude each other; keep one")
         }
@@ -126,6 +131,8 @@ public struct DaemonOptions: Sendable, Equatable {
             if let speed { configuration.speed = speed }
             if let loop { configuration.loop = loop }
             source = .replay(configuration)
+        } else if let evdev {
+            source = .evdev(path: evdev == Self.evdevAuto ? nil : evdev)
         } else {
             source = .iio(uri: uri ?? Self.defaultIIOURI)
         }
