@@ -34,7 +34,8 @@ struct Sensors: AsyncParsableCommand {
         }
         if let iioError = inventory.iioError {
             guard !inventory.evdev.isEmpty else {
-                StandardStream.error.write(Data("error: \(iioError)\n".utf8))
+                let evdev = "no evdev motion sensors (INPUT_PROP_ACCELEROMETER) in /sys/class/input either"
+                StandardStream.error.write(Data("error: \(iioError); \(evdev)\n".utf8))
                 throw ExitCode(1)
             }
             print("IIO: \(iioError)")
