@@ -53,6 +53,9 @@ let package = Package(
             name: "CEGL", path: "Sources/CEGL",
             providers: [.apt(["libegl-dev", "libgles-dev", "libgl-dev"])]),
         .systemLibrary(
+            name: "CLibEvdev", path: "Sources/CLibEvdev", pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(
             name: "CZlib", path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
@@ -79,7 +82,7 @@ let package = Package(
         .target(name: "TiltCore", swiftSettings: swiftSettings),
         .target(name: "TiltFusion", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
         .target(
-            name: "TiltSensors", dependencies: ["TiltCore", "CLibIIO", "CZlib", "CSystemd"],
+            name: "TiltSensors", dependencies: ["TiltCore", "CLibIIO", "CLibEvdev", "CZlib", "CSystemd"],
             swiftSettings: sizeOptimized),
         .target(
             name: "TiltWire", dependencies: ["TiltCore", .product(name: "NIOCore", package: "swift-nio")],
@@ -182,7 +185,7 @@ let package = Package(
             name: "TiltFusionTests", dependencies: ["TiltFusion", "TiltCore", "TiltTestKit"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TiltSensorsTests", dependencies: ["TiltSensors", "TiltCore", "TiltTestKit"],
+            name: "TiltSensorsTests", dependencies: ["TiltSensors", "TiltCore", "TiltTestKit", "CLibEvdev"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltWireTests",

@@ -20,9 +20,11 @@ extension ParsableCommand {
 
     /// Parses the command line (its mistakes in the house style: ``exitParsing(_:)``) and runs the command; an error
     /// it throws ends the program as `exit(withError:)` does.
-    public static func parseAndRun() async {
+    ///
+    /// - Parameter arguments: The arguments without the program's name; `nil`: the process's own.
+    public static func parseAndRun(_ arguments: [String]? = nil) async {
         var command: any ParsableCommand
-        do { command = try parseAsRoot() } catch { exitParsing(error) }
+        do { command = try parseAsRoot(arguments) } catch { exitParsing(error) }
         do {
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()

@@ -2,7 +2,7 @@ import TiltCore
 import TiltSensors
 
 extension TiltDaemon.Source {
-    /// Opens the samples this source names: the log replayed, or the IIO sensors at the URI. The daemon and
+    /// Opens the samples this source names: the log replayed, the IIO sensors at the URI, or the evdev motion sensor. The daemon and
     /// `tiltd --check` open it here, so both say the same about a source that cannot be read.
     /// - Throws: ``DaemonError`` saying what could not be opened, and why.
     func open() throws(DaemonError) -> any MotionSource {
@@ -24,6 +24,12 @@ extension TiltDaemon.Source {
                 return try DSUMotionSource(configuration: configuration)
             } catch {
                 throw DaemonError(.source, "cannot read the DSU server \(configuration.endpoint): \(error)")
+            }
+        case .evdev(let path):
+            do {
+                return try EvdevMotionSource(path: path)
+            } catch {
+                throw DaemonError(.source, "cannot read an evdev motion sensor: \(error)")
             }
         }
     }

@@ -23,6 +23,8 @@ public struct TiltDaemon: Sendable {
         case iio(uri: String)
         /// Read a DSU (cemuhook) server's slot.
         case dsu(DSUMotionSource.Configuration)
+        /// Read an evdev motion sensor: this event node, or (`nil`) the first one found at each start.
+        case evdev(path: String?)
     }
 
     /// Daemon settings.

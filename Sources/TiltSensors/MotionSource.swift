@@ -1,6 +1,6 @@
 import TiltCore
 
-/// Something that produces motion samples: an IIO device, a replayed log.
+/// Something that produces motion samples: an IIO device, an evdev motion sensor, a replayed log.
 ///
 /// The daemon runs a source only while someone watches (sensor on demand): it calls ``run(rate:events:)`` when the
 /// first watcher arrives and cancels that task when the last one leaves, and calls it again later. A source keeps
@@ -47,6 +47,8 @@ public struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equat
         case device(IIOError)
         /// The DSU server's address (a socket that cannot be made; a silent server is retried, not thrown).
         case dsu(DSUAddressError)
+        /// The evdev device (permanently: an unplugged one is searched for again, not thrown).
+        case evdev(EvdevError)
     }
 
     /// What failed.
@@ -63,6 +65,7 @@ public struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equat
         case .log(let error): error.description
         case .device(let error): error.description
         case .dsu(let error): error.description
+        case .evdev(let error): error.description
         }
     }
 }

@@ -12,7 +12,8 @@ struct Tiltd: AsyncParsableCommand {
         commandName: "tiltd",
         abstract: "The tilt sensor daemon: fuses IMU samples into attitude and serves it on a Unix socket.",
         discussion: """
-            Reads accelerometer, gyroscope and magnetometer samples from Linux IIO (or replays a recorded log), \
+            Reads accelerometer, gyroscope and magnetometer samples from Linux IIO (or a game controller's evdev \
+            motion sensors with --evdev, or replays a recorded log), \
             fuses them into attitude and a smoothed, clamped tilt signal, and publishes JSON lines to every \
             client of its socket. The sensor runs only while a client watches.
 
@@ -29,8 +30,11 @@ struct Tiltd: AsyncParsableCommand {
     /// README.md, "Conventions".
     static var _errorPrefix: String { "error: " }
 
-    /// Parses the command line (its mistakes in the house style) and runs the command.
-    static func main() async { await parseAndRun() }
+    /// Parses the command line (its mistakes in the house style) and runs the command; a flag whose value may be left
+    /// out (`--evdev`) gets it written in first.
+    static func main() async {
+        await parseAndRun(DaemonOptions.givingBareValues(Array(CommandLine.arguments.dropFirst())))
+    }
 
     @Option(
         name: .long, help: ArgumentHelp("Read settings from this config file (flags override it).", valueName: "FILE"))
@@ -64,6 +68,7 @@ struct Tiltd: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: .setting("speed")) var speed: String?
     @Flag(inversion: .prefixedNo, help: .setting("loop")) var loop: Bool?
     @Option(help: .setting("uri")) var uri: String?
+    @Option(help: .setting("evdev")) var evdev: String?
     @Flag(inversion: .prefixedNo, help: .setting("no_mag")) var mag: Bool?
     @Option(parsing: .unconditional, help: .setting("limit")) var limit: String?
     @Option(help: .setting("calibration")) var calibration: String?

@@ -45,6 +45,9 @@ struct DaemonErrorKindTests {
         var withURI = dsu
         withURI.uri = "local:"
         #expect(kind { _ = try withURI.makeConfiguration() } == .settings)
+        var withEvdev = dsu
+        withEvdev.evdev = "auto"
+        #expect(kind { _ = try withEvdev.makeConfiguration() } == .settings)
         let unresolvable = TiltDaemon.Source.dsu(.init(endpoint: DSUEndpoint(host: "no-such-host.invalid")))
         #expect(kind { _ = try unresolvable.open() } == .source)
     }

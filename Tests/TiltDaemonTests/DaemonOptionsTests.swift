@@ -34,6 +34,7 @@ struct DaemonOptionsTests {
         Sample(key: "speed", good: "2.0", bad: "0") { $0.speed.map { "\($0)" } },
         Sample(key: "loop", good: "true", bad: "maybe") { $0.loop.map { "\($0)" } },
         Sample(key: "uri", good: "ip:host", bad: "") { $0.uri },
+        Sample(key: "evdev", good: "/dev/input/event7", bad: "") { $0.evdev },
         Sample(key: "no_mag", good: "true", bad: "maybe") { $0.noMag.map { "\($0)" } },
         Sample(key: "limit", good: "0.25", bad: "0") { $0.limit.map { "\($0)" } },
         Sample(key: "calibration", good: "/a.calib", bad: "") { $0.calibration },

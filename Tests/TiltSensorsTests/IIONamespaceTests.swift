@@ -52,7 +52,7 @@ struct IIONamespaceTests {
             rates: "25 50 100 200", scan: .init(kinds: ["accel", "anglvel"], type: "le:s16/16>>0"))
         let result = try tree.run([tilt, "sensors", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        let reports = try JSONDecoder().decode([IIODeviceReport].self, from: Data(result.stdout.utf8))
+        let reports = try JSONDecoder().decode(SensorInventory.self, from: Data(result.stdout.utf8)).iio
         #expect(reports.map(\.id) == ["iio:device0", "iio:device1", "iio:device2", "iio:device3"])
         let base = try #require(reports.first { $0.label == "accel-base" })
         let display = try #require(reports.first { $0.label == "accel-display" })
@@ -66,7 +66,7 @@ struct IIONamespaceTests {
         #expect(reports[3].channels.contains("timestamp") && reports[3].kinds == ["accel", "anglvel"])
         let overridden = try tree.run(
             [tilt, "sensors", "--json"], environment: ["TILT_ACCEL_MOUNT_MATRIX": "0, 1, 0; 1, 0, 0; 0, 0, -1"])
-        let withEnv = try JSONDecoder().decode([IIODeviceReport].self, from: Data(overridden.stdout.utf8))
+        let withEnv = try JSONDecoder().decode(SensorInventory.self, from: Data(overridden.stdout.utf8)).iio
         #expect(withEnv[1].mountMatrix == "0, 1, 0; 1, 0, 0; 0, 0, -1" && withEnv[1].mountMatrixSource == "environment")
         let text = try tree.run([tilt, "sensors"])
         #expect(text.stdout.contains("accel-base") && text.stdout.contains("buffered"))
@@ -82,7 +82,7 @@ struct IIONamespaceTests {
             .write(to: URL(fileURLWithPath: tree.udevDataDirectory + "/+iio:iio:device0"))
         let env = ["TILT_UDEV_DATA_DIR": tree.udevDataDirectory]
         let list = try tree.run([tilt, "sensors", "--json"], environment: env)
-        let reports = try JSONDecoder().decode([IIODeviceReport].self, from: Data(list.stdout.utf8))
+        let reports = try JSONDecoder().decode(SensorInventory.self, from: Data(list.stdout.utf8)).iio
         #expect(reports.first?.mountMatrixSource == "udev" && reports.first?.mode == "polled")
 
         let out = tree.root.appendingPathComponent("polled.csv").path

@@ -159,6 +159,14 @@ public struct DaemonCheck: Sendable {
         case .dsu(let dsu):
             let slot = dsu.endpoint.slot.map { "slot \($0)" } ?? "the first connected slot"
             add(.ok, "source", "DSU server \(dsu.endpoint) (resolves; \(slot); not contacted by --check)")
+        case .evdev(let path):
+            let device = (source as? EvdevMotionSource)?.device
+            let found = path == nil ? "the first motion sensor found (auto), now " : ""
+            let kinds = source.sensors.flatMap(\.kinds).joined(separator: ", ")
+            let mount = EvdevMount(hasGyroscope: device?.hasGyroscope ?? false).rawValue
+            add(
+                .ok, "source",
+                "evdev \(found)\(device?.path ?? path ?? "?"): \(device?.name ?? "?") (\(kinds); \(mount) mount)")
         }
         if let server = configuration.dsuServer {
             let reach =

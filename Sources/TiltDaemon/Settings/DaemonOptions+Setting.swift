@@ -81,6 +81,9 @@ extension DaemonOptions {
         public let note: String?
         /// Settings of one group make one choice: a flag naming any of them replaces the file's whole choice.
         public let choice: String?
+        /// The value a `.value` flag given alone stands for (`--evdev` is `--evdev auto`), if it may be given alone:
+        /// ``DaemonOptions/givingBareValues(_:)`` writes it in before the command line is parsed.
+        public let bare: String?
         /// Sets the field from texts; `false` when they are not what the setting expects.
         let assign: @Sendable (inout DaemonOptions, [String], _ fromFlag: Bool) -> Bool
         /// Whether the options give this setting.
@@ -92,7 +95,7 @@ extension DaemonOptions {
         init<Value: Sendable>(
             _ key: String, _ field: any WritableKeyPath<DaemonOptions, Value?> & Sendable, flag: Flag, section: Section,
             accepts: Accepts<Value>, default defaultValue: String, sample: String? = nil, help: String,
-            note: String? = nil, choice: String? = nil
+            note: String? = nil, choice: String? = nil, bare: String? = nil
         ) {
             self.key = key
             self.flag = flag
@@ -103,6 +106,7 @@ extension DaemonOptions {
             self.help = help
             self.note = note
             self.choice = choice
+            self.bare = bare
             assign = { options, texts, fromFlag in
                 options[keyPath: field] = accepts.read(texts, fromFlag)
                 return options[keyPath: field] != nil

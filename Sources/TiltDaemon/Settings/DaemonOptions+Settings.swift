@@ -80,6 +80,14 @@ extension DaemonOptions {
             accepts: .name("a libiio context URI such as local: or ip:HOST"), default: defaultIIOURI,
             help: "libiio context URI for live sensors: local: or ip:HOST."),
         Setting(
+            "evdev", \.evdev, flag: .value("evdev", valueName: "PATH"), section: .sensor,
+            accepts: .path("an event node such as /dev/input/event7, or auto"), default: "none (read IIO)",
+            sample: evdevAuto,
+            help: "Read an evdev motion sensor (a game controller's, lis3lv02d's) instead of IIO: this event node, or "
+                + "\(evdevAuto) (also --evdev alone) for the first one found.",
+            note: "`tilt sensors` lists them; the node needs read access (the input group or a udev rule).",
+            bare: evdevAuto),
+        Setting(
             "no_mag", \.noMag, flag: .inverseToggle("mag"), section: .sensor, accepts: .boolean(), default: "false",
             help: "Ignore the magnetometer (6D fusion)."),
         Setting(
@@ -157,6 +165,8 @@ extension DaemonOptions {
     public static let defaultLogFormat = JournalLogHandler.Format.auto
     /// The libiio context read when no `uri` is given: this machine's sensors.
     public static let defaultIIOURI = "local:"
+    /// The `evdev` value that picks the first motion sensor found.
+    public static let evdevAuto = "auto"
 
     /// The setting with config key `key`, if there is one.
     public static func setting(key: String) -> Setting? {

@@ -22,6 +22,7 @@ public struct DaemonOptions: Sendable, Equatable {
     public var speed: Double?
     public var loop: Bool?
     public var uri: String?
+    public var evdev: String?
     public var noMag: Bool?
     public var limit: Double?
     public var calibration: String?
@@ -118,13 +119,17 @@ public struct DaemonOptions: Sendable, Equatable {
             throw DaemonError(
                 .settings, "loop needs a log to replay: add replay = FILE (or --replay FILE), or drop loop")
         }
+        if replay != nil, evdev != nil {
+            throw DaemonError(
+                .settings, "replay and evdev exclude each other: a log or a live motion sensor; keep one")
+        }
         if noCalibration == true, calibration != nil {
             throw DaemonError(.settings, "calibration FILE and no_calibration exclude each other; keep one")
         }
-        if let dsu, replay != nil || uri != nil {
+        if let dsu, replay != nil || uri != nil || evdev != nil {
+            let other = replay != nil ? "replay" : evdev != nil ? "evdev" : "uri"
             throw DaemonError(
-                .settings,
-                "dsu = \(dsu) reads a DSU server; \(replay != nil ? "replay" : "uri") names another source: keep one")
+                .settings, "dsu = \(dsu) reads a DSU server; \(other) names another source: keep one")
         }
         let useMagnetometer = !(noMag ?? false)
         let source: TiltDaemon.Source
@@ -135,6 +140,8 @@ public struct DaemonOptions: Sendable, Equatable {
             if let speed { configuration.speed = speed }
             if let loop { configuration.loop = loop }
             source = .replay(configuration)
+        } else if let evdev {
+            source = .evdev(path: evdev == Self.evdevAuto ? nil : evdev)
         } else {
             source = .iio(uri: uri ?? Self.defaultIIOURI)
         }
