@@ -43,6 +43,9 @@ public struct Preset: Sendable, Hashable {
     public var shadertoyProgram: ShadertoyProgram?
     /// The folder searched for a JSON export's textures after the export's own folder (`--assets DIR`).
     public var assetDirectory: String?
+    /// What loading left out and the user should hear of, each a sentence (a Shadertoy export's Sound pass, which is
+    /// not played): `tiltfx` prints them as `note:` lines, `tiltfx check` as notes.
+    public var notices: [String] = []
 
     /// Creates a preset from its parts.
     public init(

@@ -51,6 +51,7 @@ public enum ShadertoyExport {
             directory: directory.path, file: file, shadertoy: program.image.code.name, effects: [])
         preset.shadertoyProgram = program
         preset.assetDirectory = assets
+        preset.notices = reader.notices
         return preset
     }
 
@@ -84,6 +85,8 @@ private struct PassReader {
     var bufferIDs: [String: ShadertoyBuffer] = [:]
     /// The buffers that have a pass.
     var defined: Set<ShadertoyBuffer> = []
+    /// What was left out, for the preset's notices.
+    var notices: [String] = []
 
     init(file: String, directory: String, assets: String?) {
         (self.file, self.directory, self.assets) = (file, directory, assets)
@@ -125,7 +128,10 @@ private struct PassReader {
                 if let buffer = bufferOf[i] {
                     bufferPasses.append(try pass(object, name: buffer.passName, buffer: buffer))
                 }
-            case "sound", "cubemap":
+            case "sound":
+                // Shadertoy plays it as audio beside the picture; the picture never depends on it.
+                notices.append("pass '\(name)': a Sound pass is not played (tiltfx draws the picture only)")
+            case "cubemap":
                 throw invalid(name, "a \(type) pass is not supported (tiltfx draws the Image pass); remove it")
             default:
                 throw invalid(name, "unknown pass type '\(type)' (known: image, buffer, common, sound, cubemap)")

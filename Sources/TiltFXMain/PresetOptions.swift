@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import TiltCore
 import TiltEffects
 
 /// The options that choose where presets come from.
@@ -51,5 +52,12 @@ struct PresetChoice: ParsableArguments {
     var preset: String
 
     /// The chosen preset, loaded.
-    func load() throws -> Preset { try presets.library.load(preset) }
+    /// The chosen preset, loaded; what loading left out is said on standard error (`note: FILE: …`).
+    func load() throws -> Preset {
+        let loaded = try presets.library.load(preset)
+        for notice in loaded.notices {
+            StandardStream.error.write(Data("note: \(loaded.file): \(notice)\n".utf8))
+        }
+        return loaded
+    }
 }

@@ -75,6 +75,7 @@ public struct PresetCheck: Sendable {
             if let inputs = preset.shadertoyProgram?.inputSummary {
                 findings.append(.init(.ok, "inputs", "\(preset.name): \(inputs)"))
             }
+            for notice in preset.notices { findings.append(.init(.note, "presets", "\(preset.name): \(notice)")) }
         }
         if compilesShaders { findings += compile(loaded) }
         return findings

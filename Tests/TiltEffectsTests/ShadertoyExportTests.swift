@@ -138,7 +138,22 @@ import Testing
         #expect(try preset.reloaded() == preset, "a reload finds the texture in the same assets folder")
     }
 
-    @Test(arguments: ["keyboard", "cubemap", "music", "mic", "webcam", "video", "volume", "musicstream"])
+    @Test("a keyboard input is the keyboard channel, nearest and clamped, never flipped")
+    func keyboardInput() throws {
+        let json = Self.export([
+            Self.pass(
+                "Image", type: "image",
+                inputs: [#"{"id": 33, "channel": 3, "ctype": "keyboard", "sampler": {"vflip": "true"}}"#], output: "37")
+        ])
+        let dir = try Self.folder(["shader.json": json])
+        let program = try #require(
+            try ShadertoyExport.load(file: dir.appendingPathComponent("shader.json").path).shadertoyProgram)
+        #expect(
+            program.image.channels == [ShadertoyChannel(index: 3, source: .keyboard, filter: .nearest, wrap: .clamp)])
+        #expect(program.image.channels.first?.vflip == false)
+    }
+
+    @Test(arguments: ["cubemap", "music", "mic", "webcam", "video", "volume", "musicstream"])
     func unsupportedInputsNameThePassAndChannel(type: String) {
         let json = Self.export([
             Self.pass(
@@ -152,9 +167,16 @@ import Testing
             ))
     }
 
-    @Test func soundPassesAndBadSamplersAreRefused() {
+    @Test("a Sound pass is left out with a notice, and the picture loads")
+    func soundPassIsANotice() throws {
         let sound = Self.export([Self.pass("Sound", type: "sound"), Self.pass("Image", type: "image", output: "37")])
-        #expect(Self.error(sound).contains("pass 'Sound': a sound pass is not supported"))
+        let dir = try Self.folder(["shader.json": sound])
+        let preset = try ShadertoyExport.load(file: dir.appendingPathComponent("shader.json").path)
+        #expect(preset.notices == ["pass 'Sound': a Sound pass is not played (tiltfx draws the picture only)"])
+        #expect(preset.shadertoyProgram?.buffers.isEmpty == true)
+    }
+
+    @Test func badSamplersAreRefused() {
         let sampler = Self.export([
             Self.pass(
                 "Image", type: "image",
@@ -237,7 +259,7 @@ import Testing
                 "shadertoy.channels[0].texture: texture file 'none.png' not found"))
         #expect(
             try error(#"{"image": "main.glsl", "channels": [{"buffer": "A", "texture": "a.glsl"}]}"#).contains(
-                "give exactly one of \"buffer\" or \"texture\""))
+                "give exactly one of \"buffer\", \"texture\" or \"keyboard\": true"))
         #expect(
             try error(#"{"image": "main.glsl", "channels": [{"buffer": "A", "channel": 4}]}"#).contains(
                 "channel 4 is not a free channel number 0–3"))

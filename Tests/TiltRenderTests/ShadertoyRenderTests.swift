@@ -239,6 +239,34 @@ import TiltTestKit
         #expect((0..<3).map { Self.pixel(pixels, width: 3, $0, 0)[0] } == [255, 0, 255])
     }
 
+    @Test("tiltfx renders an export with a keyboard input and a Sound pass, saying the sound is not played")
+    func anExportWithKeyboardAndSoundRenders() throws {
+        let export = """
+            {"ver": "0.1", "renderpass": [
+              {"name": "Sound", "type": "sound", "inputs": [], "outputs": [],
+               "code": "vec2 mainSound(int s, float t) { return vec2(sin(6.2831 * 440.0 * t)); }"},
+              {"name": "Image", "type": "image", "outputs": [{"id": 37, "channel": 0}],
+               "inputs": [{"id": 33, "channel": 0, "ctype": "keyboard"}],
+               "code": "void mainImage(out vec4 c, in vec2 p) { c = vec4(1.0 - texelFetch(iChannel0, ivec2(32, 0), 0).x, 0.0, 0.0, 1.0); }"}]}
+            """
+        let dir = try Self.folder(["both.json": export])
+        let json = dir.appendingPathComponent("both.json").path
+        let out = dir.appendingPathComponent("o.png").path
+        let r = try TiltFXProcess.run(["render", "--preset", json, "--size", "4x4", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "note: \(json): pass 'Sound': a Sound pass is not played (tiltfx draws the picture only)"),
+            "\(r.stderr)")
+        let image = try PNGFile.read(path: out)
+        #expect(Self.pixel(image.rgba, width: 4, 1, 1) == [255, 0, 0, 255], "the space bar is up headless")
+        let check = try TiltFXProcess.run(["check", "--presets", dir.path])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(
+            check.stdout.contains("note presets: both: pass 'Sound': a Sound pass is not played"), "\(check.stdout)")
+        #expect(check.stdout.contains("ok   inputs: both: Image: iChannel0 keyboard"), "\(check.stdout)")
+    }
+
     @Test func aCompileErrorInAnExportNamesThePassAndLine() throws {
         let text = """
             {"ver": "0.1", "renderpass": [
