@@ -48,6 +48,10 @@ struct DaemonErrorKindTests {
         var withEvdev = dsu
         withEvdev.evdev = "auto"
         #expect(kind { _ = try withEvdev.makeConfiguration() } == .settings)
+        var evdevAndURI = DaemonOptions()
+        evdevAndURI.evdev = "auto"
+        evdevAndURI.uri = "ip:10.0.0.2"
+        #expect(kind { _ = try evdevAndURI.makeConfiguration() } == .settings)
         let unresolvable = TiltDaemon.Source.dsu(.init(endpoint: DSUEndpoint(host: "no-such-host.invalid")))
         #expect(kind { _ = try unresolvable.open() } == .source)
     }

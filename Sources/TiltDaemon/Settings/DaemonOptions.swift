@@ -123,6 +123,10 @@ public struct DaemonOptions: Sendable, Equatable {
             throw DaemonError(
                 .settings, "replay and evdev exclude each other: a log or a live motion sensor; keep one")
         }
+        if let uri, evdev != nil {
+            throw DaemonError(
+                .settings, "uri = \(uri) names IIO sensors and evdev an input device: one source; keep one")
+        }
         if noCalibration == true, calibration != nil {
             throw DaemonError(.settings, "calibration FILE and no_calibration exclude each other; keep one")
         }
