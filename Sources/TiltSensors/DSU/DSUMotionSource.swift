@@ -54,43 +54,28 @@ public struct DSUMotionSource: MotionSource {
         } catch {
             throw MotionSourceError(.dsu(error))
         }
-        let reader = DSUClientThread(socket: socket, configuration: configuration)
-        await withTaskCancellationHandler {
-            for await event in reader.events { events(event) }
-        } onCancel: {
-            reader.requestStop()
-        }
-        await reader.stopAndWait()
+        let state = DSUClientState(configuration: configuration)
+        let thread = CaptureThread<[MotionSourceEvent], Never>(name: "tilt-dsu-client") { state.step(socket) }
+        // It ends only by cancellation (the daemon's sensor going idle): that is no failure.
+        do { try await thread.drain { $0.forEach(events) } } catch {}
     }
 }
 
-/// The DSU client's loop on a thread of its own: requests out, packets in, events to the source's task.
-final class DSUClientThread: Sendable {
-    let events: AsyncStream<MotionSourceEvent>
-    private let input: AsyncStream<MotionSourceEvent>.Continuation
-    private let stopRequested = Atomic<Bool>(false)
-    private let exit = Latch()
+/// The DSU client's loop, one turn a call of the capture thread: requests out, at most one datagram in (50 ms).
+final class DSUClientState: Sendable {
+    private let client: Mutex<DSUClient>
 
-    init(socket: DSUSocket, configuration: DSUMotionSource.Configuration) {
-        (events, input) = AsyncStream.makeStream(of: MotionSourceEvent.self, bufferingPolicy: .bufferingNewest(4096))
-        startThread(name: "tilt-dsu-client") { [self] in
-            var client = DSUClient(configuration: configuration)
-            while !stopRequested.load(ordering: .relaxed) {
-                let now = monotonicSeconds()
-                for request in client.requests(now: now) { socket.send(request) }
-                let datagram = socket.receive(timeoutMs: 50)
-                for event in client.received(datagram, at: monotonicSeconds()) { input.yield(event) }
-            }
-            input.finish()
-            exit.open()
-        }
+    init(configuration: DSUMotionSource.Configuration) {
+        client = Mutex(DSUClient(configuration: configuration))
     }
 
-    func requestStop() { stopRequested.store(true, ordering: .relaxed) }
-
-    func stopAndWait() async {
-        requestStop()
-        await exit.wait()
+    /// Sends what is due on `socket`, waits for a datagram, and returns what it gave (`nil`: nothing).
+    func step(_ socket: DSUSocket) -> [MotionSourceEvent]? {
+        let requests = client.withLock { $0.requests(now: monotonicSeconds()) }
+        for request in requests { socket.send(request) }
+        let datagram = socket.receive(timeoutMs: 50)
+        let events = client.withLock { $0.received(datagram, at: monotonicSeconds()) }
+        return events.isEmpty ? nil : events
     }
 }
 

@@ -122,33 +122,27 @@ public struct EvdevMotionSource: MotionSource {
 
     /// Reads on a thread of its own until cancelled (throws `CancellationError`) or the reader fails.
     private func capture(_ reader: EvdevReader, events: @Sendable (MotionSourceEvent) -> Void) async throws {
-        let thread = EvdevCaptureThread(reader: reader, sliceMilliseconds: configuration.pollSliceMilliseconds)
+        let box = CaptureBox(value: reader)
+        let slice = configuration.pollSliceMilliseconds
+        let thread = CaptureThread<[(MotionSample, afterGap: Bool)], EvdevError>(name: "tilt-evdev") {
+            () throws(EvdevError) in
+            if case .samples(let samples) = try box.value.step(timeoutMs: slice) { return samples }
+            return nil
+        }
         var order = SampleOrder()
-        var failure: EvdevError?
-        await withTaskCancellationHandler {
-            for await report in thread.reports {
-                switch report {
-                case .success(let samples):
-                    for (sample, afterGap) in samples {
-                        if afterGap { events(.gap(SampleGap(reason: "the kernel dropped events (SYN_DROPPED)"))) }
-                        guard sample.accel.isFinite, sample.gyro.isFinite else {
-                            events(.rejected(reason: "\(reader.path): non-finite reading"))
-                            continue
-                        }
-                        if let refused = order.admit(sample) {
-                            events(.rejected(reason: refused))
-                        } else {
-                            events(.sample(sample))
-                        }
-                    }
-                case .failure(let error): failure = error
+        try await thread.drain { samples in
+            for (sample, afterGap) in samples {
+                if afterGap { events(.gap(SampleGap(reason: "the kernel dropped events (SYN_DROPPED)"))) }
+                guard sample.accel.isFinite, sample.gyro.isFinite else {
+                    events(.rejected(reason: "\(reader.path): non-finite reading"))
+                    continue
+                }
+                if let refused = order.admit(sample) {
+                    events(.rejected(reason: refused))
+                } else {
+                    events(.sample(sample))
                 }
             }
-        } onCancel: {
-            thread.requestStop()
         }
-        await thread.stopAndWait()
-        if let failure { throw failure }
-        throw CancellationError()
     }
 }

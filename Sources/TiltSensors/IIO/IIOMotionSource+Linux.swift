@@ -142,20 +142,13 @@ public struct IIOMotionSource: MotionSource {
     private func captureBuffer(
         _ session: IIOCaptureSession, deliver: (IIOCaptureSession.Step) -> Void
     ) async throws {
-        let thread = IIOCaptureThread(session: session, sliceMilliseconds: configuration.pollSliceMilliseconds)
-        var failure: IIOError?
-        await withTaskCancellationHandler {
-            for await report in thread.reports {
-                switch report {
-                case .success(let step): deliver(step)
-                case .failure(let error): failure = error
-                }
-            }
-        } onCancel: {
-            thread.requestStop()
+        let box = CaptureBox(value: session)
+        let slice = configuration.pollSliceMilliseconds
+        let thread = CaptureThread<IIOCaptureSession.Step, IIOError>(name: "tilt-iio-capture") { () throws(IIOError) in
+            let step = try box.value.step(timeoutMs: slice)
+            if case .samples = step { return step }
+            return nil
         }
-        await thread.stopAndWait()
-        if let failure { throw failure }
-        throw CancellationError()
+        try await thread.drain(deliver)
     }
 }
