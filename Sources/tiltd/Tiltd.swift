@@ -13,9 +13,10 @@ struct Tiltd: AsyncParsableCommand {
         abstract: "The tilt sensor daemon: fuses IMU samples into attitude and serves it on a Unix socket.",
         discussion: """
             Reads accelerometer, gyroscope and magnetometer samples from Linux IIO (or a game controller's evdev \
-            motion sensors with --evdev, or replays a recorded log), \
-            fuses them into attitude and a smoothed, clamped tilt signal, and publishes JSON lines to every \
-            client of its socket. The sensor runs only while a client watches.
+            motion sensors with --evdev, a phone's or another tool's DSU server with --dsu, or replays a recorded \
+            log), fuses them into attitude and a smoothed, clamped tilt signal, and publishes JSON lines to every \
+            client of its socket; --dsu-server also serves the motion to emulators over DSU (cemuhook). The sensor \
+            runs only while a client watches.
 
             Socket: --socket, else $TILTD_SOCKET, else $XDG_RUNTIME_DIR/tiltd.sock, else /run/tiltd/tiltd.sock \
             for root (the folder is created) and /tmp/tiltd-UID.sock for others.
