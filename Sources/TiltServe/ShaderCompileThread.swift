@@ -12,9 +12,11 @@ import TiltGL
 final class ShaderCompileThread: @unchecked Sendable {
     private struct Job {
         let work: @Sendable (Result<HeadlessContext, RenderError>) -> Void
+        /// Fails the job's promise with ``Stopped`` (a job still queued when the thread stops).
+        let refuse: @Sendable () -> Void
     }
 
-    /// What the promise of a job submitted after ``stop()`` fails with.
+    /// What the promise of a job submitted after ``stop()``, or still queued then, fails with.
     struct Stopped: Error, CustomStringConvertible {
         var description: String { "the server is stopping; the shader compiler takes no more work" }
     }
@@ -22,10 +24,18 @@ final class ShaderCompileThread: @unchecked Sendable {
     private let wakeup = ThreadCondition()
     private var jobs: [Job] = []
     private var stopped = false
+    /// The thread has run its last job and released its GL context.
+    private var ended = false
 
     /// Starts the thread (the context is made on it, at once, so the first compile does not pay for it).
     init() {
-        startThread(name: "tiltfx-serve-gl") { [self] in loop() }
+        startThread(name: "tiltfx-serve-gl") { [self] in
+            run()
+            wakeup.lock()
+            ended = true
+            wakeup.broadcast()
+            wakeup.unlock()
+        }
     }
 
     /// Runs `work` on the GL thread with its context (or why there is none) and completes `promise` with its result;
@@ -33,7 +43,7 @@ final class ShaderCompileThread: @unchecked Sendable {
     func submit<T: Sendable>(
         on promise: EventLoopPromise<T>, _ work: @escaping @Sendable (Result<HeadlessContext, RenderError>) -> T
     ) {
-        let job = Job { context in promise.succeed(work(context)) }
+        let job = Job(work: { context in promise.succeed(work(context)) }, refuse: { promise.fail(Stopped()) })
         wakeup.lock()
         let accepted = !stopped
         if accepted {
@@ -41,18 +51,34 @@ final class ShaderCompileThread: @unchecked Sendable {
             wakeup.signal()
         }
         wakeup.unlock()
-        if !accepted { promise.fail(Stopped()) }
+        if !accepted { job.refuse() }
     }
 
-    /// Ends the thread after the jobs queued so far.
+    /// Ends the thread: the job running finishes, the queued ones fail with ``Stopped``, and this returns once the
+    /// thread has ended and released its GL context. A process must not exit while another thread is inside Mesa
+    /// (its exit handlers then abort: `tiltfx serve` did, once, when SIGTERM came with compiles queued).
     func stop() {
         wakeup.lock()
         stopped = true
-        wakeup.signal()
+        let dropped = jobs
+        jobs = []
+        wakeup.broadcast()
+        wakeup.unlock()
+        for job in dropped { job.refuse() }
+        wakeup.lock()
+        while !ended { wakeup.wait() }
         wakeup.unlock()
     }
 
-    private func loop() {
+    /// Whether the thread has ended (after ``stop()`` returned, always).
+    var hasEnded: Bool {
+        wakeup.lock()
+        defer { wakeup.unlock() }
+        return ended
+    }
+
+    /// Makes the context, runs jobs until stopped, and releases the context when it returns.
+    private func run() {
         let context = Result { () throws(RenderError) -> HeadlessContext in try HeadlessContext() }
         while true {
             wakeup.lock()
