@@ -31,14 +31,15 @@ public enum DependencyAnalysis {
     }
 
     /// The dependencies of a preset's Shadertoy base: with a Shadertoy program, its Common and Image code (inline
-    /// code of a JSON export included); a program with buffers draws them every frame, so it depends on everything.
+    /// code of a JSON export included); a program with buffers or Cube A draws them every frame, and one with a video,
+    /// camera or sound channel changes by itself, so either depends on everything.
     public static func dependencies(ofShadertoyIn preset: Preset, readFile: FileReader = readFromDisk)
         -> FrameDependencies
     {
         guard let program = preset.shadertoyProgram else {
             return preset.shadertoy.map { dependencies(ofShadertoy: $0, readFile: readFile) } ?? []
         }
-        guard program.buffers.isEmpty else { return .all }
+        guard !program.drawsEveryFrame else { return .all }
         var result: FrameDependencies = []
         for code in [program.common, program.image.code].compactMap({ $0 }) {
             result.formUnion(code.text.map(uniforms(inGLSL:)) ?? uniforms(inFile: code.name, readFile: readFile))

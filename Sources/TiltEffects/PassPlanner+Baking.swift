@@ -24,7 +24,7 @@ extension PassPlanner {
             let inputStatic: Bool
             switch pass.input {
             case .transparent, .picture: inputStatic = true
-            case .shadertoy: inputStatic = shadertoy.isStatic
+            case .shadertoy, .shadertoyCube: inputStatic = shadertoy.isStatic
             case .layer(let e): inputStatic = previousStatic && staticEffects[e]
             case .copy, .baked: inputStatic = previousStatic
             }

@@ -16,16 +16,18 @@ extension PresetFile {
         }
     }
 
-    /// `{"image": "main.glsl", "common": "common.glsl", "buffers": {"A": {…}}, "channels": [...]}`.
+    /// `{"image": "main.glsl", "common": "common.glsl", "buffers": {"A": {…}}, "cube": {…}, "channels": [...]}`.
     struct ProgramEntry: Decodable {
         var image: String
         var common: String?
         var buffers: [String: BufferEntry]?
+        /// The Cube A pass: `{"file": "cube.glsl", "channels": [...]}`, its code defining `mainCubemap`.
+        var cube: BufferEntry?
         var channels: [ChannelEntry]?
 
         /// The keys the object may hold.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case image, common, buffers, channels
+            case image, common, buffers, cube, channels
         }
     }
 
@@ -40,21 +42,30 @@ extension PresetFile {
         }
     }
 
-    /// One channel: `{"buffer": "A"}`, `{"texture": "noise.png"}` or `{"keyboard": true}`, with optional sampler settings; `channel` is
-    /// its number (default: its place in the list).
+    /// One channel, with optional sampler settings; `channel` is its number (default: its place in the list). Its
+    /// source is one of `{"buffer": "A"}` (or `"Cube A"`), `{"texture": "noise.png"}`, `{"cubemap": [six files: +X,
+    /// −X, +Y, −Y, +Z, −Z]}`, `{"video": "clip.webm"}`, `{"music": "song.ogg"}`, or `true` for one of `keyboard`,
+    /// `webcam`, `microphone`.
     struct ChannelEntry: Decodable {
         var channel: Int?
         var buffer: String?
         var texture: String?
+        var cubemap: [String]?
+        var video: String?
+        var music: String?
         var filter: String?
         var wrap: String?
         var vflip: Bool?
         /// `true`: the keyboard (``ShadertoyKeyboard``).
         var keyboard: Bool?
+        /// `true`: the camera (`--camera`, `--source`), or a test pattern.
+        var webcam: Bool?
+        /// `true`: the default capture device's sound.
+        var microphone: Bool?
 
         /// The keys a channel may hold.
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case channel, buffer, texture, filter, wrap, vflip, keyboard
+            case channel, buffer, texture, cubemap, video, music, filter, wrap, vflip, keyboard, webcam, microphone
         }
     }
 
@@ -85,16 +96,30 @@ extension PresetFile {
             let imagePass = ShadertoyPass(
                 name: "Image", code: ShadertoyCode(name: image),
                 channels: try channels(entry.channels, field: "shadertoy", file: file, path: path))
-            let program = ShadertoyProgram(common: common, buffers: buffers, image: imagePass)
+            let cube = try entry.cube.map { (value: BufferEntry) throws(PresetError) in
+                ShadertoyPass(
+                    name: "Cube A", code: ShadertoyCode(name: try path(value.file, "shadertoy.cube")),
+                    channels: try channels(value.channels, field: "shadertoy.cube", file: file, path: path))
+            }
+            let program = ShadertoyProgram(common: common, buffers: buffers, cube: cube, image: imagePass)
             let defined = Set(buffers.compactMap(\.buffer))
-            for pass in [imagePass] + buffers {
+            for pass in program.passes {
+                let field =
+                    pass.buffer.map { "shadertoy.buffers.\($0.letter)" }
+                    ?? (pass.name == "Cube A" ? "shadertoy.cube" : "shadertoy")
                 for channel in pass.channels {
-                    guard case .buffer(let read) = channel.source, !defined.contains(read) else { continue }
-                    let field = pass.buffer.map { "shadertoy.buffers.\($0.letter)" } ?? "shadertoy"
-                    throw .invalid(
-                        file, field: "\(field).channels",
-                        reason:
-                            "iChannel\(channel.index) reads Buffer \(read.letter), which \"buffers\" does not define")
+                    if case .buffer(let read) = channel.source, !defined.contains(read) {
+                        throw .invalid(
+                            file, field: "\(field).channels",
+                            reason:
+                                "iChannel\(channel.index) reads Buffer \(read.letter), which \"buffers\" does not define"
+                        )
+                    }
+                    if channel.source == .cubeBuffer, cube == nil {
+                        throw .invalid(
+                            file, field: "\(field).channels",
+                            reason: "iChannel\(channel.index) reads Cube A, which \"cube\" does not define")
+                    }
                 }
             }
             return (image, program)
@@ -111,21 +136,38 @@ extension PresetFile {
             guard (0...3).contains(index), !result.contains(where: { $0.index == index }) else {
                 throw .invalid(file, field: place, reason: "channel \(index) is not a free channel number 0–3")
             }
-            let source: ShadertoyChannel.Source
-            switch (entry.buffer, entry.texture, entry.keyboard == true) {
-            case (let name?, nil, false):
-                guard let buffer = ShadertoyBuffer(name: name) else {
-                    throw .invalid(file, field: "\(place).buffer", reason: "'\(name)' is not one of A, B, C, D")
+            var sources: [ShadertoyChannel.Source] = []
+            if let name = entry.buffer {
+                if ["cube a", "cube"].contains(name.lowercased()) {
+                    sources.append(.cubeBuffer)
+                } else if let buffer = ShadertoyBuffer(name: name) {
+                    sources.append(.buffer(buffer))
+                } else {
+                    throw .invalid(
+                        file, field: "\(place).buffer", reason: "'\(name)' is not one of A, B, C, D, Cube A")
                 }
-                source = .buffer(buffer)
-            case (nil, let texture?, false):
-                source = .texture(path: try path(texture, "\(place).texture"))
-            case (nil, nil, true):
-                source = .keyboard
-            default:
+            }
+            if let texture = entry.texture { sources.append(.texture(path: try path(texture, "\(place).texture"))) }
+            if let faces = entry.cubemap {
+                guard faces.count == 6 else {
+                    throw .invalid(
+                        file, field: "\(place).cubemap",
+                        reason: "give six files, in the order +X, −X, +Y, −Y, +Z, −Z (\(faces.count) given)")
+                }
+                var resolved: [String] = []
+                for (n, face) in faces.enumerated() { resolved.append(try path(face, "\(place).cubemap[\(n)]")) }
+                sources.append(.cubemap(faces: resolved))
+            }
+            if let video = entry.video { sources.append(.video(path: try path(video, "\(place).video"))) }
+            if let music = entry.music { sources.append(.music(path: try path(music, "\(place).music"))) }
+            if entry.keyboard == true { sources.append(.keyboard) }
+            if entry.webcam == true { sources.append(.webcam) }
+            if entry.microphone == true { sources.append(.microphone) }
+            guard sources.count == 1, let source = sources.first else {
                 throw .invalid(
                     file, field: place,
-                    reason: "give exactly one of \"buffer\", \"texture\" or \"keyboard\": true")
+                    reason: "give exactly one of \"buffer\", \"texture\", \"cubemap\", \"video\", \"music\", or "
+                        + "\"keyboard\", \"webcam\", \"microphone\": true")
             }
             do {
                 let settings = try ShadertoyChannel.Settings(filter: entry.filter, wrap: entry.wrap, vflip: entry.vflip)

@@ -1,5 +1,5 @@
 extension PresetKeys {
-    /// The first object of the object form of `shadertoy` (the program, its buffers, their channels) holding an
+    /// The first object of the object form of `shadertoy` (the program, its buffers and cube, their channels) holding an
     /// unknown key, or `nil` (also for the plain file name).
     static func shadertoyUnknown(_ value: Any?) -> PresetKeys? {
         guard let program = value as? [String: Any] else { return nil }
@@ -10,6 +10,10 @@ extension PresetKeys {
             let object = buffer as? [String: Any] ?? [:]
             if let found = check(object, PresetFile.BufferEntry.CodingKeys.self, field: field) { return found }
             passes.append((field, object))
+        }
+        if let cube = program["cube"] as? [String: Any] {
+            if let found = check(cube, PresetFile.BufferEntry.CodingKeys.self, field: "shadertoy.cube") { return found }
+            passes.append(("shadertoy.cube", cube))
         }
         for (field, object) in passes {
             for (i, channel) in objects(object["channels"]).enumerated() {

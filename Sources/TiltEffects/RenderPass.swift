@@ -8,6 +8,9 @@ public struct RenderPass: Sendable, Hashable {
         case picture
         /// A Shadertoy `mainImage` draws the content.
         case shadertoy(file: String)
+        /// Shadertoy's Cube A: the `mainCubemap` of `file` draws one face of a cube map (which face: the uniform
+        /// `tilt_cubeFace`). Only the Shadertoy passes render it, never a preset's chain.
+        case shadertoyCube(file: String)
         /// The layer effect `effects[index]` of the preset, reading the previous pass's texture.
         case layer(effectIndex: Int)
         /// An opaque copy of the previous pass's colour (shows a stateful pass's ping-pong output; a stateful effect
@@ -47,7 +50,7 @@ public struct RenderPass: Sendable, Hashable {
     public var readsPreviousPass: Bool {
         switch input {
         case .layer, .copy, .baked: true
-        case .transparent, .picture, .shadertoy: false
+        case .transparent, .picture, .shadertoy, .shadertoyCube: false
         }
     }
 }

@@ -43,6 +43,7 @@ public enum ShaderGenerator {
             uniform sampler2D iChannel1;
             uniform sampler2D iChannel2;
             uniform sampler2D iChannel3;
+            uniform mat3 tilt_cubeFace;
             uniform vec3 iChannelResolution[4];
             uniform float iChannelTime[4];
             uniform vec4 iDate;
@@ -127,9 +128,21 @@ public enum ShaderGenerator {
         readFile: (String) throws -> String = { try String(contentsOfFile: $0, encoding: .utf8) }
     ) throws(PresetError) -> GeneratedShader {
         var files: [String] = ["<generated>"]
-        let head = prelude.replacing(
+        var head = prelude.replacing(
             "precision highp float;\n",
             with: "precision highp float;\n" + switches(preset: preset, picture: picture))
+        // A Shadertoy pass's cube-map channels are `samplerCube`s (the prelude declares `sampler2D`s).
+        let toyFile: String? =
+            switch pass.input {
+            case .shadertoy(let file), .shadertoyCube(let file): file
+            default: nil
+            }
+        for channel in toyFile.flatMap({ preset.shadertoyProgram?.pass(named: $0) })?.channels ?? []
+        where channel.source.isCube {
+            head = head.replacing(
+                "uniform sampler2D iChannel\(channel.index);\n", with: "uniform samplerCube iChannel\(channel.index);\n"
+            )
+        }
         var text = head
         var lineCount = head.split(separator: "\n", omittingEmptySubsequences: false).count - 1
 
@@ -152,9 +165,9 @@ public enum ShaderGenerator {
         for texture in preset.textures { append("uniform sampler2D \(texture.uniformName);\n") }
         var effectIndices = pass.chain
         if case .layer(let e) = pass.input { effectIndices.insert(e, at: 0) }
-        if case .shadertoy(let file) = pass.input {
+        if let toyFile {
             if let common = preset.shadertoyProgram?.common { try include(common.name) }
-            try include(file)
+            try include(toyFile)
         }
         for index in effectIndices { try include(preset.effects[index].file) }
 
@@ -189,12 +202,31 @@ public enum ShaderGenerator {
             emit("    tilt_mainImage(tilt_color, vec2(p.x, iResolution.y - p.y));")
             emit("    return tilt_color;")
             emit("}")
+        case .shadertoyCube:
+            // One face of Cube A: `tilt_cubeFace` turns the face's (s, t, 1), s and t in −1…1 from its first texel,
+            // into the direction a `samplerCube` samples that texel in; the rays start at the origin, as on Shadertoy.
+            emit("void tilt_mainCubemap(inout vec4 tilt_color, vec2 tilt_fragCoord, vec3 tilt_origin, vec3 tilt_ray) {")
+            emit("    mainCubemap(tilt_color, tilt_fragCoord, tilt_origin, tilt_ray);", callTo: "mainCubemap")
+            emit("}")
+            emit("void main() {")
+            emit("    vec2 tilt_st = gl_FragCoord.xy / iResolution.xy * 2.0 - 1.0;")
+            emit("    vec4 tilt_color = vec4(0.0, 0.0, 0.0, 1.0);")
+            emit("    vec3 tilt_ray = normalize(tilt_cubeFace * vec3(tilt_st, 1.0));")
+            emit("    tilt_mainCubemap(tilt_color, gl_FragCoord.xy, vec3(0.0), tilt_ray);")
+            emit("    tilt_fragColor = tilt_color;")
+            emit("}")
         case .layer(let e):
             let effect = preset.effects[e]
             emit("vec4 tilt_stage0(vec2 p) {")
             emit(
                 "    return \(effect.function)(p, Layer(iResolution.xy)\(arguments(effect)));", callTo: effect.function)
             emit("}")
+        }
+        if case .shadertoyCube = pass.input {
+            append(glue.joined(separator: "\n") + "\n")
+            return GeneratedShader(
+                vertexSource: vertexSource, fragmentSource: text,
+                sourceMap: ShaderSourceMap(files: files, presetFile: preset.file, callSites: callSites))
         }
         for (n, index) in pass.chain.enumerated() {
             let effect = preset.effects[index]

@@ -1,5 +1,6 @@
 /// One `iChannelN` input of a Shadertoy pass: a buffer (the pass's own buffer gives its previous frame), an image
-/// file or the keyboard, sampled with Shadertoy's sampler settings.
+/// file, a cube map, the keyboard, a video or the webcam, music or the microphone, sampled with Shadertoy's sampler
+/// settings.
 public struct ShadertoyChannel: Sendable, Hashable {
     /// Where the channel's pixels come from.
     public enum Source: Sendable, Hashable {
@@ -9,6 +10,44 @@ public struct ShadertoyChannel: Sendable, Hashable {
         case texture(path: String)
         /// The keyboard: ``ShadertoyKeyboard``'s 256 × 3 texture.
         case keyboard
+        /// A cube map from six image files (absolute paths), in GL's face order: +X, −X, +Y, −Y, +Z, −Z.
+        case cubemap(faces: [String])
+        /// The Cube A pass's output: this frame's for a pass that renders after it, else the previous frame's.
+        case cubeBuffer
+        /// A video file (absolute path), played looped.
+        case video(path: String)
+        /// The camera (`--camera`, `--source`), or a test pattern without one.
+        case webcam
+        /// A music file (absolute path) as Shadertoy's 512 × 2 sound texture (spectrum and waveform); `nil`: the file
+        /// was not found, and the channel hears silence.
+        case music(path: String?)
+        /// The default capture device as the 512 × 2 sound texture; silence without one.
+        case microphone
+
+        /// Whether a shader samples it as a `samplerCube`.
+        public var isCube: Bool {
+            switch self {
+            case .cubemap, .cubeBuffer: true
+            default: false
+            }
+        }
+
+        /// Whether its pixels change by themselves over time (a video, the camera, sound), so that a pass reading it
+        /// draws every frame.
+        public var isLive: Bool {
+            switch self {
+            case .video, .webcam, .music, .microphone: true
+            default: false
+            }
+        }
+
+        /// Whether it is Shadertoy's sound texture (512 × 2: spectrum, waveform).
+        public var isSound: Bool {
+            switch self {
+            case .music, .microphone: true
+            default: false
+            }
+        }
     }
 
     /// How texels are filtered.
@@ -34,18 +73,29 @@ public struct ShadertoyChannel: Sendable, Hashable {
     public var vflip: Bool
 
     /// Creates a channel; unset sampler settings take Shadertoy's defaults for the source (textures: mipmap, repeat,
-    /// flipped; buffers: linear, clamp; the keyboard: nearest, clamp, never flipped).
+    /// flipped; cube maps: mipmap, clamp, upright; buffers and Cube A: linear, clamp; videos and the webcam: linear,
+    /// clamp, flipped; the keyboard: nearest, clamp, never flipped; sound: linear, clamp, never flipped).
     public init(index: Int, source: Source, filter: Filter? = nil, wrap: Wrap? = nil, vflip: Bool? = nil) {
         self.index = index
         self.source = source
-        let isTexture = if case .texture = source { true } else { false }
-        let isKeyboard = source == .keyboard
-        // The keyboard's texture has no mipmaps: a mipmap filter asked of it filters linearly.
-        self.filter =
-            isKeyboard ? (filter == .mipmap ? .linear : filter ?? .nearest) : filter ?? (isTexture ? .mipmap : .linear)
-        self.wrap = wrap ?? (isTexture ? .repeat : .clamp)
-        // The keyboard's rows are never flipped (as in Shadertoy, whatever its sampler says): row 0 is held.
-        self.vflip = isKeyboard ? false : vflip ?? isTexture
+        let defaults: (filter: Filter, wrap: Wrap, vflip: Bool) =
+            switch source {
+            case .texture: (.mipmap, .repeat, true)
+            case .cubemap: (.mipmap, .clamp, false)
+            case .buffer, .cubeBuffer: (.linear, .clamp, false)
+            case .video, .webcam: (.linear, .clamp, true)
+            case .keyboard: (.nearest, .clamp, false)
+            case .music, .microphone: (.linear, .clamp, false)
+            }
+        // Textures updated per frame (the keyboard, sound, Cube A) have no mipmaps: a mipmap filter asked of them
+        // filters linearly.
+        let hasMipmaps = source.isLive == false && source != .keyboard && source != .cubeBuffer
+        let asked = filter ?? defaults.filter
+        self.filter = asked == .mipmap && !hasMipmaps ? .linear : asked
+        self.wrap = wrap ?? defaults.wrap
+        // The keyboard's and the sound's rows are never flipped (as in Shadertoy, whatever the sampler says): row 0
+        // is held keys, the spectrum.
+        self.vflip = source == .keyboard || source.isSound ? false : vflip ?? defaults.vflip
     }
 }
 
@@ -93,6 +143,12 @@ extension ShadertoyChannel.Source {
         case .buffer(let buffer): buffer.passName
         case .texture(let path): "texture \(path)"
         case .keyboard: "keyboard"
+        case .cubemap(let faces): "cube map \(faces.first ?? "") (+5 faces)"
+        case .cubeBuffer: "Cube A"
+        case .video(let path): "video \(path)"
+        case .webcam: "webcam"
+        case .music(let path): path.map { "music \($0)" } ?? "music (silence: file not found)"
+        case .microphone: "microphone"
         }
     }
 }

@@ -6,8 +6,10 @@ import TiltCore
 /// Image pass draws, its buffers render before it.
 ///
 /// Inputs name their source by `id`; a buffer input's id matches the `outputs` id of a buffer pass (older exports
-/// number Buffers A–D 257–260). A texture's `src` (`/media/a/abc.png`) is looked for by its base name beside the
-/// JSON, then in the assets folder.
+/// number Buffers A–D 257–260), a Cube A input's that of the Cube A pass (or Shadertoy's `4dX3Rr`, `41`). A texture's,
+/// video's or music file's `src` (`/media/a/abc.png`) is looked for by its base name beside the JSON, then in the
+/// assets folder; a cube map is six files, `abc.png` and `abc_1.png` … `abc_5.png`. Music that is not found is
+/// silence, with a notice.
 public enum ShadertoyExport {
     /// Whether `path` names a JSON file (not a preset folder's `preset.json`), to be read as an export.
     public static func isExportPath(_ path: String) -> Bool {
@@ -85,6 +87,9 @@ private struct PassReader {
     var bufferIDs: [String: ShadertoyBuffer] = [:]
     /// The buffers that have a pass.
     var defined: Set<ShadertoyBuffer> = []
+    /// Output ids of the Cube A pass, and whether there is one.
+    var cubeIDs: Set<String> = []
+    var hasCube = false
     /// What was left out, for the preset's notices.
     var notices: [String] = []
 
@@ -115,8 +120,16 @@ private struct PassReader {
             bufferOf[i] = buffer
             defined.insert(buffer)
         }
+        // Cube A's output id, so that inputs can name it (besides Shadertoy's own id for it).
+        for entry in objects where entry.type == "cubemap" {
+            if let id = (entry.object["outputs"] as? [[String: Any]])?.first?["id"].flatMap(Self.idText) {
+                cubeIDs.insert(id)
+            }
+            hasCube = true
+        }
         var common: ShadertoyCode?
         var image: ShadertoyPass?
+        var cube: ShadertoyPass?
         var bufferPasses: [ShadertoyPass] = []
         for (i, (name, type, object)) in objects.enumerated() {
             switch type {
@@ -128,17 +141,18 @@ private struct PassReader {
                 if let buffer = bufferOf[i] {
                     bufferPasses.append(try pass(object, name: buffer.passName, buffer: buffer))
                 }
+            case "cubemap":
+                guard cube == nil else { throw invalid(name, "a second Cube pass; Shadertoy has one, Cube A") }
+                cube = try pass(object, name: "Cube A", buffer: nil)
             case "sound":
                 // Shadertoy plays it as audio beside the picture; the picture never depends on it.
                 notices.append("pass '\(name)': a Sound pass is not played (tiltfx draws the picture only)")
-            case "cubemap":
-                throw invalid(name, "a \(type) pass is not supported (tiltfx draws the Image pass); remove it")
             default:
-                throw invalid(name, "unknown pass type '\(type)' (known: image, buffer, common, sound, cubemap)")
+                throw invalid(name, "unknown pass type '\(type)' (known: image, buffer, common, cubemap, sound)")
             }
         }
         guard let image else { throw ShadertoyExport.notExport(file, "it has no pass of type \"image\"") }
-        return ShadertoyProgram(common: common, buffers: bufferPasses, image: image)
+        return ShadertoyProgram(common: common, buffers: bufferPasses, cube: cube, image: image)
     }
 
     private func code(of object: [String: Any], pass: String) throws(PresetError) -> ShadertoyCode {
@@ -146,7 +160,7 @@ private struct PassReader {
         return ShadertoyCode(name: "\(file)#\(pass)", text: text)
     }
 
-    private func pass(_ object: [String: Any], name: String, buffer: ShadertoyBuffer?) throws(PresetError)
+    private mutating func pass(_ object: [String: Any], name: String, buffer: ShadertoyBuffer?) throws(PresetError)
         -> ShadertoyPass
     {
         var channels: [ShadertoyChannel] = []
@@ -163,7 +177,7 @@ private struct PassReader {
             channels: channels.sorted { $0.index < $1.index })
     }
 
-    private func channel(_ input: [String: Any], pass: String) throws(PresetError) -> ShadertoyChannel {
+    private mutating func channel(_ input: [String: Any], pass: String) throws(PresetError) -> ShadertoyChannel {
         guard let index = input["channel"].flatMap(Self.idText).flatMap(Int.init), (0...3).contains(index) else {
             throw invalid(pass, "an input has no \"channel\" 0–3")
         }
@@ -188,39 +202,115 @@ private struct PassReader {
             }
             source = .buffer(buffer)
         case "texture":
-            let src = input["src"] as? String ?? input["filepath"] as? String ?? ""
-            source = .texture(path: try texture(src, place: place))
+            source = .texture(path: try media(src(input), kind: "texture", place: place))
+        case "cubemap":
+            let id = input["id"].flatMap(Self.idText) ?? ""
+            if cubeIDs.contains(id) || Self.cubeBufferIDs.contains(id) || src(input).contains("/previz/cubemap") {
+                guard hasCube else {
+                    throw .invalid(file, field: place, reason: "it reads Cube A, but this export has no Cube A pass")
+                }
+                source = .cubeBuffer
+            } else {
+                source = .cubemap(faces: try cubeFaces(src(input), place: place))
+            }
         case "keyboard":
             source = .keyboard
-        case "music", "musicstream", "mic", "cubemap", "video", "webcam", "volume":
-            throw .invalid(file, field: place, reason: "\(type) input is not supported; remove the input from the pass")
+        case "video":
+            source = .video(path: try media(src(input), kind: "video", place: place))
+        case "webcam":
+            source = .webcam
+        case "music", "musicstream":
+            source = .music(path: music(src(input), type: type, place: place))
+        case "mic":
+            source = .microphone
+        case "volume":
+            throw .invalid(
+                file, field: place,
+                reason: "a volume (3D texture) input is not supported; remove the input from the pass")
         default:
             throw .invalid(
-                file, field: place, reason: "unknown input type '\(type)' (give \"ctype\": texture or buffer)")
+                file, field: place,
+                reason:
+                    "unknown input type '\(type)' (known: texture, buffer, cubemap, keyboard, video, webcam, music, "
+                    + "musicstream, mic)")
         }
         return ShadertoyChannel(index: index, source: source, settings: settings)
     }
 
-    /// The texture file for `src`: its base name beside the export, then in the assets folder.
-    private func texture(_ src: String, place: String) throws(PresetError) -> String {
-        let base = PathText.name(of: src)
-        guard !base.isEmpty else { throw .invalid(file, field: place, reason: "a texture input has no \"src\"") }
-        let folders = [directory] + [assets].compactMap { $0 }
+    /// An input's media path as the export writes it (`src`, or `filepath` in older exports).
+    private func src(_ input: [String: Any]) -> String {
+        input["src"] as? String ?? input["filepath"] as? String ?? ""
+    }
+
+    /// The folders searched for media: the export's own, then the assets folder.
+    private var folders: [String] { [directory] + [assets].compactMap { $0 } }
+
+    /// The file `base` in the first of ``folders`` that has it.
+    private func find(_ base: String) -> String? {
         for folder in folders {
             let candidate = URL(fileURLWithPath: base, relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
                 .standardizedFileURL.path
             if FileManager.default.isReadableFile(atPath: candidate) { return candidate }
         }
-        let tip = assets == nil ? "put it beside the export or pass --assets DIR" : "put it in one of them"
-        throw .invalid(
-            file, field: place,
-            reason: "texture file '\(base)' (src \(src)) not found; looked in \(folders.joined(separator: " and ")); "
-                + tip)
+        return nil
+    }
+
+    /// Where a missing file was looked for, and what to do.
+    private var lookedIn: String {
+        "looked in \(folders.joined(separator: " and ")); "
+            + (assets == nil ? "put it beside the export or pass --assets DIR" : "put it in one of them")
+    }
+
+    /// The file for a texture's or video's `src`: its base name beside the export, then in the assets folder.
+    private func media(_ src: String, kind: String, place: String) throws(PresetError) -> String {
+        let base = PathText.name(of: src)
+        guard !base.isEmpty else { throw .invalid(file, field: place, reason: "a \(kind) input has no \"src\"") }
+        guard let found = find(base) else {
+            throw .invalid(file, field: place, reason: "\(kind) file '\(base)' (src \(src)) not found; \(lookedIn)")
+        }
+        return found
+    }
+
+    /// The six faces of a cube map whose `src` names the first: Shadertoy stores `NAME.EXT` (+X), then `NAME_1.EXT` …
+    /// `NAME_5.EXT` (−X, +Y, −Y, +Z, −Z), GL's order.
+    private func cubeFaces(_ src: String, place: String) throws(PresetError) -> [String] {
+        let base = PathText.name(of: src)
+        guard !base.isEmpty else { throw .invalid(file, field: place, reason: "a cubemap input has no \"src\"") }
+        let dot = base.lastIndex(of: ".") ?? base.endIndex
+        let (stem, ext) = (base[..<dot], base[dot...])
+        let names = [base] + (1...5).map { "\(stem)_\($0)\(ext)" }
+        var faces: [String] = []
+        var missing: [String] = []
+        for name in names {
+            if let found = find(name) { faces.append(found) } else { missing.append(name) }
+        }
+        guard missing.isEmpty else {
+            throw .invalid(
+                file, field: place,
+                reason: "cube map face\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (src \(src)) "
+                    + "not found; a cube map is six files, \(names[0]) and \(names[1]) … \(names[5]); \(lookedIn)")
+        }
+        return faces
+    }
+
+    /// A music input's file, or `nil` (silence) with a notice when it is not found: an audio-reactive shader still
+    /// draws. A `musicstream` (a SoundCloud link in Shadertoy) has no file to find.
+    private mutating func music(_ src: String, type: String, place: String) -> String? {
+        let base = PathText.name(of: src)
+        if type == "music", !base.isEmpty, let found = find(base) { return found }
+        let what = type == "musicstream" ? "a music stream (\(src)) is not fetched" : "music file '\(base)' not found"
+        notices.append(
+            "\(place): \(what); the channel hears silence (\(type == "music" ? lookedIn : "give the export a music input with a file"))"
+        )
+        return nil
     }
 
     private func invalid(_ pass: String, _ reason: String) -> PresetError {
         .invalid(file, field: "pass '\(pass)'", reason: reason)
     }
+
+    /// Shadertoy's ids for Cube A: its string id, and the number older exports use.
+    static let cubeBufferIDs: Set<String> = ["4dX3Rr", "41"]
 
     /// The buffer an older export's numeric id names: 257–260 are Buffers A–D.
     static func numberedBuffer(_ id: String) -> ShadertoyBuffer? {

@@ -1,26 +1,54 @@
-/// A Shadertoy program: optional Common code, Buffers A–D and the Image pass, each pass reading up to four channels.
+/// A Shadertoy program: optional Common code, Buffers A–D, the Cube A pass and the Image pass, each pass reading up to
+/// four channels.
 ///
 /// Native presets describe one with the object form of their `shadertoy` key; a Shadertoy JSON export
 /// (``ShadertoyExport``) becomes one too. The Image pass draws the base content that the preset's effects then shade;
-/// the buffers render before it, each into its own pair of ping-pong textures, in the order A, B, C, D.
+/// the buffers render before it, each into its own pair of ping-pong textures, in the order A, B, C, D, then Cube A
+/// into the six faces of a cube map.
 public struct ShadertoyProgram: Sendable, Hashable {
     /// Code shared by every pass, included before each pass's own code.
     public var common: ShadertoyCode?
     /// The buffer passes, in the order they render (A, B, C, D; absent buffers are left out).
     public var buffers: [ShadertoyPass]
+    /// The Cube A pass, whose `mainCubemap` draws the six faces of a cube map after the buffers; `nil`: none.
+    public var cube: ShadertoyPass?
     /// The Image pass, whose `mainImage` draws the base content.
     public var image: ShadertoyPass
 
     /// Creates a program; `buffers` are sorted into Shadertoy's order.
-    public init(common: ShadertoyCode? = nil, buffers: [ShadertoyPass] = [], image: ShadertoyPass) {
+    public init(
+        common: ShadertoyCode? = nil, buffers: [ShadertoyPass] = [], cube: ShadertoyPass? = nil, image: ShadertoyPass
+    ) {
         self.common = common
         self.buffers = buffers.sorted { ($0.buffer?.rawValue ?? 0) < ($1.buffer?.rawValue ?? 0) }
+        self.cube = cube
         self.image = image
+    }
+
+    /// Every pass in the order they render: the buffers, Cube A, the Image.
+    public var passes: [ShadertoyPass] {
+        buffers + [cube].compactMap { $0 } + [image]
     }
 
     /// The code of every pass (Common first), for looking up inline code by name.
     public var codes: [ShadertoyCode] {
-        [common].compactMap { $0 } + buffers.map(\.code) + [image.code]
+        [common].compactMap { $0 } + passes.map(\.code)
+    }
+
+    /// The pass whose code is named `name`.
+    public func pass(named name: String) -> ShadertoyPass? {
+        passes.first { $0.code.name == name }
+    }
+
+    /// Whether the program draws every frame whatever its code reads: it has buffers or Cube A (they keep state and
+    /// count frames), or a channel plays by itself (a video, the camera, sound).
+    public var drawsEveryFrame: Bool {
+        !buffers.isEmpty || cube != nil || passes.contains { $0.channels.contains { $0.source.isLive } }
+    }
+
+    /// The channels of every pass.
+    public var channels: [ShadertoyChannel] {
+        passes.flatMap(\.channels)
     }
 
     /// The text of the inline code named `name` (a JSON export's pass), or `nil` for a file or an unknown name.
@@ -28,22 +56,24 @@ public struct ShadertoyProgram: Sendable, Hashable {
         codes.first { $0.name == name }?.text
     }
 
-    /// The files the program reads (its source files and textures), for watching.
     /// What each pass's channels read, for `tiltfx check`: `Buffer A: iChannel0 Buffer A, iChannel1 keyboard;
     /// Image: iChannel0 texture /path/abc.png`; `nil` when no pass has a channel.
     public var inputSummary: String? {
-        let passes = (buffers + [image]).filter { !$0.channels.isEmpty }.map { pass in
+        let passes = self.passes.filter { !$0.channels.isEmpty }.map { pass in
             pass.name + ": "
                 + pass.channels.map { "iChannel\($0.index) \($0.source.summary)" }.joined(separator: ", ")
         }
         return passes.isEmpty ? nil : passes.joined(separator: "; ")
     }
 
+    /// The files the program reads (its source files, textures, cube faces, videos and music), for watching.
     public var files: [String] {
         var files = codes.filter { $0.text == nil }.map(\.name)
-        for pass in buffers + [image] {
-            for channel in pass.channels {
-                if case .texture(let path) = channel.source { files.append(path) }
+        for channel in channels {
+            switch channel.source {
+            case .texture(let path), .video(let path), .music(let path?): files.append(path)
+            case .cubemap(let faces): files += faces
+            case .buffer, .keyboard, .cubeBuffer, .webcam, .music(nil), .microphone: break
             }
         }
         return files
@@ -89,11 +119,11 @@ public struct ShadertoyCode: Sendable, Hashable {
 
 /// One pass of a Shadertoy program: a buffer or the Image.
 public struct ShadertoyPass: Sendable, Hashable {
-    /// `Image` or `Buffer A` …, for messages.
+    /// `Image`, `Buffer A` …, `Cube A`, for messages.
     public var name: String
-    /// The buffer the pass renders into; `nil` for the Image pass.
+    /// The buffer the pass renders into; `nil` for the Image and Cube A passes.
     public var buffer: ShadertoyBuffer?
-    /// Its code (defining `mainImage`).
+    /// Its code (defining `mainImage`; Cube A's defines `mainCubemap`).
     public var code: ShadertoyCode
     /// The channels it reads, at most one per index 0–3.
     public var channels: [ShadertoyChannel]

@@ -83,7 +83,8 @@ public final class EffectRenderer {
             ShadertoyProgram(image: ShadertoyPass(name: "Image", code: .init(name: $0)))
         }
         toy = try (preset.shadertoyProgram ?? plain).map { try ShadertoyPasses(preset: preset, program: $0) }
-        // A Shadertoy program with buffers depends on everything (DependencyAnalysis), so it is animated too.
+        // A Shadertoy program with buffers, Cube A or a live channel depends on everything (DependencyAnalysis), so it
+        // is animated too.
         self.isAnimated = !DependencyAnalysis.dependencies(of: preset).isDisjoint(with: [.time, .previousFrame])
         // What the compiled programs read: GLSL drops a uniform the code does not use (its location is -1), so this
         // is exact where the source analysis can only say "motion". Buffers of a Shadertoy program redraw anyway.
@@ -96,6 +97,12 @@ public final class EffectRenderer {
     deinit {
         if let picture { glDeleteProgram(picture.fit) }
         glDeleteVertexArrays(1, &vertexArray)
+    }
+
+    /// Shows the newest pixels of a Shadertoy channel that changes by itself (a video frame, the camera, the sound
+    /// texture) from the next frame drawn: whoever plays the media hands them in, since TiltGL plays none.
+    public func showChannel(_ source: ShadertoyChannel.Source, _ pixels: ChannelPixels) {
+        toy?.show(source, pixels)
     }
 
     /// Makes the next frame draw the static passes again: call it when their content changes (a new picture they

@@ -4,12 +4,14 @@ import TiltCore
 import TiltEffects
 import TiltImage
 
-/// A preset's Shadertoy program on the GPU: the buffer passes with their ping-pong textures, the image textures of its
-/// channels and a sampler object per filter and wrap; renders the buffers and binds any pass's channels.
+/// A preset's Shadertoy program on the GPU: the buffer passes with their ping-pong textures, Cube A with its cube map,
+/// the image and cube-map textures of its channels, the textures of its live channels (video, camera, sound: their
+/// pixels are handed in by ``show(_:_:)``) and a sampler object per filter and wrap; renders the buffers and Cube A and
+/// binds any pass's channels.
 ///
-/// Buffers render in the order A, B, C, D. A channel reading a buffer gets the texture that buffer wrote last: this
-/// frame's for a buffer that rendered earlier in the frame, the previous frame's for the pass's own buffer (feedback)
-/// or a later one, as on Shadertoy.
+/// Buffers render in the order A, B, C, D, then Cube A. A channel reading a buffer or Cube A gets the texture it wrote
+/// last: this frame's for one that rendered earlier in the frame, the previous frame's for the pass's own output
+/// (feedback) or a later one, as on Shadertoy.
 final class ShadertoyPasses {
     /// The program drawn.
     let program: ShadertoyProgram
@@ -28,6 +30,19 @@ final class ShadertoyPasses {
     /// The keyboard's 256 × 3 R8 texture when a channel reads it (0: none), and the state it holds.
     private var keyboardTexture: GLuint = 0
     private var keyboardShown: ShadertoyKeyboard?
+    /// Cube A's program and the cube maps it draws into (two when it reads its own previous frame), the newest last.
+    private let cubeProgram: ShaderProgram?
+    private var cubeTargets: [ShadertoyCube] = []
+    /// Cube maps made of image files, by faces and flip.
+    private var cubeMaps: [String: ShadertoyCube] = [:]
+    /// The textures of channels that change by themselves, by source and flip.
+    private var live: [LiveKey: LiveChannelTexture] = [:]
+
+    /// A live channel's texture: the same source read flipped and upright needs two.
+    private struct LiveKey: Hashable {
+        var source: ShadertoyChannel.Source
+        var vflip: Bool
+    }
 
     /// The texture unit of `iChannel0` (see ``TextureUnit``).
     static let firstUnit: GLint = TextureUnit.firstChannel
@@ -41,10 +56,16 @@ final class ShadertoyPasses {
             try ShaderProgram(
                 try ShaderGenerator.generate(pass: RenderPass(input: .shadertoy(file: $0.code.name)), preset: preset))
         }
+        cubeProgram = try program.cube.map {
+            try ShaderProgram(
+                try ShaderGenerator.generate(
+                    pass: RenderPass(input: .shadertoyCube(file: $0.code.name)), preset: preset))
+        }
         var textures: [String: ImageTexture] = [:]
         var mipmapped: Set<ShadertoyBuffer> = []
-        for pass in program.buffers + [program.image] {
+        for pass in program.passes {
             for channel in pass.channels {
+                let key = LiveKey(source: channel.source, vflip: channel.vflip)
                 switch channel.source {
                 case .texture(let path):
                     let key = Self.textureKey(path, vflip: channel.vflip)
@@ -57,13 +78,33 @@ final class ShadertoyPasses {
                     if channel.filter == .mipmap { mipmapped.insert(buffer) }
                 case .keyboard:
                     if keyboardTexture == 0 { keyboardTexture = Self.makeKeyboardTexture() }
+                case .cubemap(let faces):
+                    let key = Self.cubeKey(faces, vflip: channel.vflip)
+                    guard cubeMaps[key] == nil else { continue }
+                    do { cubeMaps[key] = try ShadertoyCube(faces: faces, vflip: channel.vflip) } catch {
+                        throw RenderError.read(
+                            error.path, reason: "pass '\(pass.name)', iChannel\(channel.index): \(error.reason)")
+                    }
+                case .cubeBuffer:
+                    break
+                case .video, .webcam, .music, .microphone:
+                    if live[key] == nil { live[key] = LiveChannelTexture(vflip: channel.vflip) }
+                    if channel.source.isSound {
+                        live[key]?.show(Self.silence)
+                    }
                 }
             }
         }
         self.textures = textures
         self.mipmapped = mipmapped
         format = Self.canRenderFloat ? .rgba16f : .rgba8
-        if format == .rgba8 && !program.buffers.isEmpty {
+        if program.cube != nil {
+            let feedback = program.cube?.channels.contains { $0.source == .cubeBuffer } == true
+            for _ in 0..<(feedback ? 2 : 1) {
+                cubeTargets.append(try ShadertoyCube(renderTarget: ShadertoyCube.passSize, format: format))
+            }
+        }
+        if format == .rgba8 && (!program.buffers.isEmpty || program.cube != nil) {
             StandardStream.error.write(
                 Data(
                     ("note: this GL cannot render to float textures (no EXT_color_buffer_float); Shadertoy buffers are "
@@ -81,6 +122,7 @@ final class ShadertoyPasses {
     func renderBuffers(_ inputs: FrameInputs, width: Int, height: Int) throws(RenderError) {
         frameDate = Self.date(Date())
         if keyboardTexture != 0 { showKeyboard(inputs.keyboard ?? ShadertoyKeyboard()) }
+        defer { renderCube(inputs) }
         guard !program.buffers.isEmpty else { return }
         if size != SIMD2(width, height) {
             targets = [:]
@@ -114,29 +156,69 @@ final class ShadertoyPasses {
         }
     }
 
+    /// Renders Cube A into the six faces of its newest cube map (the older one, with feedback, is what it reads).
+    private func renderCube(_ inputs: FrameInputs) {
+        guard let pass = program.cube, let shader = cubeProgram, !cubeTargets.isEmpty else { return }
+        if cubeTargets.count == 2 { cubeTargets.swapAt(0, 1) }
+        let target = cubeTargets[cubeTargets.count - 1]
+        // The pass reads the previous cube (index 0) while it draws: bound before the target is.
+        var faceInputs = inputs
+        faceInputs.size = SIMD2(Double(target.size), Double(target.size))
+        glUseProgram(shader.id)
+        EffectRenderer.setBuiltins(shader, faceInputs)
+        glUniform2f(shader.location("tilt_targetSize"), GLfloat(target.size), GLfloat(target.size))
+        glUniform2f(shader.location("tilt_targetPadding"), 0, 0)
+        bindChannels(of: pass, shader, inputs, reading: cubeTargets[0])
+        for face in 0..<6 {
+            do { try target.bindFace(face) } catch { return }
+            glUniformMatrix3fv(
+                shader.location("tilt_cubeFace"), 1, GLboolean(GL_FALSE), ShadertoyCube.faceMatrices[face])
+            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        }
+    }
+
+    /// Shows a live channel's newest pixels (a video frame, the camera, the sound texture); every channel reading
+    /// `source` shows them from the next frame drawn. Pixels of a source no channel reads are dropped.
+    func show(_ source: ShadertoyChannel.Source, _ pixels: ChannelPixels) {
+        for (key, texture) in live where key.source == source { texture.show(pixels) }
+    }
+
+    /// The sound texture of silence: no spectrum, the waveform at its middle.
+    static let silence = ChannelPixels(
+        width: 512, height: 2, format: .r8,
+        bytes: [UInt8](repeating: 0, count: 512) + [UInt8](repeating: 128, count: 512),
+        time: 0)
+
     /// Binds the channels of `pass` to `shader` (in use), with `iChannelResolution`, `iChannelTime`, `iDate`,
     /// `iFrameRate` and `iSampleRate`. A channel the pass does not use reads nothing (black).
-    func bindChannels(of pass: ShadertoyPass, _ shader: ShaderProgram, _ inputs: FrameInputs) {
+    /// - Parameter cube: the cube map a Cube A channel reads (default: the one Cube A drew last).
+    func bindChannels(
+        of pass: ShadertoyPass, _ shader: ShaderProgram, _ inputs: FrameInputs, reading cube: ShadertoyCube? = nil
+    ) {
         var resolution = [GLfloat](repeating: 0, count: 12)
+        var times = [GLfloat](repeating: GLfloat(inputs.time), count: 4)
         for index in 0..<4 {
             let unit = Self.firstUnit + GLint(index)
             glActiveTexture(GLenum(GL_TEXTURE0) + GLenum(unit))
             glUniform1i(shader.location("iChannel\(index)"), unit)
-            guard let channel = pass.channels.first(where: { $0.index == index }), let bound = texture(for: channel)
+            glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+            glBindTexture(GLenum(GL_TEXTURE_CUBE_MAP), 0)
+            guard let channel = pass.channels.first(where: { $0.index == index }),
+                let bound = texture(for: channel, cube: cube)
             else {
-                glBindTexture(GLenum(GL_TEXTURE_2D), 0)
                 glBindSampler(GLuint(unit), 0)
                 continue
             }
-            glBindTexture(GLenum(GL_TEXTURE_2D), bound.texture)
+            glBindTexture(GLenum(channel.source.isCube ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D), bound.texture)
             glBindSampler(GLuint(unit), sampler(channel))
             resolution[index * 3] = GLfloat(bound.width)
             resolution[index * 3 + 1] = GLfloat(bound.height)
             resolution[index * 3 + 2] = 1
+            if let time = bound.time { times[index] = GLfloat(time) }
         }
         glActiveTexture(GLenum(GL_TEXTURE0))
         glUniform3fv(shader.location("iChannelResolution"), 4, resolution)
-        glUniform1fv(shader.location("iChannelTime"), 4, [GLfloat](repeating: GLfloat(inputs.time), count: 4))
+        glUniform1fv(shader.location("iChannelTime"), 4, times)
         glUniform4f(shader.location("iDate"), frameDate.x, frameDate.y, frameDate.z, frameDate.w)
         glUniform1f(shader.location("iFrameRate"), GLfloat(inputs.timeDelta > 0 ? 1 / inputs.timeDelta : 60))
         glUniform1f(shader.location("iSampleRate"), 44100)
@@ -151,16 +233,32 @@ final class ShadertoyPasses {
             GLfloat(parts.year ?? 0), GLfloat((parts.month ?? 1) - 1), GLfloat(parts.day ?? 1), GLfloat(seconds))
     }
 
-    private func texture(for channel: ShadertoyChannel) -> (texture: GLuint, width: Int, height: Int)? {
+    /// The texture a channel reads, its size, and its own clock (a live channel's media time; `nil`: the frame's).
+    private func texture(for channel: ShadertoyChannel, cube: ShadertoyCube?)
+        -> (texture: GLuint, width: Int, height: Int, time: Double?)?
+    {
         switch channel.source {
         case .texture(let path):
-            return textures[Self.textureKey(path, vflip: channel.vflip)].map { ($0.id, $0.width, $0.height) }
+            return textures[Self.textureKey(path, vflip: channel.vflip)].map { ($0.id, $0.width, $0.height, nil) }
         case .buffer(let buffer):
             guard let pair = targets[buffer], let last = latest[buffer] else { return nil }
-            return (pair[last].texture, pair[last].width, pair[last].height)
+            return (pair[last].texture, pair[last].width, pair[last].height, nil)
         case .keyboard:
-            return keyboardTexture == 0 ? nil : (keyboardTexture, ShadertoyKeyboard.width, ShadertoyKeyboard.height)
+            return keyboardTexture == 0
+                ? nil : (keyboardTexture, ShadertoyKeyboard.width, ShadertoyKeyboard.height, nil)
+        case .cubemap(let faces):
+            return cubeMaps[Self.cubeKey(faces, vflip: channel.vflip)].map { ($0.texture, $0.size, $0.size, nil) }
+        case .cubeBuffer:
+            return (cube ?? cubeTargets.last).map { ($0.texture, $0.size, $0.size, nil) }
+        case .video, .webcam, .music, .microphone:
+            return live[LiveKey(source: channel.source, vflip: channel.vflip)].map {
+                ($0.texture, $0.width, $0.height, $0.time)
+            }
         }
+    }
+
+    private static func cubeKey(_ faces: [String], vflip: Bool) -> String {
+        "\(vflip ? "flipped" : "upright"):" + faces.joined(separator: "\n")
     }
 
     /// A 256 × 3 single-channel texture, all keys up.

@@ -95,7 +95,7 @@ struct ProgramDescription: Codable, Sendable {
         switch input {
         case .transparent: "transparent"
         case .picture: "picture"
-        case .shadertoy: "shadertoy"
+        case .shadertoy, .shadertoyCube: "shadertoy"
         case .layer: "layer"
         case .copy: "copy"
         case .baked: "baked"

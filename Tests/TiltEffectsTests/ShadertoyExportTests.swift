@@ -153,18 +153,114 @@ import Testing
         #expect(program.image.channels.first?.vflip == false)
     }
 
-    @Test(arguments: ["cubemap", "music", "mic", "webcam", "video", "volume", "musicstream"])
-    func unsupportedInputsNameThePassAndChannel(type: String) {
+    @Test func aVolumeInputIsRefusedNamingThePassAndChannel() {
         let json = Self.export([
             Self.pass(
                 "Buffer A", type: "buffer",
-                inputs: [#"{"id": 33, "channel": 1, "ctype": "\#(type)", "src": "/presets/tex00.jpg"}"#], output: "257"),
+                inputs: [#"{"id": 33, "channel": 1, "ctype": "volume", "src": "/media/a/noise.bin"}"#], output: "257"),
             Self.pass("Image", type: "image", output: "37"),
         ])
         #expect(
             Self.error(json).hasSuffix(
-                "shader.json: pass 'Buffer A', iChannel1: \(type) input is not supported; remove the input from the pass"
-            ))
+                "shader.json: pass 'Buffer A', iChannel1: a volume (3D texture) input is not supported; remove the "
+                    + "input from the pass"))
+        let unknown = Self.export([
+            Self.pass(
+                "Image", type: "image", inputs: [#"{"id": 1, "channel": 0, "ctype": "hologram"}"#], output: "37")
+        ])
+        #expect(Self.error(unknown).contains("pass 'Image', iChannel0: unknown input type 'hologram' (known: texture"))
+    }
+
+    @Test("a cube map is six files named as Shadertoy names them, in GL's face order")
+    func cubeMapInput() throws {
+        let names = ["sky.png", "sky_1.png", "sky_2.png", "sky_3.png", "sky_4.png", "sky_5.png"]
+        let input = #"{"id": "XsX3zn", "channel": 2, "ctype": "cubemap", "src": "/media/a/sky.png"}"#
+        let json = Self.export([Self.pass("Image", type: "image", inputs: [input], output: "37")])
+        let dir = try Self.folder(Dictionary(uniqueKeysWithValues: names.map { ($0, "x") } + [("shader.json", json)]))
+        let program = try #require(
+            try ShadertoyExport.load(file: dir.appendingPathComponent("shader.json").path).shadertoyProgram)
+        let faces = names.map { dir.appendingPathComponent($0).standardizedFileURL.path }
+        #expect(program.image.channels == [ShadertoyChannel(index: 2, source: .cubemap(faces: faces))])
+        let channel = try #require(program.image.channels.first)
+        #expect(channel.filter == .mipmap && channel.wrap == .clamp && !channel.vflip && channel.source.isCube)
+        #expect(Set(program.files).isSuperset(of: faces), "every face is watched")
+
+        // Two faces missing: both named, with the naming rule and where they were looked for.
+        var partial = Dictionary(uniqueKeysWithValues: names.prefix(4).map { ($0, "x") })
+        partial["shader.json"] = json
+        let message = Self.error(json, files: partial)
+        #expect(
+            message.contains(
+                "pass 'Image', iChannel2: cube map faces sky_4.png, sky_5.png (src /media/a/sky.png) not found; a cube "
+                    + "map is six files, sky.png and sky_1.png … sky_5.png; looked in "),
+            "\(message)")
+    }
+
+    @Test("Cube A is a pass; inputs name it by its output id or Shadertoy's own, and it may read itself")
+    func cubeAPass() throws {
+        let cube = Self.pass(
+            "Cube A", type: "cubemap",
+            code: "void mainCubemap(out vec4 c, in vec2 p, in vec3 o, in vec3 d) { c = vec4(d, 1.0); }",
+            inputs: [#"{"id": "4dX3Rr", "channel": 0, "ctype": "cubemap", "filepath": "/media/previz/cubemap00.png"}"#],
+            output: "\"4dX3Rr\"")
+        let image = Self.pass(
+            "Image", type: "image", inputs: [#"{"id": 41, "channel": 1, "ctype": "cubemap"}"#], output: "37")
+        let program = try #require(try Self.load(Self.export([image, cube])).shadertoyProgram)
+        #expect(program.cube?.name == "Cube A")
+        #expect(program.cube?.channels.map(\.source) == [.cubeBuffer])
+        #expect(program.image.channels.map(\.source) == [.cubeBuffer])
+        #expect(program.passes.map(\.name) == ["Cube A", "Image"])
+        #expect(program.drawsEveryFrame)
+        #expect(program.inputSummary == "Cube A: iChannel0 Cube A; Image: iChannel1 Cube A")
+
+        let orphan = Self.export([image])
+        #expect(
+            Self.error(orphan).contains("pass 'Image', iChannel1: it reads Cube A, but this export has no Cube A pass"))
+        #expect(Self.error(Self.export([image, cube, cube])).contains("pass 'Cube A': a second Cube pass"))
+    }
+
+    @Test("video, webcam, music and microphone inputs; music that is not found is silence with a notice")
+    func liveInputs() throws {
+        let inputs = [
+            #"{"id": 1, "channel": 0, "ctype": "video", "src": "/media/a/clip.webm"}"#,
+            #"{"id": 2, "channel": 1, "ctype": "webcam"}"#,
+            #"{"id": 3, "channel": 2, "ctype": "music", "src": "/media/a/song.mp3"}"#,
+            #"{"id": 4, "channel": 3, "ctype": "mic"}"#,
+        ]
+        let json = Self.export([Self.pass("Image", type: "image", inputs: inputs, output: "37")])
+        let dir = try Self.folder(["shader.json": json, "clip.webm": "v", "song.mp3": "m"])
+        let preset = try ShadertoyExport.load(file: dir.appendingPathComponent("shader.json").path)
+        let program = try #require(preset.shadertoyProgram)
+        let path = { (name: String) in dir.appendingPathComponent(name).standardizedFileURL.path }
+        #expect(
+            program.image.channels.map(\.source) == [
+                .video(path: path("clip.webm")), .webcam, .music(path: path("song.mp3")), .microphone,
+            ])
+        #expect(program.image.channels.map(\.vflip) == [true, true, false, false])
+        #expect(program.drawsEveryFrame && preset.notices.isEmpty)
+        #expect(Set(program.files).isSuperset(of: [path("clip.webm"), path("song.mp3")]))
+
+        // Music not found: silence and a notice; a video not found: an error naming where it looked.
+        let silent = try Self.load(Self.export([Self.pass("Image", type: "image", inputs: [inputs[2]], output: "37")]))
+        #expect(silent.shadertoyProgram?.image.channels.first?.source == .music(path: nil))
+        #expect(silent.notices.count == 1)
+        #expect(
+            silent.notices.first?.hasPrefix(
+                "pass 'Image', iChannel2: music file 'song.mp3' not found; the channel hears silence (looked in ")
+                == true, "\(silent.notices)")
+        let noVideo = Self.export([Self.pass("Image", type: "image", inputs: [inputs[0]], output: "37")])
+        #expect(
+            Self.error(noVideo).contains(
+                "pass 'Image', iChannel0: video file 'clip.webm' (src /media/a/clip.webm) not found; looked in "))
+        let stream = Self.export([
+            Self.pass(
+                "Image", type: "image",
+                inputs: [#"{"id": 5, "channel": 0, "ctype": "musicstream", "src": "https://soundcloud.com/x/y"}"#],
+                output: "37")
+        ])
+        #expect(
+            try Self.load(stream).notices.first?.contains("a music stream (https://soundcloud.com/x/y) is not fetched")
+                == true)
     }
 
     @Test("a Sound pass is left out with a notice, and the picture loads")
@@ -259,7 +355,21 @@ import Testing
                 "shadertoy.channels[0].texture: texture file 'none.png' not found"))
         #expect(
             try error(#"{"image": "main.glsl", "channels": [{"buffer": "A", "texture": "a.glsl"}]}"#).contains(
-                "give exactly one of \"buffer\", \"texture\" or \"keyboard\": true"))
+                "give exactly one of \"buffer\", \"texture\", \"cubemap\", \"video\", \"music\", or \"keyboard\", "
+                    + "\"webcam\", \"microphone\": true"))
+        #expect(
+            try error(#"{"image": "main.glsl", "channels": [{"cubemap": ["a.glsl", "a.glsl"]}]}"#).contains(
+                "shadertoy.channels[0].cubemap: give six files, in the order +X, −X, +Y, −Y, +Z, −Z (2 given)"))
+        #expect(
+            try error(#"{"image": "main.glsl", "channels": [{"buffer": "Cube A"}]}"#).contains(
+                "shadertoy.channels: iChannel0 reads Cube A, which \"cube\" does not define"))
+        #expect(
+            try error(#"{"image": "main.glsl", "cube": {"file": "a.glsl", "channels": [{"webcam": true, "x": 1}]}}"#)
+                .contains("shadertoy.cube.channels[0]: unknown key 'x'"))
+        #expect(
+            try error(
+                #"{"image": "main.glsl", "cube": {"file": "a.glsl", "channels": [{"buffer": "cube"}]}, "channels": [{"buffer": "Cube A"}, {"microphone": true}, {"webcam": true}]}"#
+            ) == "(no error)", "Cube A, the microphone and the webcam in the object form")
         #expect(
             try error(#"{"image": "main.glsl", "channels": [{"buffer": "A", "channel": 4}]}"#).contains(
                 "channel 4 is not a free channel number 0–3"))

@@ -179,7 +179,8 @@ import TiltTestKit
     @Test(arguments: [
         ("{\"effects\": []}", "not a Shadertoy export: it has no \"renderpass\" list"),
         ("[1, 2]", "not a Shadertoy export: it is not a JSON object with a \"renderpass\" list"),
-        (keyboardExport("cubemap"), "pass 'Buffer A', iChannel1: cubemap input is not supported"),
+        (keyboardExport("volume"), "pass 'Buffer A', iChannel1: a volume (3D texture) input is not supported"),
+        (keyboardExport("cubemap"), "pass 'Buffer A', iChannel1: cube map faces tex00.jpg, tex00_1.jpg"),
     ])
     func tiltfxRefusesWhatItCannotRun(text: String, message: String) throws {
         let dir = try Self.folder(["shader.json": text])
