@@ -40,8 +40,27 @@ public enum DependencyAnalysis {
             return preset.shadertoy.map { dependencies(ofShadertoy: $0, readFile: readFile) } ?? []
         }
         guard !program.drawsEveryFrame else { return .all }
-        var result: FrameDependencies = []
+        var result = dependencies(ofCubeIn: preset, readFile: readFile)
         for code in [program.common, program.image.code].compactMap({ $0 }) {
+            result.formUnion(code.text.map(uniforms(inGLSL:)) ?? uniforms(inFile: code.name, readFile: readFile))
+        }
+        return result
+    }
+
+    /// What the Cube A pass of a preset's Shadertoy program reads per frame: its code's and the Common code's uniforms,
+    /// its own previous frame when it reads itself, and everything when it reads a buffer, the keyboard or a live
+    /// channel. Empty without Cube A. A static Cube A is drawn once (its six faces cost 6 Mpixels a frame).
+    public static func dependencies(ofCubeIn preset: Preset, readFile: FileReader = readFromDisk) -> FrameDependencies {
+        guard let program = preset.shadertoyProgram, let cube = program.cube else { return [] }
+        var result: FrameDependencies = []
+        for channel in cube.channels {
+            switch channel.source {
+            case .buffer, .keyboard, .video, .webcam, .music, .microphone: return .all
+            case .cubeBuffer: result.insert(.previousFrame)
+            case .texture, .cubemap: break
+            }
+        }
+        for code in [program.common, cube.code].compactMap({ $0 }) {
             result.formUnion(code.text.map(uniforms(inGLSL:)) ?? uniforms(inFile: code.name, readFile: readFile))
         }
         return result

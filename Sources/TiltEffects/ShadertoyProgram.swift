@@ -40,10 +40,11 @@ public struct ShadertoyProgram: Sendable, Hashable {
         passes.first { $0.code.name == name }
     }
 
-    /// Whether the program draws every frame whatever its code reads: it has buffers or Cube A (they keep state and
-    /// count frames), or a channel plays by itself (a video, the camera, sound).
+    /// Whether the program draws every frame whatever its code reads: it has buffers (they keep state and count
+    /// frames), or a channel plays by itself (a video, the camera, sound). Cube A alone does not: it depends on what
+    /// its code reads (``DependencyAnalysis/dependencies(ofCubeIn:readFile:)``).
     public var drawsEveryFrame: Bool {
-        !buffers.isEmpty || cube != nil || passes.contains { $0.channels.contains { $0.source.isLive } }
+        !buffers.isEmpty || passes.contains { $0.channels.contains { $0.source.isLive } }
     }
 
     /// The channels of every pass.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import TiltCore
+import TiltEffects
 import TiltGL
 import TiltImage
 import TiltRender
@@ -47,6 +48,20 @@ struct PictureOptions: ParsableArguments {
         if let source, source.trimmingWhitespace.isEmpty {
             throw ValidationError("--source needs a GStreamer pipeline, e.g. --source videotestsrc")
         }
+    }
+
+    /// What `--camera` or `--source` give to a preset whose Shadertoy program has a webcam channel: the channel's
+    /// pictures (the picture, ``load(for:)``, is then none); `nil` otherwise.
+    func webcam(for preset: Preset) -> VideoInput? {
+        guard preset.shadertoyProgram?.channels.contains(where: { $0.source == .webcam }) == true else { return nil }
+        if let camera { return .camera(camera) }
+        return source.map { .pipeline($0) }
+    }
+
+    /// The picture for `preset`: none when `--camera` or `--source` feed its webcam channel (``webcam(for:)``), else
+    /// as ``load()``.
+    func load(for preset: Preset) throws -> PictureContent? {
+        webcam(for: preset) == nil ? try load() : nil
     }
 
     /// The picture: decoded (`--image`, a video's first frame), or a camera or pipeline opened when the run starts;

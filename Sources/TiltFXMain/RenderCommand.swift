@@ -164,7 +164,8 @@ struct RenderCommand: ParsableCommand {
             try VideoEncoder.check(video.configuration(width: size.width, height: size.height, fps: fps))
         }
         let loaded = try choice.load()
-        let content = try picture.load()
+        let content = try picture.load(for: loaded)
+        let webcam = picture.webcam(for: loaded)
         if let frames {
             let motion: FrameSequenceJob.Motion
             if let replay {
@@ -180,13 +181,13 @@ struct RenderCommand: ParsableCommand {
             }
             let job = FrameSequenceJob(
                 preset: loaded, width: size.width, height: size.height, frames: frames, fps: fps, directory: out,
-                motion: motion, picture: content, video: video)
+                motion: motion, picture: content, video: video, webcam: webcam)
             try job.run(logger: logger, progress: .standardError(total: frames, unit: "frames"))
             return
         }
         let job = StillRenderJob(
             preset: loaded, width: size.width, height: size.height,
-            tilt: SIMD2(tilt?.x ?? 0, tilt?.y ?? 0), time: time, output: out, picture: content)
+            tilt: SIMD2(tilt?.x ?? 0, tilt?.y ?? 0), time: time, output: out, picture: content, webcam: webcam)
         if watch { try job.watch(logger: logger) } else { try job.run(logger: logger) }
     }
 }

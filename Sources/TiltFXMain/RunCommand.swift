@@ -103,8 +103,9 @@ struct RunCommand: ParsableCommand {
         let chosen = size ?? PixelSize(width: 720, height: 960)
         var settings = LiveRunSettings(
             preset: loaded, width: chosen.width, height: chosen.height, socketPath: socket, duration: seconds,
-            policy: policy, picture: try picture.load(),
+            policy: policy, picture: try picture.load(for: loaded),
             screenRotation: ScreenRotationChoice(argument: screenRotation) ?? .auto)
+        settings.webcam = picture.webcam(for: loaded)
         settings.fitsDisplay = size == nil
         settings.prediction = prediction.setting
         settings.keysToShader = keysToShader

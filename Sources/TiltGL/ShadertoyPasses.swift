@@ -33,6 +33,9 @@ final class ShadertoyPasses {
     /// Cube A's program and the cube maps it draws into (two when it reads its own previous frame), the newest last.
     private let cubeProgram: ShaderProgram?
     private var cubeTargets: [ShadertoyCube] = []
+    /// Whether Cube A reads nothing that changes per frame, so it is drawn once; and whether it was.
+    private let cubeIsStatic: Bool
+    private var cubeDrawn = false
     /// Cube maps made of image files, by faces and flip.
     private var cubeMaps: [String: ShadertoyCube] = [:]
     /// The textures of channels that change by themselves, by source and flip.
@@ -56,6 +59,7 @@ final class ShadertoyPasses {
             try ShaderProgram(
                 try ShaderGenerator.generate(pass: RenderPass(input: .shadertoy(file: $0.code.name)), preset: preset))
         }
+        cubeIsStatic = DependencyAnalysis.dependencies(ofCubeIn: preset).isStatic
         cubeProgram = try program.cube.map {
             try ShaderProgram(
                 try ShaderGenerator.generate(
@@ -156,9 +160,12 @@ final class ShadertoyPasses {
         }
     }
 
-    /// Renders Cube A into the six faces of its newest cube map (the older one, with feedback, is what it reads).
+    /// Renders Cube A into the six faces of its newest cube map (the older one, with feedback, is what it reads); a
+    /// static Cube A only once.
     private func renderCube(_ inputs: FrameInputs) {
         guard let pass = program.cube, let shader = cubeProgram, !cubeTargets.isEmpty else { return }
+        if cubeIsStatic && cubeDrawn { return }
+        cubeDrawn = true
         if cubeTargets.count == 2 { cubeTargets.swapAt(0, 1) }
         let target = cubeTargets[cubeTargets.count - 1]
         // The pass reads the previous cube (index 0) while it draws: bound before the target is.

@@ -14,6 +14,20 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case unreadable
     }
 
+    /// What is wrong with an audio file (``AudioTrack``).
+    public enum AudioProblem: Sendable, Hashable {
+        /// GStreamer cannot tell what the bytes are (not a sound file, or not one it knows).
+        case unknownType
+        /// A file GStreamer knows that holds no sound (a video without a soundtrack, a picture).
+        case notAudio
+        /// It holds sound, but no decoder for its format is installed (AAC without gstreamer1.0-libav).
+        case noDecoder
+        /// It starts as sound but does not decode (cut short, damaged), or ends before its first sample.
+        case damaged
+        /// It cannot be opened or read (missing, a folder, no permission).
+        case unreadable
+    }
+
     /// GStreamer itself would not start.
     case frameworkUnavailable(String)
     /// No camera at the device path (missing, not a device, not a V4L2 capture device).
@@ -44,6 +58,16 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case encoding(path: String, reason: String)
     /// A video could not be read back (`reason` is GStreamer's message).
     case decoding(path: String, reason: String)
+    /// An audio file that does not decode (``AudioTrack``).
+    case audio(path: String, problem: AudioProblem, reason: String)
+    /// An audio file longer than the `maximumSeconds` an ``AudioTrack`` decodes: only its first `maximumSeconds` are
+    /// kept, and loop. Never thrown: it is ``AudioTrack/notice``, for the caller to print as a warning.
+    case audioTruncated(path: String, maximumSeconds: Double)
+    /// No audio capture device could be opened (none there, none the sound server offers, or it went away); `source`
+    /// is the capture element or description, `reason` GStreamer's words. A microphone channel then hears silence.
+    case noAudioCapture(source: String, reason: String)
+    /// An audio capture description GStreamer cannot build, or that fails, ends or stays silent when started.
+    case audioPipeline(description: String, reason: String)
 
     public var description: String {
         switch self {
@@ -90,6 +114,18 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             return "cannot encode \(path): \(reason); the partial video was removed"
         case .decoding(let path, let reason):
             return "cannot decode \(path): \(reason)"
+        case .audio(let path, let problem, let reason):
+            return "cannot use audio \(path): " + Self.advice(problem, reason)
+        case .audioTruncated(let path, let maximum):
+            let seconds = maximum == maximum.rounded() && abs(maximum) < 1e15 ? "\(Int(maximum))" : "\(maximum)"
+            return "audio \(path) is longer than \(seconds) s: only its first \(seconds) s are used (and loop); cut it "
+                + "shorter to hear all of it"
+        case .noAudioCapture(let source, let reason):
+            return "no audio capture device (\(source): \(reason)); plug in a microphone or check PulseAudio/PipeWire/"
+                + "ALSA (`pactl list short sources`, `arecord -l`); the shader hears silence"
+        case .audioPipeline(let description, let reason):
+            return "cannot use the audio pipeline '\(description)': \(reason); check it with "
+                + "`gst-launch-1.0 \(description) ! audioconvert ! autoaudiosink` and `gst-inspect-1.0`"
         }
     }
 
@@ -102,6 +138,23 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
                 + "(gstreamer1.0-plugins-good, -bad, -ugly or gstreamer1.0-libav), or convert it to WebM (VP8/VP9)"
         case .damaged:
             "the video does not decode (\(reason)); check that it plays (`gst-play-1.0 FILE`) or encode it again"
+        case .unreadable:
+            "\(reason); check the path and its permissions"
+        }
+    }
+
+    private static func advice(_ problem: AudioProblem, _ reason: String) -> String {
+        switch problem {
+        case .unknownType:
+            "not a sound file GStreamer knows (\(reason)); give a sound file (WAV, Ogg Vorbis, Opus, FLAC, MP3, …)"
+        case .notAudio:
+            "it holds no sound (\(reason)); give a sound file (WAV, Ogg Vorbis, Opus, FLAC, MP3, …)"
+        case .noDecoder:
+            "no decoder for its sound is installed (\(reason)); install the GStreamer plugins for its format "
+                + "(Debian: gstreamer1.0-libav for AAC/M4A and most others, gstreamer1.0-plugins-ugly or -bad), or "
+                + "convert it to Ogg Vorbis, FLAC or WAV"
+        case .damaged:
+            "the sound does not decode (\(reason)); check that it plays (`gst-play-1.0 FILE`) or encode it again"
         case .unreadable:
             "\(reason); check the path and its permissions"
         }

@@ -59,13 +59,16 @@ public struct FrameSequenceJob: Sendable {
     public var motion: Motion
     /// The user's picture the first effect shades, if any.
     public var picture: PictureContent?
+    /// What a Shadertoy webcam channel shows; `nil`: a test pattern.
+    public var webcam: VideoInput?
 
     /// Creates a job.
     public init(
         preset: Preset, width: Int, height: Int, frames: Int, fps: Double, directory: String, motion: Motion,
-        picture: PictureContent? = nil, video: VideoOutput? = nil
+        picture: PictureContent? = nil, video: VideoOutput? = nil, webcam: VideoInput? = nil
     ) {
         self.picture = picture
+        self.webcam = webcam
         self.video = video
         self.preset = preset
         self.width = width
@@ -130,9 +133,11 @@ public struct FrameSequenceJob: Sendable {
         let sink: any FrameSink =
             encoder.map { VideoSink(renderer, encoder: $0) }
             ?? PNGSequenceSink(renderer, directory: directory)
-        let loop = { (realTime: Bool) in
-            FrameLoop(
+        let loop = { [webcam] (realTime: Bool) in
+            var loop = FrameLoop(
                 pacing: .offline(frames: frames, fps: fps, realTime: realTime), logger: logger, progress: progress)
+            loop.channelMedia = ChannelMedia(webcam: webcam, stepped: !realTime, logger: logger)
+            return loop
         }
         switch motion {
         case .replay(let timeline, let name):

@@ -64,6 +64,8 @@ public struct HeadlessRunner: Sendable {
         var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger, prediction: settings.prediction)
         let scheduler = FrameScheduler(policy: settings.policy, displayRate: frameRate, duration: settings.duration)
         var loop = FrameLoop(pacing: .live(scheduler), logger: logger)
+        loop.channelMedia = ChannelMedia(webcam: settings.webcam, logger: logger)
+        defer { loop.channelMedia.close() }
         loop.shouldStop = { [stopWhen] in stops.received || stopWhen() }
         loop.onModeChange = onModeChange
         let outcome = try loop.run(sink: OffscreenSink(renderer), motion: &motion, picture: picture)

@@ -1,3 +1,4 @@
+import TiltCore
 import TiltEffects
 import TiltGL
 
@@ -19,6 +20,9 @@ public struct LiveRunSettings: Sendable {
     public var policy: PowerPolicy
     /// The user's picture the first effect shades, if any.
     public var picture: PictureContent?
+    /// What a Shadertoy webcam channel shows (`--camera`, `--source` given to a program with one); `nil`: a test
+    /// pattern.
+    public var webcam: VideoInput?
     /// The picture axes to ask `tiltd` for: fixed, or the display's own (`auto`), followed as it turns.
     public var screenRotation: ScreenRotationChoice
     /// Scale the window down to fit the display's usable area when it is larger (the default size was asked for,

@@ -13,7 +13,10 @@ extension StillRenderJob {
         try feed?.start()
         defer { feed?.stop() }
         var held = HeldMotion(tilt: tilt)
-        try FrameLoop(pacing: .still(time: time), logger: Logger(label: "tiltfx.still"))
-            .run(sink: PNGFileSink(renderer, path: output, stage: stage), motion: &held, picture: feed)
+        let logger = Logger(label: "tiltfx.still")
+        var loop = FrameLoop(pacing: .still(time: time), logger: logger)
+        loop.channelMedia = ChannelMedia(webcam: webcam, stepped: true, logger: logger)
+        defer { loop.channelMedia.close() }
+        try loop.run(sink: PNGFileSink(renderer, path: output, stage: stage), motion: &held, picture: feed)
     }
 }

@@ -21,13 +21,16 @@ public struct StillRenderJob: Sendable {
     public var output: String
     /// The user's picture the first effect shades, if any.
     public var picture: PictureContent?
+    /// What a Shadertoy webcam channel shows; `nil`: a test pattern.
+    public var webcam: VideoInput?
 
     /// Creates a job.
     public init(
         preset: Preset, width: Int, height: Int, tilt: SIMD2<Double>, time: Double, output: String,
-        picture: PictureContent? = nil
+        picture: PictureContent? = nil, webcam: VideoInput? = nil
     ) {
         self.picture = picture
+        self.webcam = webcam
         self.preset = preset
         self.width = width
         self.height = height

@@ -39,6 +39,9 @@ public struct WindowRunner: Sendable {
         defer { daemon.close() }
         var motion = DaemonFeed(daemon: daemon, fallback: .pointer, logger: logger, prediction: settings.prediction)
         let scheduler = FrameScheduler(policy: settings.policy, duration: settings.duration)
-        try FrameLoop(pacing: .live(scheduler), logger: logger).run(sink: sink, motion: &motion, picture: picture)
+        var loop = FrameLoop(pacing: .live(scheduler), logger: logger)
+        loop.channelMedia = ChannelMedia(webcam: settings.webcam, logger: logger)
+        defer { loop.channelMedia.close() }
+        try loop.run(sink: sink, motion: &motion, picture: picture)
     }
 }

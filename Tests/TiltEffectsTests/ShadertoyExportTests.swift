@@ -205,12 +205,24 @@ import Testing
             output: "\"4dX3Rr\"")
         let image = Self.pass(
             "Image", type: "image", inputs: [#"{"id": 41, "channel": 1, "ctype": "cubemap"}"#], output: "37")
-        let program = try #require(try Self.load(Self.export([image, cube])).shadertoyProgram)
+        let preset = try Self.load(Self.export([image, cube]))
+        let program = try #require(preset.shadertoyProgram)
         #expect(program.cube?.name == "Cube A")
         #expect(program.cube?.channels.map(\.source) == [.cubeBuffer])
         #expect(program.image.channels.map(\.source) == [.cubeBuffer])
         #expect(program.passes.map(\.name) == ["Cube A", "Image"])
-        #expect(program.drawsEveryFrame)
+        #expect(!program.drawsEveryFrame, "Cube A alone draws as often as what it reads changes")
+        #expect(DependencyAnalysis.dependencies(ofCubeIn: preset) == .previousFrame, "it reads itself")
+        let timed = Self.pass(
+            "Cube A", type: "cubemap",
+            code: "void mainCubemap(out vec4 c, in vec2 p, in vec3 o, in vec3 d) { c = vec4(d * iTime, 1.0); }",
+            output: "\"4dX3Rr\"")
+        #expect(try DependencyAnalysis.dependencies(ofCubeIn: Self.load(Self.export([image, timed]))) == .time)
+        let still = Self.pass(
+            "Cube A", type: "cubemap",
+            code: "void mainCubemap(out vec4 c, in vec2 p, in vec3 o, in vec3 d) { c = vec4(d, 1.0); }",
+            output: "\"4dX3Rr\"")
+        #expect(try DependencyAnalysis.dependencies(of: Self.load(Self.export([image, still]))).isStatic)
         #expect(program.inputSummary == "Cube A: iChannel0 Cube A; Image: iChannel1 Cube A")
 
         let orphan = Self.export([image])

@@ -117,8 +117,10 @@ import TiltTestKit
         try json.write(to: dir.appendingPathComponent("cube.json"), atomically: true, encoding: .utf8)
         let preset = try ShadertoyExport.load(file: dir.appendingPathComponent("cube.json").path)
         let renderer = try OffscreenRenderer(preset: preset, width: 4, height: 1)
-        #expect(renderer.effects.isAnimated, "Cube A draws every frame")
-        let got = Self.colours(try renderer.render(FrameInputs(size: [4, 1])), count: 4)
+        #expect(!renderer.effects.isAnimated, "a Cube A that reads no time is drawn once")
+        let first = try renderer.render(FrameInputs(size: [4, 1]))
+        #expect(try renderer.render(FrameInputs(time: 1, frame: 1, size: [4, 1])) == first, "kept, not cleared")
+        let got = Self.colours(first, count: 4)
         let diagonal = (0.5 + 0.5 / 3.0.squareRoot()) * 255
         let expected: [[Double]] = [
             [255, 127.5, 127.5], [127.5, 0, 127.5], [127.5, 127.5, 0], [diagonal, diagonal, diagonal],

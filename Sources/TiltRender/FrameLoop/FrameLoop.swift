@@ -40,12 +40,22 @@ public struct FrameLoop {
     public var onModeChange: (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
     /// Told after a timed run's warm-up frame, before the clock starts (to take counts the result leaves it out of).
     public var afterWarmUp: () -> Void = {}
+    /// Plays a Shadertoy program's video, webcam and sound channels, shown before each frame: stepped offline, live
+    /// otherwise, with a test pattern for the webcam (a runner with `--camera` or `--source` gives its own).
+    public var channelMedia: ChannelMedia
 
     /// A loop paced by `pacing`.
     public init(pacing: Pacing, logger: Logger, progress: ProgressMeter? = nil) {
         self.pacing = pacing
         self.logger = logger
         self.progress = progress
+        let stepped =
+            switch pacing {
+            case .offline(_, _, let realTime): !realTime
+            case .still: true
+            case .live, .timed: false
+            }
+        channelMedia = ChannelMedia(stepped: stepped, logger: logger)
     }
 
     /// What a run did.
@@ -130,6 +140,7 @@ public struct FrameLoop {
                 if let line = try picture?.follow(change.mode, showingOn: sink.effects) {
                     logger.info("picture: \(line)")
                 }
+                if let line = channelMedia.follow(change.mode) { logger.info("\(line)") }
                 onModeChange(change, power)
             }
             switch step.action {
@@ -151,6 +162,7 @@ public struct FrameLoop {
                 motion.drive(&inputs, elapsed: inputs.time)
                 // A new video frame is drawn even when nothing else changed.
                 let fresh = try picture?.refresh(sink.effects) ?? false
+                try channelMedia.update(sink.effects, time: inputs.time)
                 let overlay = (sink as? any ErrorOverlaySink)?.overlay
                 guard
                     scheduler.admit(
@@ -199,6 +211,7 @@ public struct FrameLoop {
                     reason: "\(reason) at frame \(i); \(sink.kept(failingAt: i)). A render does not wait for a live "
                         + "source to come back: run it again, or record it to a video file and give that with --image")
             }
+            try channelMedia.update(sink.effects, time: t)
             try sink.present(inputs, frame: i)
             progress?.update(done: i + 1)
         }
@@ -212,6 +225,7 @@ public struct FrameLoop {
         let size = SIMD2(Double(sink.size.x), Double(sink.size.y))
         // A warm-up frame (0), not timed: the first draw compiles and uploads what the driver defers.
         _ = try picture?.refresh(sink.effects)
+        try channelMedia.update(sink.effects, time: 0)
         try sink.present(FrameInputs(size: size), frame: 0)
         afterWarmUp()
         let clock = ContinuousClock()
@@ -224,6 +238,7 @@ public struct FrameLoop {
             var inputs = FrameInputs(time: t, timeDelta: 1.0 / 60, frame: frames + 1, size: size)
             motion.drive(&inputs, elapsed: t)
             _ = try picture?.refresh(sink.effects)
+            try channelMedia.update(sink.effects, time: t)
             try sink.present(inputs, frame: frames + 1)
             frames += 1
             elapsed = start.duration(to: clock.now).inSeconds
