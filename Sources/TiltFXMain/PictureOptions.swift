@@ -19,14 +19,16 @@ struct PictureOptions: ParsableArguments {
     @Option(
         defaultAsFlag: PictureContent.defaultCamera, parsing: .next,
         help: ArgumentHelp(
-            "A V4L2 camera as the content; closed while the run draws a still frame or is hidden.",
+            "A V4L2 camera as the content (or, for a Shadertoy program with a webcam channel, as that channel); "
+                + "closed while the run draws a still frame or is hidden.",
             valueName: "device"))
     var camera: String? = nil
 
     @Option(
         help: ArgumentHelp(
-            "A GStreamer pipeline as the content, e.g. 'videotestsrc pattern=ball' (gst-launch-1.0 syntax; tilt "
-                + "appends `videoconvert ! video/x-raw,format=RGBA ! appsink`, so end it without a sink).",
+            "A GStreamer pipeline as the content (or a Shadertoy webcam channel, as --camera), e.g. "
+                + "'videotestsrc pattern=ball' (gst-launch-1.0 syntax; tilt appends `videoconvert ! "
+                + "video/x-raw,format=RGBA ! appsink`, so end it without a sink).",
             valueName: "pipeline"))
     var source: String?
 

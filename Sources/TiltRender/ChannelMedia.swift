@@ -37,9 +37,24 @@ public final class ChannelMedia {
     private var microphone: AudioCapture?
     /// Sources that could not play, each said once: they are silent or show the test pattern from then on.
     private var fallbacks: Set<ShadertoyChannel.Source> = []
-    /// The renderer shown to last, and what it was shown: a new renderer (a hot reload) is shown everything again.
-    private var shownTo: ObjectIdentifier?
-    private var shown: [ShadertoyChannel.Source: ChannelPixels] = [:]
+    /// What each source shows now, and the update that changed it last.
+    private var shown: [ShadertoyChannel.Source: (pixels: ChannelPixels, update: Int)] = [:]
+    /// Updates so far.
+    private var updates = 0
+    /// The renderers shown to, each with the last update it was shown: a new one (a hot reload, a new output) is
+    /// shown everything, the others only what changed.
+    private var viewers: [Viewer] = []
+
+    /// A renderer shown to, held weakly: one that went away is forgotten.
+    private final class Viewer {
+        weak var renderer: EffectRenderer?
+        var seen: Int
+
+        init(_ renderer: EffectRenderer, seen: Int) {
+            self.renderer = renderer
+            self.seen = seen
+        }
+    }
 
     /// Media for live channels.
     /// - Parameters:
@@ -65,18 +80,32 @@ public final class ChannelMedia {
     /// `iTime`), opening what is new and closing what the program no longer reads.
     /// - Throws: `MediaError` for a video that does not play.
     public func update(_ renderer: EffectRenderer, time: Double) throws {
-        let sources = Set((renderer.preset.shadertoyProgram?.channels ?? []).map(\.source).filter(\.isLive))
-        if sources.isEmpty && videos.isEmpty && camera == nil && microphone == nil { return }
-        if isGated { return }
-        if shownTo != ObjectIdentifier(renderer) {
-            shownTo = ObjectIdentifier(renderer)
-            for (source, pixels) in shown where sources.contains(source) { renderer.showChannel(source, pixels) }
+        try update([renderer], time: time)
+    }
+
+    /// Shows every live channel of the programs of `renderers` (the wallpaper's outputs) as it is at `time`, each
+    /// source played once for all; what none of them reads any more is closed.
+    public func update(_ renderers: [EffectRenderer], time: Double) throws {
+        let sources = Set(
+            renderers.flatMap { ($0.preset.shadertoyProgram?.channels ?? []).map(\.source) }.filter(\.isLive))
+        if sources.isEmpty && shown.isEmpty && videos.isEmpty && tracks.isEmpty && camera == nil && microphone == nil {
+            return
         }
         close(keeping: sources)
-        for source in sources {
-            guard let pixels = try pixels(of: source, at: time) else { continue }
-            shown[source] = pixels
-            renderer.showChannel(source, pixels)
+        if !isGated {
+            updates += 1
+            for source in sources {
+                guard let pixels = try pixels(of: source, at: time) else { continue }
+                shown[source] = (pixels, updates)
+            }
+        }
+        viewers.removeAll { $0.renderer == nil }
+        for renderer in renderers {
+            let viewer = viewers.first { $0.renderer === renderer }
+            for (source, entry) in shown where entry.update > (viewer?.seen ?? -1) {
+                renderer.showChannel(source, entry.pixels)
+            }
+            if let viewer { viewer.seen = updates } else { viewers.append(Viewer(renderer, seen: updates)) }
         }
     }
 

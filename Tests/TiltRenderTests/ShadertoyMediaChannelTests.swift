@@ -189,6 +189,27 @@ import TiltTestKit
         #expect((0..<8).allSatisfy { Array(blue[$0 * 4..<$0 * 4 + 3]) == [0, 0, 255] }, "\(Array(blue))")
     }
 
+    @Test("every renderer is shown the channels, one that comes later (a reload, a new output) too")
+    func everyRendererIsShown() throws {
+        _ = GLTestEnvironment.configured
+        let dir = TestPaths.temporaryDirectory("tilt-media")
+        let preset = try Self.load(
+            try Self.export([["id": 3, "channel": 2, "ctype": "webcam"]], code: Self.webcamCode), in: dir)
+        let first = try OffscreenRenderer(preset: preset, width: 8, height: 1)
+        let second = try OffscreenRenderer(preset: preset, width: 8, height: 1)
+        let media = ChannelMedia(logger: Self.logger)
+        defer { media.close() }
+        try media.update([first.effects, second.effects], time: 0)
+        // The test pattern is made once; a renderer made afterwards still gets it.
+        let later = try OffscreenRenderer(preset: preset, width: 8, height: 1)
+        try media.update([later.effects], time: 0.1)
+        for renderer in [first, second, later] {
+            let pixels = try renderer.render(FrameInputs(size: [8, 1]))
+            #expect(
+                Array(pixels[0..<3]) == [255, 255, 255] && Array(pixels[4..<7]) == [255, 255, 0], "\(Array(pixels))")
+        }
+    }
+
     @Test("a microphone channel hears its capture source; one that does not open is silence")
     func microphoneChannel() throws {
         _ = GLTestEnvironment.configured

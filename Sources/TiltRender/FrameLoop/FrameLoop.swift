@@ -162,7 +162,7 @@ public struct FrameLoop {
                 motion.drive(&inputs, elapsed: inputs.time)
                 // A new video frame is drawn even when nothing else changed.
                 let fresh = try picture?.refresh(sink.effects) ?? false
-                try channelMedia.update(sink.effects, time: inputs.time)
+                try channelMedia.update(sink.channelRenderers, time: inputs.time)
                 let overlay = (sink as? any ErrorOverlaySink)?.overlay
                 guard
                     scheduler.admit(
@@ -211,7 +211,7 @@ public struct FrameLoop {
                     reason: "\(reason) at frame \(i); \(sink.kept(failingAt: i)). A render does not wait for a live "
                         + "source to come back: run it again, or record it to a video file and give that with --image")
             }
-            try channelMedia.update(sink.effects, time: t)
+            try channelMedia.update(sink.channelRenderers, time: t)
             try sink.present(inputs, frame: i)
             progress?.update(done: i + 1)
         }
@@ -225,7 +225,7 @@ public struct FrameLoop {
         let size = SIMD2(Double(sink.size.x), Double(sink.size.y))
         // A warm-up frame (0), not timed: the first draw compiles and uploads what the driver defers.
         _ = try picture?.refresh(sink.effects)
-        try channelMedia.update(sink.effects, time: 0)
+        try channelMedia.update(sink.channelRenderers, time: 0)
         try sink.present(FrameInputs(size: size), frame: 0)
         afterWarmUp()
         let clock = ContinuousClock()
@@ -238,7 +238,7 @@ public struct FrameLoop {
             var inputs = FrameInputs(time: t, timeDelta: 1.0 / 60, frame: frames + 1, size: size)
             motion.drive(&inputs, elapsed: t)
             _ = try picture?.refresh(sink.effects)
-            try channelMedia.update(sink.effects, time: t)
+            try channelMedia.update(sink.channelRenderers, time: t)
             try sink.present(inputs, frame: frames + 1)
             frames += 1
             elapsed = start.duration(to: clock.now).inSeconds

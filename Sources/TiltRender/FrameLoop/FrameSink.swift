@@ -38,6 +38,9 @@ public protocol FrameSink: AnyObject {
     func present(_ inputs: FrameInputs, frame: Int) throws
     /// Ends the output (an encoder's end of stream): called once, after the last frame, when no error came before.
     func finish() throws
+    /// Every renderer that draws a frame (the wallpaper has one per output), for the media of Shadertoy channels:
+    /// ``effects`` by default.
+    var channelRenderers: [EffectRenderer] { get }
     /// Says what is left of the output when the run fails at `frame` (for the error message): e.g. "frames 0 to 4
     /// are written in out/".
     func kept(failingAt frame: Int) -> String
@@ -53,6 +56,7 @@ extension FrameSink {
     public func poll(waitSeconds: Double) -> SinkEvents { SinkEvents() }
     public func finish() throws {}
     public func kept(failingAt frame: Int) -> String { "no output is kept" }
+    public var channelRenderers: [EffectRenderer] { [effects] }
 }
 
 /// What a sink saw between two turns of the loop.

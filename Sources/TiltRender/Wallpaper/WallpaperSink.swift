@@ -102,9 +102,12 @@ public final class WallpaperSink: FrameSink {
     /// What any output's effect reads (kept as ``isAnimated`` is).
     public private(set) var motionSources: Set<BuiltinUniform.Source> = []
 
+    /// The template's renderer and every output's.
+    public var channelRenderers: [EffectRenderer] { [template.effects] + shown.values.map(\.live.effects) }
+
     /// ``isAnimated`` and ``motionSources`` of the renderers there are now.
     private func summarise() {
-        let renderers = [template.effects] + shown.values.map(\.live.effects)
+        let renderers = channelRenderers
         isAnimated = renderers.contains { $0.isAnimated }
         motionSources = renderers.reduce(into: []) { $0.formUnion($1.motionSources) }
     }
