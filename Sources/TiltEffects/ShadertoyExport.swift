@@ -284,6 +284,12 @@ private struct PassReader {
         for name in names {
             if let found = find(name) { faces.append(found) } else { missing.append(name) }
         }
+        if missing.count == names.count {
+            throw .invalid(
+                file, field: place,
+                reason: "cube map file '\(names[0])' (src \(src)) not found, nor its other five faces \(names[1]) … "
+                    + "\(names[5]); \(lookedIn)")
+        }
         guard missing.isEmpty else {
             throw .invalid(
                 file, field: place,

@@ -88,8 +88,7 @@ struct RenderCommand: ParsableCommand {
             """)
     var strict = false
 
-    @Option(help: "The tiltd socket (default: $TILTD_SOCKET or $XDG_RUNTIME_DIR/tiltd.sock).")
-    var socket: String?
+    @OptionGroup var daemon: DaemonSocketOption
 
     @Flag(help: "Keep running: re-render --out whenever the preset's files change (Ctrl-C stops).")
     var watch = false
@@ -177,7 +176,7 @@ struct RenderCommand: ParsableCommand {
             } else if let tilt {
                 motion = .held(tilt: SIMD2(tilt.x, tilt.y))
             } else {
-                motion = .daemon(socketPath: socket)
+                motion = .daemon(socketPath: daemon.socket)
             }
             let job = FrameSequenceJob(
                 preset: loaded, width: size.width, height: size.height, frames: frames, fps: fps, directory: out,

@@ -35,16 +35,12 @@ struct RunCommand: ParsableCommand {
         help: "Window size, WxH (default: 720x960, scaled down to fit the display's usable area; headless: 720x960).")
     var size: PixelSize?
 
-    @Option(help: "The tiltd socket (default: $TILTD_SOCKET or $XDG_RUNTIME_DIR/tiltd.sock).")
-    var socket: String?
+    @OptionGroup var daemon: DaemonSocketOption
 
     @Option(parsing: .unconditional, help: "Close the window after this many seconds.")
     var seconds: Double?
 
-    @Option(
-        name: .customLong("power-policy"),
-        help: "auto (follow the power state and the preset), or always full, capped or still.")
-    var powerPolicy: PowerPolicyChoice = .auto
+    @OptionGroup var power: PowerPolicyOption
 
     @Flag(help: "Draw offscreen with no window or display (EGL surfaceless), driven by tiltd.")
     var headless = false
@@ -98,11 +94,11 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try choice.load()
-        let policy = powerPolicy.policy(preset: loaded)
+        let policy = power.policy.policy(preset: loaded)
         let logger = Logger(label: "tiltfx")
         let chosen = size ?? PixelSize(width: 720, height: 960)
         var settings = LiveRunSettings(
-            preset: loaded, width: chosen.width, height: chosen.height, socketPath: socket, duration: seconds,
+            preset: loaded, width: chosen.width, height: chosen.height, socketPath: daemon.socket, duration: seconds,
             policy: policy, picture: try picture.load(for: loaded),
             screenRotation: ScreenRotationChoice(argument: screenRotation) ?? .auto)
         settings.webcam = picture.webcam(for: loaded)

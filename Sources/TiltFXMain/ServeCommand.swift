@@ -21,8 +21,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to listen (port 0 picks a free port).", valueName: "host:port"))
     var listen: String = "127.0.0.1:8765"
 
-    @Option(help: "The tiltd socket (default: $TILTD_SOCKET or $XDG_RUNTIME_DIR/tiltd.sock).")
-    var socket: String?
+    @OptionGroup var daemon: DaemonSocketOption
 
     @OptionGroup var presets: PresetOptions
 
@@ -61,7 +60,7 @@ struct ServeCommand: ParsableCommand {
         let folder = try webFolder()
         guard let (host, port) = Self.address(listen) else { throw ExitCode(64) }
         var configuration = ServeConfiguration(
-            socketPath: SocketPath.resolveForClient(socket), library: presets.library, webDirectory: folder)
+            socketPath: SocketPath.resolveForClient(daemon.socket), library: presets.library, webDirectory: folder)
         configuration.host = host
         configuration.port = port
         configuration.allowedOrigins = allowOrigin

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TiltCommandLine
+import TiltGL
 import TiltWire
 
 /// `tiltfx`: the motion-reactive effect renderer.
@@ -35,4 +36,7 @@ struct TiltFX: ParsableCommand {
 
 /// Runs `tiltfx` with the process's arguments: the `tiltfx` executable's whole `main`, and the packaged program's when
 /// it is started by that name (Sources/tilt-multicall).
-public func runTiltFX() { TiltFX.main() }
+public func runTiltFX() {
+    ShaderCompatibility.prepareEnvironment()
+    TiltFX.main()
+}

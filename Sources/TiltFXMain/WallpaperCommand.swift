@@ -74,13 +74,9 @@ struct WallpaperCommand: ParsableCommand {
             valueName: "file"))
     var config: String?
 
-    @Option(help: "The tiltd socket (default: $TILTD_SOCKET or $XDG_RUNTIME_DIR/tiltd.sock).")
-    var socket: String?
+    @OptionGroup var daemon: DaemonSocketOption
 
-    @Option(
-        name: .customLong("power-policy"),
-        help: "auto (follow the power state and the preset), or always full, capped or still.")
-    var powerPolicy: PowerPolicyChoice = .auto
+    @OptionGroup var power: PowerPolicyOption
 
     @Option(
         name: .customLong("screen-rotation"),
@@ -152,14 +148,14 @@ struct WallpaperCommand: ParsableCommand {
             sections[name] = try load(section.over(all), isDefault: false)
         }
         let loaded = sections
-        let policy = powerPolicy.policy(preset: defaultScene.preset)
+        let policy = power.policy.policy(preset: defaultScene.preset)
         var runner = WallpaperRunner(
             defaultScene: defaultScene, scene: { loaded[$0] ?? defaultScene }, policy: policy,
             pause: pauseWhen ?? file?.pauseWhen ?? .fullscreen,
             screenRotation: ScreenRotationChoice(argument: screenRotation) ?? .auto)
         runner.fps = fps ?? file?.fps
         runner.tilt = tilt.map { SIMD2($0.x, $0.y) }
-        runner.socketPath = socket
+        runner.socketPath = daemon.socket
         runner.duration = seconds
         runner.prediction = prediction.setting
         if stats {

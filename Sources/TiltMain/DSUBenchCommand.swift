@@ -25,14 +25,7 @@ struct DSUBench: AsyncParsableCommand {
         help: ArgumentHelp("Length of each of the two windows.", valueName: "S"))
     var seconds = 10.0
 
-    @Option(name: .long, help: ArgumentHelp("The tiltd to run (default: next to this tilt).", valueName: "PATH"))
-    var tiltd: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Log to replay (default: the repository's Tests/Fixtures/broad-01-excerpt.csv.gz).", valueName: "FILE"))
-    var log: String?
+    @OptionGroup var daemon: BenchDaemonOptions
 
     func validate() throws {
         guard rate > 0, rate <= 10000, rate.isFinite else {
@@ -42,6 +35,6 @@ struct DSUBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        print(try DSUBenchmark(rate: rate, seconds: seconds, tiltd: tiltd, log: log).run().text)
+        print(try DSUBenchmark(rate: rate, seconds: seconds, tiltd: daemon.tiltd, log: daemon.log).run().text)
     }
 }

@@ -32,14 +32,7 @@ struct DaemonBench: AsyncParsableCommand {
         name: .long, parsing: .unconditional, help: ArgumentHelp("Length of the measurement window.", valueName: "S"))
     var seconds = 10.0
 
-    @Option(name: .long, help: ArgumentHelp("The tiltd to run (default: next to this tilt).", valueName: "PATH"))
-    var tiltd: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Log to replay (default: the repository's Tests/Fixtures/broad-01-excerpt.csv.gz).", valueName: "FILE"))
-    var log: String?
+    @OptionGroup var daemon: BenchDaemonOptions
 
     @Option(
         name: .long, parsing: .unconditional,
@@ -55,7 +48,7 @@ struct DaemonBench: AsyncParsableCommand {
 
     func run() async throws {
         let benchmark = DaemonBenchmark(
-            clients: clients, rate: rate, seconds: seconds, tiltd: tiltd, log: log, churn: churn)
+            clients: clients, rate: rate, seconds: seconds, tiltd: daemon.tiltd, log: daemon.log, churn: churn)
         print(try benchmark.run().text)
     }
 }

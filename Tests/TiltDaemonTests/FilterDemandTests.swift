@@ -37,10 +37,12 @@ import TiltWire
         #expect(await demands.next() == Demand(active: true, rate: 30, magnetic: true, game: false))
         hub.setWatch(id: nine, enable: false, rate: nil, raw: false)
         #expect(await demands.next() == .idle)
-        hub.setClaims(1)
-        #expect(await demands.next() == Demand(active: true, rate: Demand.claimRate), "a claim wants no attitude")
+        hub.setHolders(.sensorProxy, count: 1)
+        #expect(
+            await demands.next() == Demand(active: true, rate: Demand.Holder.sensorProxy.leastRate),
+            "a claim wants no attitude")
         #expect(hub.poll(id: nine) == nil)
-        #expect(await demands.next() == Demand(active: true, rate: Demand.claimRate, magnetic: true))
+        #expect(await demands.next() == Demand(active: true, rate: Demand.Holder.sensorProxy.leastRate, magnetic: true))
     }
 
     @Test("a default client's poll while only the 6D filter runs waits for the 9D frame, not the stale one")

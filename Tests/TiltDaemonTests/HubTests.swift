@@ -112,14 +112,27 @@ final class RecordingSink: Subscriber {
     @Test func claimsRunTheSensorLikeAWatcherAtLeastAtTheClaimRate() async throws {
         let hub = makeHub()
         var demands = hub.demands.makeAsyncIterator()
-        hub.setClaims(1)
-        #expect(await demands.next() == Demand(active: true, rate: Demand.claimRate))
+        hub.setHolders(.sensorProxy, count: 1)
+        #expect(await demands.next() == Demand(active: true, rate: Demand.Holder.sensorProxy.leastRate))
         let a = try #require(hub.register(RecordingSink()))
         hub.setWatch(id: a, enable: true, rate: 60, raw: false)
         #expect(await demands.next() == Demand(active: true, rate: 60, magnetic: true))
         hub.setWatch(id: a, enable: false, rate: nil, raw: false)
-        #expect(await demands.next() == Demand(active: true, rate: Demand.claimRate))
-        hub.setClaims(0)
+        #expect(await demands.next() == Demand(active: true, rate: Demand.Holder.sensorProxy.leastRate))
+        hub.setHolders(.sensorProxy, count: 0)
+        #expect(await demands.next() == .idle)
+    }
+
+    @Test func eachHolderRunsTheSensorAtItsLeastRateAndTheFastestWins() async throws {
+        let hub = makeHub()
+        var demands = hub.demands.makeAsyncIterator()
+        hub.setHolders(.sensorProxy, count: 2)
+        #expect(await demands.next() == Demand(active: true, rate: 20))
+        hub.setHolders(.dsu, count: 1)
+        #expect(await demands.next() == Demand(active: true, rate: 250), "a DSU subscriber wants emulators' rate")
+        hub.setHolders(.dsu, count: 0)
+        #expect(await demands.next() == Demand(active: true, rate: 20))
+        hub.setHolders(.sensorProxy, count: 0)
         #expect(await demands.next() == .idle)
     }
 

@@ -11,6 +11,7 @@ enum GLTestEnvironment {
         setenv("EGL_PLATFORM", "surfaceless", 0)
         setenv("LIBGL_ALWAYS_SOFTWARE", "1", 0)
         setenv("GALLIUM_DRIVER", "llvmpipe", 0)
+        ShaderCompatibility.prepareEnvironment()
         return true
     }()
 

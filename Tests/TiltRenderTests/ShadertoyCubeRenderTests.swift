@@ -31,6 +31,22 @@ import TiltTestKit
         return String(decoding: try JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys]), as: UTF8.self)
     }
 
+    /// The export `json` written into `dir` and loaded.
+    static func load(_ json: String, in dir: URL) throws -> Preset {
+        try json.write(to: dir.appendingPathComponent("cube.json"), atomically: true, encoding: .utf8)
+        return try ShadertoyExport.load(file: dir.appendingPathComponent("cube.json").path)
+    }
+
+    /// An export in `dir` whose Image pass reads the cube map `sky.png` … `sky_5.png` there (``sixDirections``).
+    static func skyExport(in dir: URL) throws -> Preset {
+        let image: [String: Any] = [
+            "name": "Image", "type": "image", "code": sixDirections + "\n",
+            "inputs": [["id": "XsX3zn", "channel": 0, "ctype": "cubemap", "src": "/media/a/sky.png"]],
+            "outputs": [["id": "4sXGR8", "channel": 0]],
+        ]
+        return try load(try export([image]), in: dir)
+    }
+
     static func colours(_ pixels: [UInt8], count: Int) -> [[Int]] {
         (0..<count).map { x in pixels[x * 4..<x * 4 + 3].map(Int.init) }
     }
@@ -44,15 +60,7 @@ import TiltTestKit
             let rgba: [UInt8] = (0..<16).flatMap { _ -> [UInt8] in colour + [255] }
             try PNGFile.write(rgba: rgba, width: 4, height: 4, to: dir.appendingPathComponent(name).path)
         }
-        let json = try Self.export([
-            [
-                "name": "Image", "type": "image", "code": Self.sixDirections + "\n",
-                "inputs": [["id": "XsX3zn", "channel": 0, "ctype": "cubemap", "src": "/media/a/sky.png"]],
-                "outputs": [["id": "4sXGR8", "channel": 0]],
-            ]
-        ])
-        try json.write(to: dir.appendingPathComponent("cube.json"), atomically: true, encoding: .utf8)
-        let preset = try ShadertoyExport.load(file: dir.appendingPathComponent("cube.json").path)
+        let preset = try Self.skyExport(in: dir)
         let renderer = try OffscreenRenderer(preset: preset, width: 6, height: 1)
         let pixels = try renderer.render(FrameInputs(size: [6, 1]))
         #expect(Self.colours(pixels, count: 6) == Self.faceColours.map { $0.map(Int.init) })
@@ -69,15 +77,7 @@ import TiltTestKit
                 rgba: [UInt8](repeating: 255, count: w * h * 4), width: w, height: h,
                 to: dir.appendingPathComponent(name).path)
         }
-        let json = try Self.export([
-            [
-                "name": "Image", "type": "image", "code": Self.sixDirections + "\n",
-                "inputs": [["id": "XsX3zn", "channel": 0, "ctype": "cubemap", "src": "/media/a/sky.png"]],
-                "outputs": [["id": "4sXGR8", "channel": 0]],
-            ]
-        ])
-        try json.write(to: dir.appendingPathComponent("cube.json"), atomically: true, encoding: .utf8)
-        let preset = try ShadertoyExport.load(file: dir.appendingPathComponent("cube.json").path)
+        let preset = try Self.skyExport(in: dir)
         #expect {
             _ = try OffscreenRenderer(preset: preset, width: 6, height: 1)
         } throws: { error in
@@ -113,9 +113,7 @@ import TiltTestKit
                 "inputs": [], "outputs": [["id": "4dX3Rr", "channel": 0]],
             ],
         ])
-        let dir = TestPaths.temporaryDirectory("tilt-cube")
-        try json.write(to: dir.appendingPathComponent("cube.json"), atomically: true, encoding: .utf8)
-        let preset = try ShadertoyExport.load(file: dir.appendingPathComponent("cube.json").path)
+        let preset = try Self.load(json, in: TestPaths.temporaryDirectory("tilt-cube"))
         let renderer = try OffscreenRenderer(preset: preset, width: 4, height: 1)
         #expect(!renderer.effects.isAnimated, "a Cube A that reads no time is drawn once")
         let first = try renderer.render(FrameInputs(size: [4, 1]))
@@ -149,9 +147,7 @@ import TiltTestKit
                 "outputs": [["id": "4dX3Rr", "channel": 0]],
             ],
         ])
-        let dir = TestPaths.temporaryDirectory("tilt-cube")
-        try json.write(to: dir.appendingPathComponent("cube.json"), atomically: true, encoding: .utf8)
-        let preset = try ShadertoyExport.load(file: dir.appendingPathComponent("cube.json").path)
+        let preset = try Self.load(json, in: TestPaths.temporaryDirectory("tilt-cube"))
         let renderer = try OffscreenRenderer(preset: preset, width: 1, height: 1)
         for frame in 0..<4 {
             let red = Int(try renderer.render(FrameInputs(frame: frame, size: [1, 1]))[0])

@@ -162,12 +162,17 @@ import TiltTestKit
 
         """
 
+    /// An export whose Image pass shows its webcam channel (``webcamCode``).
+    static func webcamExport() throws -> Preset {
+        try load(
+            try export([["id": 3, "channel": 2, "ctype": "webcam"]], code: webcamCode),
+            in: TestPaths.temporaryDirectory("tilt-media"))
+    }
+
     @Test("a webcam channel shows the --source pipeline, or a test pattern without one")
     func webcamChannel() throws {
         _ = GLTestEnvironment.configured
-        let dir = TestPaths.temporaryDirectory("tilt-media")
-        let preset = try Self.load(
-            try Self.export([["id": 3, "channel": 2, "ctype": "webcam"]], code: Self.webcamCode), in: dir)
+        let preset = try Self.webcamExport()
         let renderer = try OffscreenRenderer(preset: preset, width: 8, height: 1)
 
         // No camera: the colour bars, left to right, upright (the webcam is flipped like a video).
@@ -192,9 +197,7 @@ import TiltTestKit
     @Test("every renderer is shown the channels, one that comes later (a reload, a new output) too")
     func everyRendererIsShown() throws {
         _ = GLTestEnvironment.configured
-        let dir = TestPaths.temporaryDirectory("tilt-media")
-        let preset = try Self.load(
-            try Self.export([["id": 3, "channel": 2, "ctype": "webcam"]], code: Self.webcamCode), in: dir)
+        let preset = try Self.webcamExport()
         let first = try OffscreenRenderer(preset: preset, width: 8, height: 1)
         let second = try OffscreenRenderer(preset: preset, width: 8, height: 1)
         let media = ChannelMedia(logger: Self.logger)

@@ -25,6 +25,11 @@ import TiltTestKit
         return rgba[i..<i + 4].map(Int.init)
     }
 
+    /// `text` as a JSON string literal.
+    static func quoted(_ text: String) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed]), as: UTF8.self)
+    }
+
     /// A 2×2 PNG: top row red, green; bottom row blue, white.
     static func writeQuadrants(to path: String) throws {
         let rgba: [UInt8] = [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]
@@ -180,7 +185,10 @@ import TiltTestKit
         ("{\"effects\": []}", "not a Shadertoy export: it has no \"renderpass\" list"),
         ("[1, 2]", "not a Shadertoy export: it is not a JSON object with a \"renderpass\" list"),
         (keyboardExport("volume"), "pass 'Buffer A', iChannel1: a volume (3D texture) input is not supported"),
-        (keyboardExport("cubemap"), "pass 'Buffer A', iChannel1: cube map faces tex00.jpg, tex00_1.jpg"),
+        (
+            keyboardExport("cubemap"),
+            "pass 'Buffer A', iChannel1: cube map file 'tex00.jpg' (src /presets/tex00.jpg) not found, nor its other five faces tex00_1.jpg … tex00_5.jpg; looked in "
+        ),
     ])
     func tiltfxRefusesWhatItCannotRun(text: String, message: String) throws {
         let dir = try Self.folder(["shader.json": text])
@@ -300,6 +308,36 @@ import TiltTestKit
         let today = Calendar.current.dateComponents([.year, .month, .day], from: Date())
         let date = Self.pixel(pixels, width: 2, 1, 0)
         #expect(date[0] == today.year! - 2000 && date[1] == today.month! - 1 && date[2] == today.day!, "\(date)")
+    }
+
+    @Test("a variable a shader leaves uninitialised is zero, as in WebGL: tiltfx asks Mesa for it, quietly")
+    func uninitialisedVariablesAreZero() throws {
+        // Shadertoy code relies on it (`vec3 v; if (…) v.x = 1.0;`, `for (int i; i < n; i++)`). Without it llvmpipe
+        // gives this shader's left pixel the right one's x and no y or z.
+        let code = """
+            vec3 pick(float k) { vec3 v; if (k > 0.5) v.x = 1.0; return v; }
+            void mainImage(out vec4 c, in vec2 p) {
+                vec3 v = pick(p.x / iResolution.x);
+                c = vec4(v.x, v.y + 0.25, v.z + 0.5, 1.0);
+            }
+            """
+        let export =
+            "{\"ver\": \"0.1\", \"renderpass\": [{\"name\": \"Image\", \"type\": \"image\", \"inputs\": [], "
+            + "\"outputs\": [{\"id\": 37, \"channel\": 0}], \"code\": \(Self.quoted(code))}]}"
+        let dir = try Self.folder(["pick.json": export])
+        let out = dir.appendingPathComponent("pick.png").path
+        // tiltfx's own environment, without what this test process set for its in-process renders.
+        let r = try ChildProcess.run(
+            "/usr/bin/env",
+            [
+                "-u", "glsl_zero_init", "-u", "MESA_DEBUG", "EGL_PLATFORM=surfaceless", "LIBGL_ALWAYS_SOFTWARE=1",
+                TestPaths.executable("tiltfx"), "render", "--preset", dir.appendingPathComponent("pick.json").path,
+                "--size", "2x1", "--out", out,
+            ], timeout: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("ATTENTION"), "Mesa's note about the option is not shown: \(r.stderr)")
+        let image = try PNGFile.read(path: out)
+        #expect(Array(image.rgba) == [0, 64, 128, 255, 255, 64, 128, 255], "\(image.rgba)")
     }
 
     @Test("a golfed mainImage written as a macro, with its own c, p, u and a return, compiles and draws")

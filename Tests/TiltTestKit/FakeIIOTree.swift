@@ -187,20 +187,11 @@ public final class FakeIIOTree: Sendable {
     func start(_ arguments: [String], environment: [String: String], beforeDev: String, afterDev: String) throws
         -> Child
     {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         let script =
             "mount --bind \"$0/sys\" /sys/bus && \(beforeDev) mount --bind \"$0/dev\" /dev && \(afterDev) exec \"$@\""
-        p.arguments = ["-rm", "sh", "-c", script, root.path] + arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        p.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        return Child(process: p, stdout: out, stderr: err)
+        let started = try PrivateNamespace.start(
+            script: script, root: root, arguments: arguments, environment: environment)
+        return Child(process: started.process, stdout: started.stdout, stderr: started.stderr)
     }
 
     /// Runs `arguments` inside the namespace to completion.

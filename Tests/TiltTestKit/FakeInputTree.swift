@@ -60,19 +60,10 @@ public final class FakeInputTree: Sendable {
 
     /// Runs `arguments` (an executable path and its arguments) in the namespace, to completion.
     public func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         let script =
             "mount --bind \"$0/sys/class/input\" /sys/class/input && mount --bind \"$0/dev\" /dev && exec \"$@\""
-        p.arguments = ["-rm", "sh", "-c", script, root.path] + arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        p.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        return try ChildProcess.collect(p, stdout: out, stderr: err)
+        let started = try PrivateNamespace.start(
+            script: script, root: root, arguments: arguments, environment: environment)
+        return try ChildProcess.collect(started.process, stdout: started.stdout, stderr: started.stderr)
     }
 }

@@ -22,9 +22,21 @@ struct Demand: Sendable, Equatable {
     }
 
     static let idle = Demand(active: false, rate: nil)
-    /// The rate a claim asks for, Hz: enough for orientation, little work.
-    static let claimRate = 20.0
-    /// The least rate a DSU subscriber asks for, Hz: what emulators read controllers at (a DualShock 4 reports at
-    /// 250 Hz over USB).
-    static let dsuRate = 250.0
+
+    /// A service whose callers hold the sensor from outside the socket (``Hub/setHolders(_:count:)``).
+    enum Holder: Sendable, Hashable, CaseIterable {
+        /// `net.hadess.SensorProxy`'s `ClaimAccelerometer` callers (``SensorProxyService``).
+        case sensorProxy
+        /// The DSU server's subscribers (``DSUServerService``).
+        case dsu
+
+        /// The rate one of its callers asks for, Hz: for a claim, enough for orientation at little work; for a DSU
+        /// subscriber, what emulators read controllers at (a DualShock 4 reports at 250 Hz over USB).
+        var leastRate: Double {
+            switch self {
+            case .sensorProxy: 20
+            case .dsu: 250
+            }
+        }
+    }
 }

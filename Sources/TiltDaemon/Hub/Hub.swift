@@ -24,12 +24,9 @@ final class Hub: Sendable {
         var lastRejection: String?
         var demand: Demand = .idle
         var orientation = WireOrientation(.undefined, .undefined)
-        /// Claims on the sensor from outside the socket (``SensorProxyService``'s D-Bus callers): the sensor runs
-        /// while there is one, as it does for a watcher.
-        var claims = 0
-        /// Subscribers of the DSU server (``DSUServerService``): the sensor runs while there is one, as it does for a
-        /// watcher, at ``Demand/dsuRate`` or more.
-        var dsuSubscribers = 0
+        /// Holders of the sensor outside the socket, by service (``Demand/Holder``): the sensor runs while there is
+        /// one, as it does for a watcher, at the service's least rate or more.
+        var holders: [Demand.Holder: Int] = [:]
         /// Which calibration applies and why; replaced when `SIGHUP` re-resolves it.
         var calibration: String
         var calibrated: Bool
@@ -179,27 +176,19 @@ final class Hub: Sendable {
             if let r = client.rate { rate = max(rate ?? 0, r) }
             wanted.insert(client.reference(main: mainReference))
         }
-        if s.claims > 0 {
+        for (holder, count) in s.holders where count > 0 {
             active = true
-            rate = max(rate ?? 0, Demand.claimRate)
-        }
-        if s.dsuSubscribers > 0 {
-            active = true
-            rate = max(rate ?? 0, Demand.dsuRate)
+            rate = max(rate ?? 0, holder.leastRate)
         }
         return Demand(
             active: active, rate: rate, magnetic: wanted.contains(.magnetic), game: wanted.contains(.game),
             horizons: horizons)
     }
 
-    /// Sets how many claims outside the socket keep the sensor running (the D-Bus service's callers).
-    func setClaims(_ count: Int) {
-        updateDemand { $0.claims = count }
-    }
-
-    /// Sets how many DSU clients are subscribed (``DSUServerService``): while there is one the sensor runs.
-    func setDSUSubscribers(_ count: Int) {
-        updateDemand { $0.dsuSubscribers = count }
+    /// Sets how many of `holder`'s callers hold the sensor outside the socket (the D-Bus service's claims, the DSU
+    /// server's subscribers): while there is one the sensor runs, at the holder's least rate or more.
+    func setHolders(_ holder: Demand.Holder, count: Int) {
+        updateDemand { $0.holders[holder] = count }
     }
 
     /// Installs where `status` reads the DSU server's counters.

@@ -12,7 +12,7 @@ import TiltWire
 ///
 /// It answers version and controller-information requests, and sends one data packet per fused sample to every
 /// client that asked for slot 0 (or all slots, or its MAC address) in the last 5 s. Subscribers count as watchers:
-/// the sensor runs while there is one (``Hub/setDSUSubscribers(_:)``). What it does with each datagram is
+/// the sensor runs while there is one (``Hub/setHolders(_:count:)``). What it does with each datagram is
 /// ``DSUServerLogic``; this moves the bytes on a NIO datagram channel and expires subscriptions every second, samples
 /// or not.
 final class DSUServerService: Service, Sendable {
@@ -81,7 +81,7 @@ final class DSUServerService: Service, Sendable {
     func run() async throws {
         try? await gracefulShutdown()
         try? await channel.close()
-        hub.setDSUSubscribers(0)
+        hub.setHolders(.dsu, count: 0)
     }
 
     /// Sends one sample to the subscribers (on the channel's event loop; the caller, the motion task, never waits).
@@ -142,7 +142,7 @@ private final class CountedSubscribers: Sendable {
             defer { last = count }
             return last != count
         }
-        if changed { hub.setDSUSubscribers(count) }
+        if changed { hub.setHolders(.dsu, count: count) }
     }
 }
 

@@ -13,7 +13,7 @@ import TiltWire
 /// `tiltd --sensor-proxy`: serves `net.hadess.SensorProxy` (``SensorProxyBus``) on its own thread, so desktop
 /// auto-rotation that talks to iio-sensor-proxy talks to tiltd instead.
 ///
-/// A claim keeps the sensor running as a socket watcher does (``Hub/setClaims(_:)``); the hub's orientation changes
+/// A claim keeps the sensor running as a socket watcher does (``Hub/setHolders(_:count:)``); the hub's orientation changes
 /// become `PropertiesChanged` signals. The thread polls the bus connection and a pipe the hub's observer rings.
 final class SensorProxyService: Service, Sendable {
     /// A pipe the hub's observer writes a byte to, to wake the bus thread: read end, write end.
@@ -66,12 +66,12 @@ final class SensorProxyService: Service, Sendable {
             }
             bus.onClaimsChanged = { callers in
                 logger.info("net.hadess.SensorProxy: \(callers) caller(s) claim the accelerometer")
-                hub.setClaims(callers)
+                hub.setHolders(.sensorProxy, count: callers)
             }
             started.withLock { $0 = .success(bus.description) }
             ready.signal()
             self.serve(bus, logger: logger)
-            hub.setClaims(0)
+            hub.setHolders(.sensorProxy, count: 0)
             bus.close()
             self.finish()
         }
