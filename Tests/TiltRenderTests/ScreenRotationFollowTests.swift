@@ -75,7 +75,8 @@ import TiltTestKit
             socketPath: DaemonProcess.temporarySocket(in: dir), rate: 100, screenRotation: .right)
         defer { motion.close() }
         func waitFor(_ axes: ScreenRotation) -> Bool {
-            let end = Date().addingTimeInterval(10)
+            // Generous: a busy machine may take long to start tiltd and connect; a pass returns at once.
+            let end = Date().addingTimeInterval(45)
             while Date() < end {
                 if motion.snapshot.frame?.axes == axes { return true }
                 Thread.sleep(forTimeInterval: 0.02)
