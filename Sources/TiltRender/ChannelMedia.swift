@@ -33,6 +33,12 @@ public final class ChannelMedia {
 
     private var videos: [String: VideoSource] = [:]
     private var camera: VideoSource?
+    /// While the camera is out (it did not open, or stopped): when to try it again, and the wait after that.
+    private var cameraRetry: (at: ContinuousClock.Instant, delay: Double)?
+    /// Whether the camera was opened before (a later opening does not wait for its first frame).
+    private var cameraOpenedBefore = false
+    /// How a camera or pipeline that stops is opened again: the first wait and the longest, in seconds.
+    public let retry: PictureFeed.Retry
     private var tracks: [String: AudioTrack] = [:]
     private var microphone: AudioCapture?
     /// Sources that could not play, each said once: they are silent or show the test pattern from then on.
@@ -61,11 +67,14 @@ public final class ChannelMedia {
     ///   - webcam: the webcam channel's input (`--camera`, `--source`); `nil`: a test pattern.
     ///   - stepped: step videos frame by frame (an offline render).
     ///   - microphonePipeline: the microphone's GStreamer source; `nil`: the default capture device.
+    ///   - retry: how a webcam that does not open or stops is tried again (it shows the test pattern meanwhile).
     public init(
         webcam: VideoInput? = nil, stepped: Bool = false, microphonePipeline: String? = nil,
+        retry: PictureFeed.Retry = PictureFeed.Retry(),
         logger: Logger = Logger(label: "tiltfx.channels")
     ) {
         self.webcam = webcam
+        self.retry = retry
         self.stepped = stepped
         self.microphonePipeline = microphonePipeline
         self.logger = logger
@@ -200,28 +209,42 @@ public final class ChannelMedia {
         }
     }
 
-    /// The webcam channel's newest frame, or the test pattern (once) without a camera.
+    /// The webcam channel's newest frame, or the test pattern without a camera. A camera or pipeline that does not
+    /// open, or stops, shows the test pattern and is tried again after ``retry``'s wait, doubling up to its longest;
+    /// said once when it goes and once when it is back.
     private func webcamPixels() -> ChannelPixels? {
-        if fallbacks.contains(.webcam) { return nil }
         guard let input = webcam else {
+            if fallbacks.contains(.webcam) { return nil }
             fallBack(
                 .webcam,
                 "webcam channel: no --camera or --source given; it shows a test pattern (give --camera [DEVICE] or "
                     + "--source PIPELINE)")
             return Self.testPattern
         }
+        if let wait = cameraRetry, ContinuousClock.now < wait.at { return nil }
         do {
             if camera == nil {
                 let opened = VideoSource(input)
-                try opened.open()
+                // The first time, the first frame is waited for (a render shows it); a camera tried again is not:
+                // the loop goes on with the test pattern until it has started.
+                try opened.open(waitingForFirstFrame: !cameraOpenedBefore)
+                cameraOpenedBefore = true
                 camera = opened
+                if fallbacks.remove(.webcam) != nil { logger.info("webcam channel: \(input) is back") }
+                cameraRetry = nil
             }
             guard let frame = try camera?.latestFrame() else { return nil }
             return ChannelPixels(
                 width: frame.width, height: frame.height, format: .rgba8, bytes: frame.pixels, time: frame.time)
         } catch {
             camera = nil
-            fallBack(.webcam, "webcam channel: \(error); it shows a test pattern")
+            let delay = cameraRetry.map { min(retry.longestDelay, $0.delay * 2) } ?? retry.firstDelay
+            cameraRetry = (ContinuousClock.now + .milliseconds(Int(delay * 1000)), delay)
+            guard !fallbacks.contains(.webcam) else { return nil }
+            fallBack(
+                .webcam,
+                "webcam channel: \(error); it shows a test pattern, and \(input) is tried again every "
+                    + "\(String(printf: "%g", retry.firstDelay)) to \(String(printf: "%g", retry.longestDelay)) s")
             return Self.testPattern
         }
     }

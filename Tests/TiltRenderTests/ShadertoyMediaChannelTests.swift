@@ -194,6 +194,27 @@ import TiltTestKit
         #expect((0..<8).allSatisfy { Array(blue[$0 * 4..<$0 * 4 + 3]) == [0, 0, 255] }, "\(Array(blue))")
     }
 
+    @Test("a webcam pipeline that ends shows the test pattern and is opened again")
+    func aWebcamThatStopsIsTriedAgain() throws {
+        _ = GLTestEnvironment.configured
+        let renderer = try OffscreenRenderer(preset: try Self.webcamExport(), width: 8, height: 1)
+        // Three red frames, then the end of the stream: each opening plays them again.
+        let media = ChannelMedia(
+            webcam: .pipeline("videotestsrc num-buffers=3 pattern=red"),
+            retry: PictureFeed.Retry(firstDelay: 0.05, longestDelay: 0.1), logger: Self.logger)
+        defer { media.close() }
+        var seen: [String] = []
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline && seen != ["red", "pattern", "red"] {
+            try media.update(renderer.effects, time: 0)
+            let first = Array(try renderer.render(FrameInputs(size: [8, 1]))[0..<3])
+            let what = first == [255, 0, 0] ? "red" : first == [255, 255, 255] ? "pattern" : "other"
+            if seen.last != what { seen.append(what) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(seen == ["red", "pattern", "red"], "what the channel showed, in turn")
+    }
+
     @Test("every renderer is shown the channels, one that comes later (a reload, a new output) too")
     func everyRendererIsShown() throws {
         _ = GLTestEnvironment.configured
