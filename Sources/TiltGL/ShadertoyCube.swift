@@ -146,6 +146,11 @@ public struct ChannelPixels: Sendable, Hashable {
     /// Seconds into the channel's media (its `iChannelTime`).
     public var time: Double
 
+    /// Shadertoy's sound texture (512 × 2) of silence: no spectrum in row 0, the waveform at its middle in row 1.
+    public static let silence = ChannelPixels(
+        width: 512, height: 2, format: .r8,
+        bytes: [UInt8](repeating: 0, count: 512) + [UInt8](repeating: 128, count: 512), time: 0)
+
     /// Pixels of a channel.
     public init(width: Int, height: Int, format: Format, bytes: [UInt8], time: Double) {
         precondition(bytes.count == width * height * (format == .rgba8 ? 4 : 1), "the bytes do not fill the size")
@@ -186,18 +191,28 @@ final class LiveChannelTexture {
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         let rgba = pixels.format == .rgba8
         let stride = pixels.width * (rgba ? 4 : 1)
-        // A picture's first row is its top; GL's row 0 is v = 0, which Shadertoy's flipped channels show at the bottom.
-        let bytes = vflip ? Self.rowsReversed(pixels.bytes, stride: stride, rows: pixels.height) : pixels.bytes
         let format = GLenum(rgba ? GL_RGBA : GL_RED)
-        if pixels.width == width && pixels.height == height && pixels.format == shownFormat {
-            glTexSubImage2D(
-                GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), format, GLenum(GL_UNSIGNED_BYTE), bytes
-            )
-        } else {
+        if pixels.width != width || pixels.height != height || pixels.format != shownFormat {
             glTexImage2D(
                 GLenum(GL_TEXTURE_2D), 0, rgba ? GL_RGBA8 : GL_R8, GLsizei(pixels.width), GLsizei(pixels.height), 0,
-                format, GLenum(GL_UNSIGNED_BYTE), bytes)
+                format, GLenum(GL_UNSIGNED_BYTE), nil)
             (width, height, shownFormat) = (pixels.width, pixels.height, pixels.format)
+        }
+        pixels.bytes.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            if vflip {
+                // A picture's first row is its top; a flipped channel shows it at v = 1, so it goes in last: row by
+                // row, with no flipped copy of the frame made first.
+                for y in 0..<height {
+                    glTexSubImage2D(
+                        GLenum(GL_TEXTURE_2D), 0, 0, GLint(height - 1 - y), GLsizei(width), 1, format,
+                        GLenum(GL_UNSIGNED_BYTE), base + y * stride)
+                }
+            } else {
+                glTexSubImage2D(
+                    GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), format, GLenum(GL_UNSIGNED_BYTE),
+                    base)
+            }
         }
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
         glBindTexture(GLenum(GL_TEXTURE_2D), 0)

@@ -94,7 +94,7 @@ final class ShadertoyPasses {
                 case .video, .webcam, .music, .microphone:
                     if live[key] == nil { live[key] = LiveChannelTexture(vflip: channel.vflip) }
                     if channel.source.isSound {
-                        live[key]?.show(Self.silence)
+                        live[key]?.show(.silence)
                     }
                 }
             }
@@ -189,12 +189,6 @@ final class ShadertoyPasses {
     func show(_ source: ShadertoyChannel.Source, _ pixels: ChannelPixels) {
         for (key, texture) in live where key.source == source { texture.show(pixels) }
     }
-
-    /// The sound texture of silence: no spectrum, the waveform at its middle.
-    static let silence = ChannelPixels(
-        width: 512, height: 2, format: .r8,
-        bytes: [UInt8](repeating: 0, count: 512) + [UInt8](repeating: 128, count: 512),
-        time: 0)
 
     /// Binds the channels of `pass` to `shader` (in use), with `iChannelResolution`, `iChannelTime`, `iDate`,
     /// `iFrameRate` and `iSampleRate`. A channel the pass does not use reads nothing (black).

@@ -157,8 +157,11 @@ import TiltTestKit
     }
 
     /// A shader showing the webcam channel (`iChannel2`) at eight points across its upper half.
+    /// A second output row (above) reads the channel near its bottom instead.
     static let webcamCode = """
-        void mainImage(out vec4 c, in vec2 p) { c = vec4(texture(iChannel2, vec2(p.x / 8.0, 0.625)).rgb, 1.0); }
+        void mainImage(out vec4 c, in vec2 p) {
+            c = vec4(texture(iChannel2, vec2(p.x / 8.0, p.y > 1.0 ? 0.125 : 0.625)).rgb, 1.0);
+        }
 
         """
 
@@ -175,9 +178,18 @@ import TiltTestKit
         let preset = try Self.webcamExport()
         let renderer = try OffscreenRenderer(preset: preset, width: 8, height: 1)
 
-        // No camera: the colour bars, left to right, upright (the webcam is flipped like a video).
+        // No camera: the colour bars, left to right, upright (the webcam is flipped like a video): the grey ramp of
+        // the picture's lower quarter is near v = 0.
         let bars = ChannelMedia(logger: Self.logger)
         try bars.update(renderer.effects, time: 0)
+        let tall = try OffscreenRenderer(preset: preset, width: 8, height: 2)
+        try bars.update(tall.effects, time: 0)
+        let ramp = try tall.render(FrameInputs(size: [8, 2]))
+        for x in 0..<8 {
+            let texel = Array(ramp[x * 4..<x * 4 + 3]).map(Int.init)
+            let grey = texel[0] == texel[1] && texel[1] == texel[2]
+            #expect(grey && abs(texel[0] - (32 * x + 16)) <= 1, "ramp at \(x): \(texel)")
+        }
         let pattern = try renderer.render(FrameInputs(size: [8, 1]))
         let expected: [[UInt8]] = [
             [255, 255, 255], [255, 255, 0], [0, 255, 255], [0, 255, 0], [255, 0, 255], [255, 0, 0], [0, 0, 255],
