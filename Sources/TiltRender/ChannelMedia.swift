@@ -80,11 +80,6 @@ public final class ChannelMedia {
         self.logger = logger
     }
 
-    /// Whether a program has a channel this plays.
-    public static func plays(_ program: ShadertoyProgram?) -> Bool {
-        program?.channels.contains { $0.source.isLive } == true
-    }
-
     /// Shows every live channel of `renderer`'s program as it is at `time` (seconds since the start: the frame's
     /// `iTime`), opening what is new and closing what the program no longer reads.
     /// - Throws: `MediaError` for a video that does not play.
@@ -167,7 +162,7 @@ public final class ChannelMedia {
             return webcamPixels()
         case .music(let path?):
             guard !fallbacks.contains(source) else { return nil }
-            guard let track = track(path, source: source), track.duration > 0 else { return Self.silence }
+            guard let track = track(path, source: source), track.duration > 0 else { return .silence }
             let into = time.truncatingRemainder(dividingBy: track.duration)
             return ChannelPixels(
                 width: AudioSpectrum.width, height: AudioSpectrum.height, format: .r8,
@@ -180,7 +175,7 @@ public final class ChannelMedia {
                     // No device says itself that the shader hears silence.
                     let silence = if case .noAudioCapture = error { "" } else { "; the channel hears silence" }
                     fallBack(source, "microphone channel: \(error)\(silence)")
-                    return Self.silence
+                    return .silence
                 }
                 microphone = capture
             }
@@ -241,10 +236,13 @@ public final class ChannelMedia {
             let delay = cameraRetry.map { min(retry.longestDelay, $0.delay * 2) } ?? retry.firstDelay
             cameraRetry = (ContinuousClock.now + .milliseconds(Int(delay * 1000)), delay)
             guard !fallbacks.contains(.webcam) else { return nil }
-            fallBack(
-                .webcam,
-                "webcam channel: \(error); it shows a test pattern, and \(input) is tried again every "
-                    + "\(String(printf: "%g", retry.firstDelay)) to \(String(printf: "%g", retry.longestDelay)) s")
+            // A render (stepped) is over before a retry would matter; a live run says it tries again.
+            let again =
+                stepped
+                ? ""
+                : ", and \(input) is tried again every \(String(printf: "%g", retry.firstDelay)) to "
+                    + "\(String(printf: "%g", retry.longestDelay)) s"
+            fallBack(.webcam, "webcam channel: \(error); it shows a test pattern\(again)")
             return Self.testPattern
         }
     }
@@ -267,10 +265,6 @@ public final class ChannelMedia {
         fallbacks.insert(source)
         logger.warning("\(message)")
     }
-
-    /// The sound texture of silence: no spectrum, the waveform at its middle.
-    static let silence = ChannelPixels(
-        width: AudioSpectrum.width, height: AudioSpectrum.height, format: .r8, bytes: AudioSpectrum.silence, time: 0)
 
     /// Colour bars, 256 × 144: white, yellow, cyan, green, magenta, red, blue and black from left to right over a grey
     /// ramp in the lower quarter, so that a webcam channel with no camera shows that it has none.
