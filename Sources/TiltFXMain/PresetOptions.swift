@@ -10,7 +10,8 @@ struct PresetOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "A folder of textures for Shadertoy JSON exports, searched after the export's own folder.",
+            "A folder of media for Shadertoy JSON exports (textures, cube-map faces, videos, music), searched after "
+                + "the export's own folder.",
             valueName: "dir"))
     var assets: String?
 

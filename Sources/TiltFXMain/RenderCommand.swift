@@ -34,6 +34,9 @@ struct RenderCommand: ParsableCommand {
               tiltfx render --preset foil --source videotestsrc --frames 30 --out f/
             Edit the preset and see it (re-renders on every save):
               tiltfx render --preset holo-card --out card.png --watch
+            A Shadertoy JSON export, its media beside it or in --assets (a webcam channel shows --camera or \
+            --source, else a test pattern; music not found is silence):
+              tiltfx render --preset shader.json --assets media/ --out toy.png
             Tilt is the x,y tip in radians about the screen's axes (docs/coordinates.md). Progress goes to stderr: a redrawn \
             line on a terminal, else a line every 2 s ($TILTFX_PROGRESS_INTERVAL); for a video it counts the frames \
             the encoder has taken. A video is written to a .partial-… file beside it and renamed into place when \
