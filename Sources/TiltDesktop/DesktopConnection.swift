@@ -5,17 +5,23 @@ import TiltCore
 /// `DISPLAY` is.
 public enum DesktopConnection {
     /// The session's desktop, with a surface on every output (or on those named in `outputs`).
-    /// - Parameter environment: where `WAYLAND_DISPLAY` and `DISPLAY` are read (an empty value counts as unset).
+    /// - Parameters:
+    ///   - shell: the desktop shell's control channel (`tiltfx wallpaper --gnome`): on Wayland the wallpaper is then
+    ///     plain windows for the shell to place (``WaylandDesktop/Role-swift.enum/shellWindows``); on X11 its desktop
+    ///     windows, as without it; on both, the channel says what covers each output.
+    ///   - environment: where `WAYLAND_DISPLAY` and `DISPLAY` are read (an empty value counts as unset).
     /// - Throws: ``DesktopError``: `.noDisplay` when neither is set or the server does not answer, `.unsupported` when
     ///   the compositor has no layer-shell (GNOME's Mutter).
     public static func open(
-        outputs: Set<String>?, environment: [String: String] = ProcessInfo.processInfo.environment
+        outputs: Set<String>?, shell: ShellChannel? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(DesktopError) -> any DesktopSurfaces {
         if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
-            return try WaylandDesktop(displayName: wayland, outputs: outputs)
+            return try WaylandDesktop(
+                displayName: wayland, outputs: outputs, role: shell == nil ? .layerShell : .shellWindows, shell: shell)
         }
         if let x11 = environment["DISPLAY"], !x11.isEmpty {
-            return try X11Desktop(outputs: outputs, displayName: x11)
+            return try X11Desktop(outputs: outputs, displayName: x11, shell: shell)
         }
         throw DesktopError(
             .noDisplay,

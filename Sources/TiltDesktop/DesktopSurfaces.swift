@@ -44,6 +44,9 @@ public struct DesktopOutput: Sendable, Hashable {
         /// The compositor stopped asking for frames (its frame callback did not come for a while): hidden or off.
         /// On X11: the wallpaper's window is unmapped or fully obscured (`VisibilityFullyObscured`).
         case notDrawn
+        /// The desktop shell says nobody can see it (`tiltfx wallpaper --gnome`: the screen is locked or blank, or
+        /// the GNOME Shell extension said `hidden`).
+        case hidden
     }
 
     /// The output's name as the display server calls it (`eDP-1`, `HDMI-A-1`, `HEADLESS-1`; X11: the RandR
@@ -91,6 +94,9 @@ public struct DesktopEvents: Sendable, Hashable {
     public var ready: [String] = []
     /// Frames the compositor reports shown (`wp_presentation` feedback).
     public var presented: [Presentation] = []
+    /// The desktop shell that started the wallpaper closed its control channel (``ShellChannel``): it is gone or
+    /// wants the wallpaper to stop.
+    public var shellLeft = false
 
     /// No events.
     public init() {}

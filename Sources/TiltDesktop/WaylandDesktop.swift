@@ -15,8 +15,32 @@ import TiltCore
 /// fullscreen or maximized window), `wp_presentation` (when each frame was shown), and `wp_fractional_scale_v1` with
 /// `wp_viewporter` (surfaces sized in the output's pixels at a fractional scale; `wl_output.scale` otherwise).
 /// Outputs are named by `wl_output.name` (version 4), or `output-N` on an older compositor.
+///
+/// With ``Role-swift.enum/shellWindows`` (`tiltfx wallpaper --gnome`) it makes plain `xdg_toplevel` windows instead,
+/// one per output, sized to it and titled `tiltfx-wallpaper NAME`, for a desktop shell that puts them behind its
+/// desktop itself (GNOME Shell's extension, since Mutter has no layer-shell), and which says through a
+/// ``ShellChannel`` what covers each output.
 public final class WaylandDesktop: DesktopSurfaces {
-    public let backend = "wayland (layer-shell)"
+    /// What the wallpaper's surfaces are.
+    public enum Role: Sendable, Hashable {
+        /// `zwlr_layer_shell_v1` background surfaces, below every window (sway, Hyprland, KDE Plasma, …).
+        case layerShell
+        /// Ordinary `xdg_toplevel` windows that a desktop shell shows as its background: one per output, its size,
+        /// not resizable, titled ``WaylandDesktop/windowTitle(output:)``.
+        case shellWindows
+    }
+
+    /// The title of `output`'s window in ``Role-swift.enum/shellWindows``: how the shell finds it.
+    public static func windowTitle(output: String) -> String { "tiltfx-wallpaper \(output)" }
+    /// The windows' application id.
+    public static let appID = "tiltfx-wallpaper"
+
+    public var backend: String {
+        role == .layerShell ? "wayland (layer-shell)" : "wayland (windows for the desktop shell)"
+    }
+    let role: Role
+    /// The shell's control channel, where it has one.
+    let shell: ShellChannel?
     /// The compositor paces frames: an output is ready when its frame callback comes.
     public var pacesFrames: Bool { true }
 
@@ -28,6 +52,7 @@ public final class WaylandDesktop: DesktopSurfaces {
     var compositor: OpaquePointer?
     var compositorVersion: UInt32 = 0
     var layerShell: OpaquePointer?
+    var wmBase: OpaquePointer?
     var presentation: OpaquePointer?
     var presentationClock = CLOCK_MONOTONIC
     var toplevelManager: OpaquePointer?
@@ -55,9 +80,12 @@ public final class WaylandDesktop: DesktopSurfaces {
     ///   - notDrawnAfter: seconds after a draw without its frame callback until the output is `.notDrawn`.
     /// - Throws: ``DesktopError`` with kind `.noDisplay` (no compositor to connect to), `.unsupported` (no
     ///   wlr-layer-shell, e.g. GNOME's Mutter), `.gl` (no EGL on Wayland or no GLES 3.0) or `.lost`.
-    public init(displayName: String? = nil, outputs: Set<String>? = nil, notDrawnAfter: Double = 1.0)
-        throws(DesktopError)
-    {
+    ///   - role: layer-shell surfaces, or windows for a desktop shell.
+    ///   - shell: what covers each output, from the shell (with ``Role-swift.enum/shellWindows``).
+    public init(
+        displayName: String? = nil, outputs: Set<String>? = nil, notDrawnAfter: Double = 1.0,
+        role: Role = .layerShell, shell: ShellChannel? = nil
+    ) throws(DesktopError) {
         let name = displayName ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
         guard let name, !name.isEmpty else {
             throw DesktopError(
@@ -81,6 +109,8 @@ public final class WaylandDesktop: DesktopSurfaces {
         self.registry = registry
         self.filter = outputs
         self.notDrawnAfter = notDrawnAfter
+        self.role = role
+        self.shell = shell
         // Placeholders until EGL is up; every stored property needs a value before `self` goes to a listener.
         self.egl = nil
         self.config = nil
@@ -91,14 +121,18 @@ public final class WaylandDesktop: DesktopSurfaces {
         guard compositor != nil else {
             throw DesktopError(.unsupported, "the Wayland compositor at \(name) offers no wl_compositor")
         }
-        guard layerShell != nil else {
+        if role == .shellWindows && wmBase == nil {
+            throw DesktopError(.unsupported, "the Wayland compositor at \(name) offers no xdg_wm_base (xdg-shell)")
+        }
+        guard layerShell != nil || role == .shellWindows else {
             throw DesktopError(
                 .unsupported,
                 "the Wayland compositor has no wlr-layer-shell (zwlr_layer_shell_v1), which a wallpaper needs to "
                     + "put a surface below the windows; GNOME's Mutter lacks it. Compositors with it: sway, "
                     + "Hyprland, river, labwc, Wayfire, KDE Plasma. On GNOME, log in to \"GNOME on Xorg\", where "
                     + "the wallpaper is drawn through X11 desktop windows; `tiltfx run` shows a preset in an "
-                    + "ordinary window, which works on any compositor but is not a wallpaper")
+                    + "ordinary window, which works on any compositor but is not a wallpaper; on GNOME on Wayland, "
+                    + "enable the tilt-wallpaper GNOME Shell extension, which runs `tiltfx wallpaper --gnome`")
         }
         try roundtrip()  // the outputs' names, modes and scales; the presentation clock
         (egl, config, context) = try Self.makeContext(display)
@@ -192,9 +226,17 @@ public final class WaylandDesktop: DesktopSurfaces {
         }
         let somethingQueued = !pending.isEmpty
         let timeout = somethingQueued ? 0 : Int32(max(0, min((deadline - Self.now()) * 1000, 1e9)).rounded(.up))
-        var fd = pollfd(
-            fd: wl_display_get_fd(display), events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0)
-        let ready = poll(&fd, 1, timeout)
+        var fds = [
+            pollfd(
+                fd: wl_display_get_fd(display), events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0)
+        ]
+        if let shell, !shell.ended { fds.append(pollfd(fd: shell.fd, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if ready > 0, fds.count > 1, fds[1].revents != 0, let shell, shell.read() {
+            if shell.ended { pending.shellLeft = true }
+            updateVisibility()
+        }
+        let fd = fds[0]
         if ready > 0 && fd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             if wl_display_read_events(display) < 0 { try checkConnection() }
         } else {
@@ -233,12 +275,16 @@ public final class WaylandDesktop: DesktopSurfaces {
                 continue
             }
             guard head.described, filter?.contains(head.name) ?? true else { continue }
-            if head.surface == nil { makeLayerSurface(head) }
-            guard let layerSurface = head.layerSurface else { continue }
-            if let serial = head.configureSerial {
-                head.configureSerial = nil
-                zwlr_layer_surface_v1_ack_configure(layerSurface, serial)
-                head.resizeNeeded = true
+            if role == .shellWindows {
+                guard settleWindow(head) else { continue }
+            } else {
+                if head.surface == nil { makeLayerSurface(head) }
+                guard let layerSurface = head.layerSurface else { continue }
+                if let serial = head.configureSerial {
+                    head.configureSerial = nil
+                    zwlr_layer_surface_v1_ack_configure(layerSurface, serial)
+                    head.resizeNeeded = true
+                }
             }
             if head.resizeNeeded {
                 head.resizeNeeded = false
@@ -278,6 +324,57 @@ public final class WaylandDesktop: DesktopSurfaces {
             head.fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(fractionalScaleManager, surface)
             wp_fractional_scale_v1_add_listener(head.fractionalScale, WaylandListeners.fractionalScale, user)
         }
+        wl_surface_commit(surface)  // no buffer: asks for the first configure
+    }
+
+    /// Makes `head`'s window when it has none, keeps it its output's size and acknowledges its configure; returns
+    /// whether it has been configured, so that its EGL surface can be made and drawn.
+    private func settleWindow(_ head: WaylandHead) -> Bool {
+        if head.surface == nil { makeWindow(head) }
+        guard let xdgSurface = head.xdgSurface, let toplevel = head.xdgToplevel else { return false }
+        let (width, height) = head.windowSize
+        if (width, height) != (head.logicalWidth, head.logicalHeight) {
+            head.logicalWidth = width
+            head.logicalHeight = height
+            xdg_toplevel_set_min_size(toplevel, Int32(width), Int32(height))
+            xdg_toplevel_set_max_size(toplevel, Int32(width), Int32(height))
+            head.resizeNeeded = true
+        }
+        if let serial = head.configureSerial {
+            head.configureSerial = nil
+            xdg_surface_ack_configure(xdgSurface, serial)
+            head.windowConfigured = true
+            head.resizeNeeded = true
+        }
+        return head.windowConfigured
+    }
+
+    /// An `xdg_toplevel` for `head`, the output's size with its minimum and maximum size set to it (so that the
+    /// compositor neither resizes nor maximizes it), titled for the desktop shell to find.
+    private func makeWindow(_ head: WaylandHead) {
+        guard let compositor, let wmBase, let surface = wl_compositor_create_surface(compositor) else { return }
+        guard let xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface) else {
+            wl_surface_destroy(surface)
+            return
+        }
+        guard let toplevel = xdg_surface_get_toplevel(xdgSurface) else {
+            xdg_surface_destroy(xdgSurface)
+            wl_surface_destroy(surface)
+            return
+        }
+        head.surface = surface
+        head.xdgSurface = xdgSurface
+        head.xdgToplevel = toplevel
+        let user = Unmanaged.passUnretained(head).toOpaque()
+        xdg_surface_add_listener(xdgSurface, WaylandListeners.xdgSurface, user)
+        xdg_toplevel_add_listener(toplevel, WaylandListeners.xdgToplevel, user)
+        xdg_toplevel_set_title(toplevel, Self.windowTitle(output: head.name))
+        xdg_toplevel_set_app_id(toplevel, Self.appID)
+        let (width, height) = head.windowSize
+        head.logicalWidth = width
+        head.logicalHeight = height
+        xdg_toplevel_set_min_size(toplevel, Int32(width), Int32(height))
+        xdg_toplevel_set_max_size(toplevel, Int32(width), Int32(height))
         wl_surface_commit(surface)  // no buffer: asks for the first configure
     }
 
@@ -347,6 +444,8 @@ public final class WaylandDesktop: DesktopSurfaces {
         if let fractionalScale = head.fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
         if let viewport = head.viewport { wp_viewport_destroy(viewport) }
         if let layerSurface = head.layerSurface { zwlr_layer_surface_v1_destroy(layerSurface) }
+        if let toplevel = head.xdgToplevel { xdg_toplevel_destroy(toplevel) }
+        if let xdgSurface = head.xdgSurface { xdg_surface_destroy(xdgSurface) }
         if let surface = head.surface { wl_surface_destroy(surface) }
         head.eglSurface = nil
         head.eglWindow = nil
@@ -355,9 +454,12 @@ public final class WaylandDesktop: DesktopSurfaces {
         head.fractionalScale = nil
         head.viewport = nil
         head.layerSurface = nil
+        head.xdgToplevel = nil
+        head.xdgSurface = nil
         head.surface = nil
         head.announced = false
         head.configureSerial = nil
+        head.windowConfigured = false
     }
 
     private func releaseOutput(_ head: WaylandHead) {
@@ -391,8 +493,11 @@ public final class WaylandDesktop: DesktopSurfaces {
     func updateVisibility() {
         for head in heads where head.announced {
             let on = toplevels.filter { $0.outputs.contains(where: { $0 == head.wlOutput }) }
+            let told = shell?.control.visibility(of: head.name)
             let visibility: DesktopOutput.Visibility =
-                if on.contains(where: { $0.activated && $0.fullscreen }) {
+                if let told, told != .visible {
+                    told
+                } else if on.contains(where: { $0.activated && $0.fullscreen }) {
                     .fullscreen
                 } else if on.contains(where: { $0.fullscreen || $0.maximized }) {
                     .covered
@@ -481,6 +586,7 @@ public final class WaylandDesktop: DesktopSurfaces {
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
         if let viewporter { wp_viewporter_destroy(viewporter) }
         if let layerShell { zwlr_layer_shell_v1_destroy(layerShell) }
+        if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let compositor { wl_compositor_destroy(compositor) }
         wl_registry_destroy(registry)
         wl_display_flush(display)
@@ -507,6 +613,20 @@ final class WaylandHead {
 
     var surface: OpaquePointer?
     var layerSurface: OpaquePointer?
+    var xdgSurface: OpaquePointer?
+    var xdgToplevel: OpaquePointer?
+    /// The current mode's size in pixels, as `wl_output.mode` says (a window's size in ``WaylandDesktop/Role-swift.enum/shellWindows``).
+    var modeWidth = 0
+    var modeHeight = 0
+    /// The shell window's first configure was acknowledged: it may be drawn.
+    var windowConfigured = false
+
+    /// The output's size in its logical pixels, turned as the output is: the size of its shell window.
+    var windowSize: (Int, Int) {
+        let width = modeWidth / max(1, scale)
+        let height = modeHeight / max(1, scale)
+        return rotation == .left || rotation == .right ? (height, width) : (width, height)
+    }
     var viewport: OpaquePointer?
     var fractionalScale: OpaquePointer?
     var eglWindow: OpaquePointer?

@@ -40,6 +40,9 @@ enum WaylandListeners {
                     desktop.compositorVersion = min(version, 4)
                 case "zwlr_layer_shell_v1":
                     desktop.layerShell = bind(cwayland_layer_shell_interface(), 4)
+                case "xdg_wm_base" where desktop.role == .shellWindows:
+                    desktop.wmBase = bind(cwayland_xdg_wm_base_interface(), 2)
+                    xdg_wm_base_add_listener(desktop.wmBase, WaylandListeners.wmBase, data)
                 case "wl_output":
                     guard let output = bind(cwayland_output_interface(), 4) else { return }
                     let head = WaylandHead(desktop: desktop, global: name, wlOutput: output)
@@ -82,9 +85,15 @@ enum WaylandListeners {
                     head.rotationChanged = head.described
                 }
             },
-            mode: { data, _, flags, _, _, refresh in
-                guard flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0, refresh > 0 else { return }
-                WaylandListeners.head(data).refreshRate = Double(refresh) / 1000
+            mode: { data, _, flags, width, height, refresh in
+                guard flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 else { return }
+                let head = WaylandListeners.head(data)
+                if (Int(width), Int(height)) != (head.modeWidth, head.modeHeight) {
+                    head.modeWidth = Int(width)
+                    head.modeHeight = Int(height)
+                    head.scaleChanged = head.described  // a window of the output's size is sized again
+                }
+                if refresh > 0 { head.refreshRate = Double(refresh) / 1000 }
             },
             done: { data, _ in
                 let head = WaylandListeners.head(data)
@@ -121,6 +130,29 @@ enum WaylandListeners {
             closed: { data, _ in
                 WaylandListeners.head(data).closed = true
             }))
+
+    /// The compositor checks the client is alive.
+    nonisolated(unsafe) static let wmBase = pin(
+        xdg_wm_base_listener(
+            ping: { _, base, serial in
+                xdg_wm_base_pong(base, serial)
+            }))
+
+    /// A shell window's configure: acknowledged when the desktop settles; its size stays the output's.
+    nonisolated(unsafe) static let xdgSurface = pin(
+        xdg_surface_listener(
+            configure: { data, _, serial in
+                WaylandListeners.head(data).configureSerial = serial
+            }))
+
+    /// A shell window's size and states from the compositor (ignored: the window keeps its output's size) and a
+    /// request to close it (ignored: the desktop shell ends the wallpaper through its control channel).
+    nonisolated(unsafe) static let xdgToplevel = pin(
+        xdg_toplevel_listener(
+            configure: { _, _, _, _, _ in },
+            close: { _, _ in },
+            configure_bounds: { _, _, _, _ in },
+            wm_capabilities: { _, _, _ in }))
 
     /// A frame callback: the compositor wants the output's next frame.
     nonisolated(unsafe) static let frame = pin(

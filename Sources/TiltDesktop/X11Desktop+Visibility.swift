@@ -46,7 +46,9 @@ extension X11Desktop {
             let g = surface.geometry
             let monitor = Rect(x: g.x, y: g.y, width: g.width, height: g.height)
             let visibility: DesktopOutput.Visibility
-            if let fullscreen, fullscreen.coversMost(of: monitor) {
+            if let told = shell?.control.visibility(of: name), told != .visible {
+                visibility = told
+            } else if let fullscreen, fullscreen.coversMost(of: monitor) {
                 visibility = .fullscreen
             } else if covering.contains(where: { $0.coversMost(of: monitor) }) {
                 visibility = .covered

@@ -28,6 +28,8 @@ public final class X11Desktop: DesktopSurfaces {
     let screen: Int32
     let atoms: Atoms
     private let filter: Set<String>?
+    /// The desktop shell's control channel (`tiltfx wallpaper --gnome` on GNOME on Xorg), where it has one.
+    let shell: ShellChannel?
     private let randrEventBase: Int32
     /// Whether the server has RandR 1.5's monitors (else the wallpaper covers CRTCs).
     var hasMonitors: Bool
@@ -63,9 +65,14 @@ public final class X11Desktop: DesktopSurfaces {
     /// - Parameters:
     ///   - outputs: the names of the monitors to draw on (`nil`: all); others get no window, now or when they come.
     ///   - displayName: the X display (`:1`); `nil` reads `DISPLAY`.
+    ///   - shell: what covers each monitor, from the desktop shell that started the wallpaper (GNOME Shell's
+    ///     extension); it overrides what the window manager's properties say, except `visible`.
     /// - Throws: ``DesktopError``: `.noDisplay` when there is no X server to connect to, `.unsupported` when it has
     ///   no RandR 1.3, `.gl` when EGL cannot make an ES 3.0 context or window surfaces on it.
-    public init(outputs: Set<String>? = nil, displayName: String? = nil) throws(DesktopError) {
+    public init(outputs: Set<String>? = nil, displayName: String? = nil, shell: ShellChannel? = nil)
+        throws(DesktopError)
+    {
+        self.shell = shell
         installProcessErrorHandlers
         let name = displayName ?? ProcessInfo.processInfo.environment["DISPLAY"]
         guard let name, !name.isEmpty else {
@@ -185,9 +192,14 @@ public final class X11Desktop: DesktopSurfaces {
         events.added = pendingAdded
         pendingAdded = []
         if XPending(display) == 0, waitSeconds > 0, events.isEmpty {
-            var fd = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
+            var fds = [pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)]
+            if let shell, !shell.ended { fds.append(pollfd(fd: shell.fd, events: Int16(POLLIN), revents: 0)) }
             let milliseconds = Int32(min((waitSeconds * 1000).rounded(.up), Double(Int32.max)))
-            _ = poll(&fd, 1, milliseconds)  // EINTR or a timeout: the caller's loop comes back
+            _ = poll(&fds, nfds_t(fds.count), milliseconds)  // EINTR or a timeout: the caller's loop comes back
+        }
+        if let shell, shell.read() {
+            events.shellLeft = shell.ended
+            visibilityStale = true
         }
         while !lost, XPending(display) > 0 {
             var event = XEvent()
@@ -375,7 +387,7 @@ public final class X11Desktop: DesktopSurfaces {
         setLongs(window, XAtom.wmHints, type: XAtom.wmHints, [Int(InputHint), 0, 0, 0, 0, 0, 0, 0, 0])
         setSizeHints(window, monitor)
         setBytes(window, XAtom.wmClass, type: XAtom.string, Array("tiltfx-wallpaper\0tiltfx-wallpaper\0".utf8))
-        let title = Array("tiltfx wallpaper (\(monitor.name))".utf8)
+        let title = Array(WaylandDesktop.windowTitle(output: monitor.name).utf8)
         setBytes(window, XAtom.wmName, type: XAtom.string, title)
         setBytes(window, atoms.netWMName, type: atoms.utf8String, title)
         setLongs(window, atoms.wmPID, type: XAtom.cardinal, [Int(getpid())])

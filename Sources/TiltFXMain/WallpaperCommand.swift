@@ -98,6 +98,14 @@ struct WallpaperCommand: ParsableCommand {
 
     @OptionGroup var prediction: PredictOption
 
+    @Flag(
+        help: """
+            Run for the tilt-wallpaper GNOME Shell extension, which starts it: on Wayland one plain window per \
+            monitor, titled 'tiltfx-wallpaper NAME', that the extension shows behind the desktop; standard input \
+            takes the extension's lines on what covers each monitor (docs/gnome.md), and its end stops the wallpaper.
+            """)
+    var gnome = false
+
     func validate() throws {
         try presets.requireDirectory()
         if ScreenRotationChoice(argument: screenRotation) == nil {
@@ -162,7 +170,8 @@ struct WallpaperCommand: ParsableCommand {
             runner.onModeChange = { decision, power in RunCommand.emit(decision.jsonLine(power: power)) }
             runner.stopWhen = { StandardOutput.readerLeft() }
         }
-        let desktop = try DesktopConnection.open(outputs: outputs.isEmpty ? nil : Set(outputs))
+        let shell = gnome ? ShellChannel(warn: { logger.warning("\($0)") }) : nil
+        let desktop = try DesktopConnection.open(outputs: outputs.isEmpty ? nil : Set(outputs), shell: shell)
         let outcome = try runner.run(desktop: desktop, logger: logger)
         // `--stats | head -1`: a reader that went away ends the run, and tiltfx as a write to it would.
         if stats && StandardOutput.readerLeft() { StandardOutput.endBecauseReaderLeft() }

@@ -16,6 +16,7 @@
 static inline const struct wl_interface *cwayland_compositor_interface(void) { return &wl_compositor_interface; }
 static inline const struct wl_interface *cwayland_output_interface(void) { return &wl_output_interface; }
 static inline const struct wl_interface *cwayland_layer_shell_interface(void) { return &zwlr_layer_shell_v1_interface; }
+static inline const struct wl_interface *cwayland_xdg_wm_base_interface(void) { return &xdg_wm_base_interface; }
 static inline const struct wl_interface *cwayland_presentation_interface(void) { return &wp_presentation_interface; }
 static inline const struct wl_interface *cwayland_viewporter_interface(void) { return &wp_viewporter_interface; }
 static inline const struct wl_interface *cwayland_toplevel_manager_interface(void) {

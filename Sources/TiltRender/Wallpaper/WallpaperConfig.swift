@@ -16,7 +16,7 @@ public enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
     public func pauses(_ visibility: DesktopOutput.Visibility) -> Bool {
         switch visibility {
         case .visible: false
-        case .notDrawn: true
+        case .notDrawn, .hidden: true
         case .fullscreen: self != .never
         case .covered: self == .covered
         }

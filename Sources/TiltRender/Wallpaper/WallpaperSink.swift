@@ -150,6 +150,10 @@ public final class WallpaperSink: FrameSink {
 
     /// Outputs added, removed, resized, paused or resumed, ready again, frames shown.
     private func follow(_ events: DesktopEvents, into result: inout SinkEvents) throws {
+        if events.shellLeft {
+            logger.info("the desktop shell closed the control channel: stopping")
+            result.quit = true
+        }
         for name in events.removed {
             shown[name] = nil
             pending.remove(name)
@@ -257,6 +261,7 @@ public final class WallpaperSink: FrameSink {
         case .fullscreen: "its active window is fullscreen"
         case .covered: "a window covers it"
         case .notDrawn: "the compositor stopped asking for frames"
+        case .hidden: "the desktop shell says nobody sees it (locked, blank or hidden)"
         }
     }
 }
@@ -271,5 +276,6 @@ extension DesktopEvents {
         visibilityChanged += other.visibilityChanged
         ready += other.ready
         presented += other.presented
+        shellLeft = shellLeft || other.shellLeft
     }
 }
