@@ -34,6 +34,9 @@ struct WaylandScanner: BuildToolPlugin {
             name: "presentation-time"),
         ProtocolFile(xml: "/usr/share/wayland-protocols/stable/viewporter/viewporter.xml", name: "viewporter"),
         ProtocolFile(
+            xml: "/usr/share/wayland-protocols/unstable/xdg-output/xdg-output-unstable-v1.xml",
+            name: "xdg-output-unstable-v1"),
+        ProtocolFile(
             xml: "/usr/share/wayland-protocols/staging/fractional-scale/fractional-scale-v1.xml",
             name: "fractional-scale-v1"),
     ]

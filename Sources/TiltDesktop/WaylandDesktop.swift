@@ -14,7 +14,8 @@ import TiltCore
 /// Where the compositor offers them it also uses `zwlr_foreign_toplevel_manager_v1` (which outputs are covered by a
 /// fullscreen or maximized window), `wp_presentation` (when each frame was shown), and `wp_fractional_scale_v1` with
 /// `wp_viewporter` (surfaces sized in the output's pixels at a fractional scale; `wl_output.scale` otherwise).
-/// Outputs are named by `wl_output.name` (version 4), or `output-N` on an older compositor.
+/// Outputs are named by `wl_output.name` (version 4), else `zxdg_output_v1.name` (GNOME's Mutter 43 offers
+/// `wl_output` version 3), else `output-N`.
 ///
 /// With ``Role-swift.enum/shellWindows`` (`tiltfx wallpaper --gnome`) it makes plain `xdg_toplevel` windows instead,
 /// one per output, sized to it and titled `tiltfx-wallpaper NAME`, for a desktop shell that puts them behind its
@@ -53,6 +54,7 @@ public final class WaylandDesktop: DesktopSurfaces {
     var compositorVersion: UInt32 = 0
     var layerShell: OpaquePointer?
     var wmBase: OpaquePointer?
+    var xdgOutputManager: OpaquePointer?
     var presentation: OpaquePointer?
     var presentationClock = CLOCK_MONOTONIC
     var toplevelManager: OpaquePointer?
@@ -274,7 +276,7 @@ public final class WaylandDesktop: DesktopSurfaces {
                 if head.removed { releaseOutput(head) }
                 continue
             }
-            guard head.described, filter?.contains(head.name) ?? true else { continue }
+            guard head.described, !head.awaitingXdgName, filter?.contains(head.name) ?? true else { continue }
             if role == .shellWindows {
                 guard settleWindow(head) else { continue }
             } else {
@@ -462,7 +464,20 @@ public final class WaylandDesktop: DesktopSurfaces {
         head.windowConfigured = false
     }
 
+    /// Asks `xdg_output` for `head`'s name and logical size, once there is both a head and the manager.
+    func describe(_ head: WaylandHead) {
+        guard let xdgOutputManager, head.xdgOutput == nil, let wlOutput = head.wlOutput,
+            let xdgOutput = zxdg_output_manager_v1_get_xdg_output(xdgOutputManager, wlOutput)
+        else { return }
+        head.xdgOutput = xdgOutput
+        head.awaitingXdgName = true
+        zxdg_output_v1_add_listener(xdgOutput, WaylandListeners.xdgOutput, Unmanaged.passUnretained(head).toOpaque())
+    }
+
     private func releaseOutput(_ head: WaylandHead) {
+        if let xdgOutput = head.xdgOutput { zxdg_output_v1_destroy(xdgOutput) }
+        head.xdgOutput = nil
+        head.awaitingXdgName = false
         guard let wlOutput = head.wlOutput else { return }
         if wl_output_get_version(wlOutput) >= 3 { wl_output_release(wlOutput) } else { wl_output_destroy(wlOutput) }
         head.wlOutput = nil
@@ -587,6 +602,7 @@ public final class WaylandDesktop: DesktopSurfaces {
         if let viewporter { wp_viewporter_destroy(viewporter) }
         if let layerShell { zwlr_layer_shell_v1_destroy(layerShell) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
+        if let xdgOutputManager { zxdg_output_manager_v1_destroy(xdgOutputManager) }
         if let compositor { wl_compositor_destroy(compositor) }
         wl_registry_destroy(registry)
         wl_display_flush(display)
@@ -620,9 +636,17 @@ final class WaylandHead {
     var modeHeight = 0
     /// The shell window's first configure was acknowledged: it may be drawn.
     var windowConfigured = false
+    var xdgOutput: OpaquePointer?
+    /// Asked `xdg_output` for the name and not told yet: no surface is made until it comes (or its `done`).
+    var awaitingXdgName = false
+    /// `wl_output.name` (version 4) named it; `xdg_output`'s name does not replace that.
+    var namedByOutput = false
+    /// `xdg_output`'s logical size, where it gave one.
+    var xdgLogicalSize = (0, 0)
 
     /// The output's size in its logical pixels, turned as the output is: the size of its shell window.
     var windowSize: (Int, Int) {
+        if xdgLogicalSize.0 > 0 && xdgLogicalSize.1 > 0 { return xdgLogicalSize }
         let width = modeWidth / max(1, scale)
         let height = modeHeight / max(1, scale)
         return rotation == .left || rotation == .right ? (height, width) : (width, height)

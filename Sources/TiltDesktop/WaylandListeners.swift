@@ -48,6 +48,10 @@ enum WaylandListeners {
                     let head = WaylandHead(desktop: desktop, global: name, wlOutput: output)
                     desktop.heads.append(head)
                     wl_output_add_listener(output, WaylandListeners.output, Unmanaged.passUnretained(head).toOpaque())
+                    desktop.describe(head)
+                case "zxdg_output_manager_v1":
+                    desktop.xdgOutputManager = bind(cwayland_xdg_output_manager_interface(), 3)
+                    for head in desktop.heads { desktop.describe(head) }
                 case "wp_presentation":
                     desktop.presentation = bind(cwayland_presentation_interface(), 1)
                     wp_presentation_add_listener(desktop.presentation, WaylandListeners.presentation, data)
@@ -114,6 +118,29 @@ enum WaylandListeners {
             name: { data, _, name in
                 let head = WaylandListeners.head(data)
                 guard let name, !head.described else { return }  // the name is sent once, before the first done
+                head.name = String(cString: name)
+                head.namedByOutput = true
+            },
+            description: { _, _, _ in }))
+
+    /// An output's name and logical size, where `wl_output` (before version 4) gives no name: GNOME's Mutter 43.
+    nonisolated(unsafe) static let xdgOutput = pin(
+        zxdg_output_v1_listener(
+            logical_position: { _, _, _, _ in },
+            logical_size: { data, _, width, height in
+                let head = WaylandListeners.head(data)
+                if (Int(width), Int(height)) != head.xdgLogicalSize {
+                    head.xdgLogicalSize = (Int(width), Int(height))
+                    head.scaleChanged = head.described
+                }
+            },
+            done: { data, _ in
+                WaylandListeners.head(data).awaitingXdgName = false
+            },
+            name: { data, _, name in
+                let head = WaylandListeners.head(data)
+                head.awaitingXdgName = false
+                guard let name, !head.namedByOutput, head.surface == nil else { return }
                 head.name = String(cString: name)
             },
             description: { _, _, _ in }))

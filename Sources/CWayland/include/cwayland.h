@@ -10,6 +10,7 @@
 #include "presentation-time-client-protocol.h"
 #include "viewporter-client-protocol.h"
 #include "fractional-scale-v1-client-protocol.h"
+#include "xdg-output-unstable-v1-client-protocol.h"
 
 // The interfaces to bind, by address: Swift imports the `extern const struct wl_interface` tables as values, and a
 // copy would not do (a proxy keeps the pointer).
@@ -17,6 +18,9 @@ static inline const struct wl_interface *cwayland_compositor_interface(void) { r
 static inline const struct wl_interface *cwayland_output_interface(void) { return &wl_output_interface; }
 static inline const struct wl_interface *cwayland_layer_shell_interface(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *cwayland_xdg_wm_base_interface(void) { return &xdg_wm_base_interface; }
+static inline const struct wl_interface *cwayland_xdg_output_manager_interface(void) {
+    return &zxdg_output_manager_v1_interface;
+}
 static inline const struct wl_interface *cwayland_presentation_interface(void) { return &wp_presentation_interface; }
 static inline const struct wl_interface *cwayland_viewporter_interface(void) { return &wp_viewporter_interface; }
 static inline const struct wl_interface *cwayland_toplevel_manager_interface(void) {
