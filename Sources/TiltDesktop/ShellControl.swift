@@ -94,8 +94,8 @@ public struct ShellControl: Sendable, Hashable {
             }
             return .success(.screen(hidden: words[1] == "hidden"))
         default:
-            return .failure(
-                ShellControlProblem("unknown line '\(text)'; the lines are 'output NAME \(states)', 'screen visible|hidden'"))
+            let known = "'output NAME \(states)', 'screen visible|hidden'"
+            return .failure(ShellControlProblem("unknown line '\(text)'; the lines are \(known)"))
         }
     }
 

@@ -16,8 +16,11 @@ struct WallpaperCommand: ParsableCommand {
             "Draw a preset as the desktop's wallpaper on every monitor (Wayland layer-shell or X11), driven by tiltd.",
         discussion: """
             On Wayland (sway, Hyprland, KDE Plasma, any compositor with wlr-layer-shell) each output gets a background \
-            surface; on X11 each RandR monitor a desktop window below all others. GNOME's Mutter offers no \
-            layer-shell: there, run it in an X11 session.
+            surface; on X11 each RandR monitor a desktop window below all others. On GNOME (Wayland or Xorg) the \
+            tilt-wallpaper Shell extension runs it with --gnome and shows it behind the desktop (docs/gnome.md).
+            The default scene is your own wallpaper with depth (the depth preset): --image or the config file's \
+            picture, else on GNOME the picture its background settings show, else depth's own hills; it shifts \
+            against the tilt, a few percent magnified so no edge shows, and costs nothing at rest.
             Frames are drawn only when the tilt, the picture or the effect's time changes, at the output's own rate \
             (or --fps). An output whose active window is fullscreen draws nothing (--pause-when); when no output \
             can be seen, the wallpaper stops watching motion, so tiltd's sensor can sleep. On battery and in \
@@ -37,7 +40,7 @@ struct WallpaperCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The preset's name (see `tiltfx presets`), a preset folder, or a Shadertoy JSON export (default: the "
-                + "config file's, else tilt-specular)."))
+                + "config file's, else depth: the desktop's own picture, or --image, shifting against the tilt)."))
     var preset: String?
 
     @Option(help: "A PNG or JPEG picture, or a video file (played in a loop), as the content the preset shades.")
@@ -123,8 +126,35 @@ struct WallpaperCommand: ParsableCommand {
         }
     }
 
-    /// The built-in preset when neither the options nor the config file name one.
-    static let defaultPreset = "tilt-specular"
+    /// The built-in preset when neither the options nor the config file name one: the desktop's own picture (or
+    /// `--image`), with depth.
+    static let defaultPreset = "depth"
+
+    /// Whether `scene` shows the desktop's own picture: the depth preset with no picture named.
+    static func showsDesktopPicture(_ scene: WallpaperConfig.Scene) -> Bool {
+        scene.image == nil && (scene.preset ?? defaultPreset) == defaultPreset
+    }
+
+    /// The desktop's own picture, decoded, when some scene shows it and the desktop is GNOME; `nil` (with a warning
+    /// saying why, and the depth preset's own art instead) when it cannot be had. Never ends the run.
+    static func desktopPicture(gnome: Bool, wanted: Bool, logger: Logger) -> PictureContent? {
+        guard wanted, gnome else { return nil }
+        switch DesktopPicture.gnome() {
+        case .failure(let problem):
+            logger.warning("the desktop's picture: \(problem); drawing the depth preset's own picture")
+            return nil
+        case .success(let found):
+            do {
+                let picture = try found.load()
+                logger.info("the desktop's picture, with depth: \(found.path) (\(found.origin))")
+                return picture
+            } catch {
+                logger.warning(
+                    "the desktop's picture (\(found.origin)): \(error); drawing the depth preset's own picture")
+                return nil
+            }
+        }
+    }
 
     func run() throws {
         let logger = Logger(label: "tiltfx.wallpaper")
@@ -139,9 +169,18 @@ struct WallpaperCommand: ParsableCommand {
         let given = WallpaperConfig.Scene(preset: preset, image: image, fit: fit)
         let all = given.over(file?.all ?? WallpaperConfig.Scene())
         let library = presets.library
+        let desktopPicture = Self.desktopPicture(
+            gnome: gnome || DesktopPicture.isGNOME(currentDesktop: environment["XDG_CURRENT_DESKTOP"]),
+            wanted: ([all] + (file?.outputs.values.map { $0.over(all) } ?? [])).contains(
+                where: Self.showsDesktopPicture),
+            logger: logger)
         func load(_ scene: WallpaperConfig.Scene, isDefault: Bool) throws -> WallpaperSink.Scene {
             let loaded = try library.load(scene.preset ?? Self.defaultPreset)
-            let picture = try scene.image.map { try PictureContent.load(path: $0, fit: scene.fit ?? .cover) }
+            var picture = try scene.image.map { try PictureContent.load(path: $0, fit: scene.fit ?? .cover) }
+            if Self.showsDesktopPicture(scene), var desktop = desktopPicture {
+                if let fit = scene.fit { desktop.fit = fit }
+                picture = desktop
+            }
             if !isDefault, picture?.isMoving == true {
                 throw TiltFXError(
                     "\(scene.image ?? ""): a video plays on every output, through --image or the config file's "

@@ -20,6 +20,7 @@ struct WallpaperConfigTests {
             fit = cover
             fps = 30
             pause_when = covered
+            lock_screen = true
 
             [output eDP-1]
             preset = holo-card
@@ -31,6 +32,7 @@ struct WallpaperConfigTests {
         #expect(config.all == .init(preset: "parallax", image: "/home/u/Pictures/hills.jpg", fit: .cover))
         #expect(config.fps == 30)
         #expect(config.pauseWhen == .covered)
+        #expect(config.lockScreen == true)
         #expect(
             config.outputs["eDP-1"]
                 == .init(preset: "holo-card", image: "/home/u/.config/tilt/card.png", fit: .contain))
@@ -55,7 +57,14 @@ struct WallpaperConfigTests {
             ),
             (
                 "speed = 2\n", .unknownKey,
-                "w.conf:1: key 'speed': not a wallpaper setting; the keys here are preset, image, fit, fps, pause_when"
+                "w.conf:1: key 'speed': not a wallpaper setting; the keys here are preset, image, fit, fps, "
+                    + "pause_when, lock_screen"
+            ),
+            ("lock_screen = yes\n", .badValue, "w.conf:1: key 'lock_screen': expected true or false, got 'yes'"),
+            (
+                "[output A]\nlock_screen = true\n", .unknownKey,
+                "w.conf:2: key 'lock_screen': lock_screen applies to every output: put it before the first [output] "
+                    + "section"
             ),
             (
                 "[monitor A]\npreset = foil\n", .syntax,
@@ -78,12 +87,15 @@ struct WallpaperConfigTests {
         #expect(!WallpaperPause.never.pauses(.fullscreen) && !WallpaperPause.never.pauses(.covered))
         // A surface the compositor stopped asking frames for draws nothing under any rule.
         #expect(WallpaperPause.allCases.allSatisfy { $0.pauses(.notDrawn) })
+        // An output the desktop shell says nobody sees (the GNOME extension's `hidden`) too.
+        #expect(WallpaperPause.allCases.allSatisfy { $0.pauses(.hidden) })
     }
 
     @Test func theShippedExampleReads() throws {
         let path = TestPaths.repositoryRoot.appendingPathComponent("dist/examples/wallpaper.conf").path
         let config = try WallpaperConfig.read(path: path, home: "/home/u")
-        #expect(config.all.preset == "tilt-specular")
+        #expect(config.all.preset == "depth")
+        #expect(config.lockScreen == nil)
         #expect(config.outputs.isEmpty)
     }
 }

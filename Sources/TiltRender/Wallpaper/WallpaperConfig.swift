@@ -31,6 +31,7 @@ public enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
 /// fit = cover
 /// fps = 30
 /// pause_when = fullscreen
+/// lock_screen = false        # the GNOME Shell extension's: keep the wallpaper on the lock screen
 ///
 /// [output eDP-1]
 /// preset = holo-card
@@ -73,6 +74,9 @@ public struct WallpaperConfig: Sendable, Hashable {
     public var fps: Double?
     /// `pause_when`.
     public var pauseWhen: WallpaperPause?
+    /// `lock_screen`: whether the GNOME Shell extension keeps the wallpaper on the lock screen (docs/gnome.md); read
+    /// by the extension, only checked here.
+    public var lockScreen: Bool?
 
     /// An empty configuration read from `path`.
     public init(path: String) {
@@ -82,7 +86,7 @@ public struct WallpaperConfig: Sendable, Hashable {
     /// The keys a scene takes.
     static let sceneKeys = ["preset", "image", "fit"]
     /// The keys only the top of the file takes.
-    static let topKeys = ["fps", "pause_when"]
+    static let topKeys = ["fps", "pause_when", "lock_screen"]
 
     /// Reads the file at `path`.
     /// - Parameter home: `$HOME`, for values that start with `~/`.
@@ -134,7 +138,12 @@ public struct WallpaperConfig: Sendable, Hashable {
                     throw problem(.badValue, "expected fullscreen, covered or never, got '\(entry.value)'")
                 }
                 config.pauseWhen = rule
-            case "fps", "pause_when":
+            case "lock_screen" where output == nil:
+                guard entry.value == "true" || entry.value == "false" else {
+                    throw problem(.badValue, "expected true or false, got '\(entry.value)'")
+                }
+                config.lockScreen = entry.value == "true"
+            case "fps", "pause_when", "lock_screen":
                 throw problem(
                     .unknownKey, "\(entry.key) applies to every output: put it before the first [output] section")
             default:
