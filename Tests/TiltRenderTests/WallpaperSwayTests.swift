@@ -131,6 +131,79 @@ struct WallpaperSwayTests {
         #expect((hidden?["seconds"] as? Double ?? 0) > 1, "\(statsLine)")
     }
 
+    @Test("--gnome: a titled window per output, of its size, paused by control lines on stdin, stopped by its end")
+    func gnomeModeOpensTitledWindowsTheShellControls() throws {
+        let sway = try SwaySession()
+        let output = try #require(try sway.outputs().first { $0.active })
+        var environment = sway.clientEnvironment
+        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        environment["TILT_PRESETS"] = ""
+        environment["DISPLAY"] = ""
+        environment["TILTD_SOCKET"] = sway.runtimeDirectory + "/no-tiltd.sock"
+        let run = try BackgroundProcess(
+            TestPaths.executable("tiltfx"),
+            [
+                "wallpaper", "--gnome", "--presets", TestPaths.repositoryRoot.appendingPathComponent("Presets").path,
+                "--preset", "shadertoy-plasma", "--tilt", "0,0", "--stats",
+            ], environment: environment, standardInput: true)
+        let title = "tiltfx-wallpaper \(output.name)"
+        var window: [String: Any]?
+        try #require(
+            waitUntil(timeout: 120) {
+                window = Self.node(titled: title, in: try? sway.swaymsg(["-t", "get_tree"]))
+                return window != nil && run.stderr.contains("output \(output.name) (")
+            }, "no window '\(title)': \(run.stderr.suffix(2000))")
+        #expect(window?["app_id"] as? String == "tiltfx-wallpaper")
+        let geometry = window?["geometry"] as? [String: Any]
+        #expect(
+            geometry?["width"] as? Int == output.width && geometry?["height"] as? Int == output.height, "\(window!)")
+        // The shell says a fullscreen window covers the output: it stops drawing, and starts again when told.
+        try run.send("output \(output.name) fullscreen\n")
+        try #require(
+            waitUntil(timeout: 60) { run.stderr.contains("output \(output.name) paused") }, "\(run.stderr.suffix(3000))"
+        )
+        #expect(waitUntil(timeout: 30) { run.stdout.contains("\"mode\":\"hidden\"") }, "\(run.stdout.suffix(2000))")
+        try run.send("nonsense\noutput \(output.name) visible\n")
+        try #require(
+            waitUntil(timeout: 60) { run.stderr.contains("output \(output.name) resumed") },
+            "\(run.stderr.suffix(3000))")
+        #expect(run.stderr.contains("control channel: unknown line 'nonsense'"), "\(run.stderr.suffix(3000))")
+        // `screen hidden` (locked, blank) pauses every output whatever their own lines said.
+        try run.send("screen hidden\n")
+        try #require(
+            waitUntil(timeout: 60) {
+                run.stderr.components(separatedBy: "output \(output.name) paused").count == 3
+            }, "\(run.stderr.suffix(3000))")
+        try run.send("screen visible\n")
+        try #require(
+            waitUntil(timeout: 60) {
+                run.stderr.components(separatedBy: "output \(output.name) resumed").count == 3
+            }, "\(run.stderr.suffix(3000))")
+        // The shell closing the channel is the clean stop.
+        try run.closeInput()
+        #expect(waitUntil(timeout: 60) { !run.process.isRunning }, "\(run.stderr.suffix(2000))")
+        #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 0)
+        #expect(run.stderr.contains("the desktop shell closed the control channel: stopping"))
+        #expect(run.stdoutLines.contains { $0.contains("\"class\":\"stats\"") })
+    }
+
+    /// The node titled `title` in sway's `get_tree` JSON.
+    private static func node(titled title: String, in tree: String?) -> [String: Any]? {
+        guard let tree, let root = try? JSONSerialization.jsonObject(with: Data(tree.utf8)) as? [String: Any] else {
+            return nil
+        }
+        func find(_ node: [String: Any]) -> [String: Any]? {
+            if node["name"] as? String == title { return node }
+            for key in ["nodes", "floating_nodes"] {
+                for child in node[key] as? [[String: Any]] ?? [] {
+                    if let found = find(child) { return found }
+                }
+            }
+            return nil
+        }
+        return find(root)
+    }
+
     @Test("wallpaper --stats | head -1 ends by SIGPIPE once its reader leaves")
     func statsIntoAClosedPipeEndIt() throws {
         let sway = try SwaySession()

@@ -13,12 +13,16 @@ public final class BackgroundProcess {
     private let err = Pipe()
     private let collectedOut = OutputBuffer()
     private let collectedErr = OutputBuffer()
+    private let input: Pipe?
 
     /// Starts `executable arguments…`, with `environment` merged over this process's environment (an empty value
     /// stands for unset, to the programs that read it so).
-    ///
+    /// - Parameter standardInput: whether its standard input is a pipe the test writes (``send(_:)``) and closes
+    ///   (``closeInput()``); otherwise it reads `/dev/null`.
     /// - Throws: ``TestError`` when the executable is not built, or the error of `Process.run()`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], standardInput: Bool = false
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw TestError("\(executable) is not built; run `swift build` first (scripts/test does)")
         }
@@ -29,11 +33,23 @@ public final class BackgroundProcess {
         }
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        input = standardInput ? Pipe() : nil
+        process.standardInput = input ?? FileHandle.nullDevice
         let (o, e) = (collectedOut, collectedErr)
         out.fileHandleForReading.readabilityHandler = { h in o.append(h.availableData) }
         err.fileHandleForReading.readabilityHandler = { h in e.append(h.availableData) }
         try process.run()
+    }
+
+    /// Writes `text` to its standard input (started with `standardInput: true`).
+    public func send(_ text: String) throws {
+        guard let input else { throw TestError("send(_:) needs a process started with standardInput: true") }
+        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Closes its standard input: it reads the end of the file.
+    public func closeInput() throws {
+        try input?.fileHandleForWriting.close()
     }
 
     /// The process id.
