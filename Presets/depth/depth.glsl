@@ -14,7 +14,8 @@ vec2 depthShift(vec2 position, vec2 size, vec2 tilt, float zoom, float range, fl
     vec2 q = position / size - 0.5;
     // tilt.y > 0 takes the right edge away, tilt.x > 0 brings the top edge (q.y < 0) nearer.
     float lean = 1.0 + 2.0 * keystone * (e.y * q.x + e.x * q.y);
-    float reach = 0.5 - 0.5 * (1.0 + 2.0 * keystone) / zoom;  // what is left for the shift at the worst corner
+    // What the magnification leaves for the shift at the worst corner, less a tenth so the filtered edge texel stays out.
+    float reach = 0.9 * (0.5 - 0.5 * (1.0 + 2.0 * keystone) / zoom);
     vec2 p = q * lean / zoom - vec2(e.y, e.x) * reach;
     return (p + 0.5) * size;
 }

@@ -8,7 +8,7 @@ import TiltRender
 /// Regenerate after an intended visual change with `TILT_UPDATE_GOLDEN=1 swift test --filter GoldenImageTests`,
 /// look at the images, and commit them.
 @Suite(.serialized) struct GoldenImageTests {
-    static let presets = ["tilt-specular", "holo-card", "foil", "parallax", "shadertoy-plasma", "misty-glass"]
+    static let presets = ["tilt-specular", "holo-card", "foil", "parallax", "shadertoy-plasma", "misty-glass", "depth"]
     static let tilts: [(name: String, tilt: SIMD2<Double>)] = [
         ("flat", [0, 0]), ("right-away", [0.1, 0.3]), ("top-away", [-0.3, -0.15]),
     ]

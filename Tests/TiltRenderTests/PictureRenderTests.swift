@@ -132,7 +132,7 @@ import TiltTestKit
     }
 
     static let goldenCases: [(preset: String, format: String)] = [
-        ("holo-card", "png"), ("foil", "jpeg"), ("tilt-specular", "png"), ("parallax", "jpeg"),
+        ("holo-card", "png"), ("foil", "jpeg"), ("tilt-specular", "png"), ("parallax", "jpeg"), ("depth", "jpeg"),
     ]
 
     /// Goldens of presets on a PNG (with alpha) and a JPEG picture made here; regenerate like GoldenImageTests.
