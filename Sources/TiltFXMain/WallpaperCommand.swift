@@ -13,7 +13,7 @@ struct WallpaperCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wallpaper",
         abstract:
-            "Draw a preset as the desktop's wallpaper on every monitor (Wayland layer-shell or X11), driven by tiltd.",
+            "Draw your wallpaper with depth, or a preset, behind every window on every monitor, driven by tiltd.",
         discussion: """
             On Wayland (sway, Hyprland, KDE Plasma, any compositor with wlr-layer-shell) each output gets a background \
             surface; on X11 each RandR monitor a desktop window below all others. On GNOME (Wayland or Xorg) the \
