@@ -1,0 +1,6 @@
+function init() {
+}
+
+function fillPreferencesWindow(window) {
+    fillTiltPreferences(window);
+}

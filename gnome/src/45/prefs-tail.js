@@ -1,0 +1,5 @@
+export default class TiltWallpaperPreferences extends ExtensionPreferences {
+    fillPreferencesWindow(window) {
+        fillTiltPreferences(window);
+    }
+}
