@@ -38,6 +38,22 @@ function readConfFile() {
     }
 }
 
+/**
+ * Starts `argv` as a Wayland client of this Shell, on a socket of its own, so that its windows can be told from
+ * any other client's: [client, subprocess]. Mutter 43 takes the launcher alone, 44–46 the context too, 47 and later
+ * start the process in one call.
+ */
+function spawnWaylandClient(launcher, argv) {
+    if (typeof Meta.WaylandClient.new_subprocess === 'function') {
+        const client = Meta.WaylandClient.new_subprocess(global.context, launcher, argv);
+        return [client, client.get_subprocess()];
+    }
+    const client = SHELL_GENERATION >= 44
+        ? Meta.WaylandClient.new(global.context, launcher)
+        : Meta.WaylandClient.new(launcher);
+    return [client, client.spawnv(global.display, argv)];
+}
+
 /** One run of tiltfx and its supervision: started, restarted with backoff when it ends by itself, stopped. */
 var Renderer = class {
     constructor(onStarted) {
@@ -67,9 +83,13 @@ var Renderer = class {
         return String(window.get_pid()) === this._process.get_identifier();
     }
 
+    /** Keeps `window` out of the overview, alt-tab, the dash and every window list (skip-taskbar). */
     hideFromLists(window) {
-        if (this._client !== null)
+        if (this._client !== null && typeof this._client.hide_from_window_list === 'function')
             this._client.hide_from_window_list(window);
+        else if (this._client !== null && typeof this._client.make_desktop === 'function')
+            this._client.make_desktop(window);
+        // On Xorg tiltfx's windows say so themselves (_NET_WM_STATE_SKIP_TASKBAR, a desktop window).
     }
 
     start() {
@@ -89,10 +109,7 @@ var Renderer = class {
         const launcher = new Gio.SubprocessLauncher({flags: Gio.SubprocessFlags.STDIN_PIPE});
         try {
             if (Meta.is_wayland_compositor()) {
-                this._client = SHELL_GENERATION >= 44
-                    ? Meta.WaylandClient.new(global.context, launcher)
-                    : Meta.WaylandClient.new(launcher);
-                this._process = this._client.spawnv(global.display, argv);
+                [this._client, this._process] = spawnWaylandClient(launcher, argv);
             } else {
                 this._client = null;
                 this._process = launcher.spawnv(argv);
@@ -103,6 +120,7 @@ var Renderer = class {
             this._failed(`cannot start ${argv.join(' ')}: ${e.message}`);
             return;
         }
+        say(`started ${argv.join(' ')} (pid ${this._process.get_identifier()})`);
         this._stdin = this._process.get_stdin_pipe();
         this._startedAt = GLib.get_monotonic_time();
         const process = this._process;
@@ -304,15 +322,16 @@ var TiltWallpaper = class {
     _consider(window) {
         if (this._adopt(window))
             return;
-        const id = window.connect('notify::title', () => {
-            if (this._adopt(window))
+        let id = window.connect('notify::title', () => {
+            if (id !== 0 && this._adopt(window)) {
                 window.disconnect(id);
+                id = 0;
+            }
         });
         window.connect('unmanaged', () => {
-            try {
+            if (id !== 0)
                 window.disconnect(id);
-            } catch (e) {
-            }
+            id = 0;
         });
     }
 

@@ -45,7 +45,10 @@ function enable() {
     exported = Gio.DBusExportedObject.wrapJSObject(INTERFACE, helper);
     exported.export(Gio.DBus.session, '/org/tilt/TestHelper');
     // The Shell starts in the overview; the tests look at the desktop.
-    Main.overview.hide();
+    if (Main.layoutManager._startingUp)
+        Main.layoutManager.connect('startup-complete', () => Main.overview.hide());
+    else
+        Main.overview.hide();
 }
 
 function disable() {

@@ -1,0 +1,2 @@
+// Stub of the Adw namespace, which needs a running Shell or display (for load45.js).
+export default {};
