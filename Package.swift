@@ -81,16 +81,22 @@ let package = Package(
         // MARK: Libraries
         .target(name: "TiltCore", swiftSettings: swiftSettings),
         .target(name: "TiltFusion", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
+        // The sensor side, split by what it links: TiltSensors is pure Swift (the log format, calibration, the
+        // sources' shared types and decoders), so whoever reads a log links none of the backends' C libraries.
+        .target(name: "TiltSensors", dependencies: ["TiltCore", "CZlib"], swiftSettings: sizeOptimized),
+        .target(name: "TiltIIO", dependencies: ["TiltCore", "TiltSensors", "CLibIIO"], swiftSettings: sizeOptimized),
         .target(
-            name: "TiltSensors", dependencies: ["TiltCore", "CLibIIO", "CLibEvdev", "CZlib", "CSystemd"],
-            swiftSettings: sizeOptimized),
+            name: "TiltEvdev", dependencies: ["TiltCore", "TiltSensors", "CLibEvdev"], swiftSettings: sizeOptimized),
+        .target(name: "TiltDSU", dependencies: ["TiltCore", "TiltSensors"], swiftSettings: sizeOptimized),
+        .target(name: "TiltPower", dependencies: ["TiltCore", "CSystemd"], swiftSettings: sizeOptimized),
         .target(
             name: "TiltWire", dependencies: ["TiltCore", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings),
         .target(
             name: "TiltDaemon",
             dependencies: [
-                "TiltCore", "TiltFusion", "TiltSensors", "TiltWire", "CSystemd",
+                "TiltCore", "TiltFusion", "TiltSensors", "TiltIIO", "TiltEvdev", "TiltDSU", "TiltPower", "TiltWire",
+                "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -132,7 +138,10 @@ let package = Package(
         .target(
             name: "TiltPlayback", dependencies: ["TiltCore", "TiltSensors", "TiltFusion"], swiftSettings: sizeOptimized),
         .target(
-            name: "TiltTools", dependencies: ["TiltCore", "TiltSensors", "TiltFusion", "TiltWire", "TiltClient"],
+            name: "TiltTools",
+            dependencies: [
+                "TiltCore", "TiltSensors", "TiltIIO", "TiltEvdev", "TiltDSU", "TiltFusion", "TiltWire", "TiltClient",
+            ],
             swiftSettings: sizeOptimized),
 
         .target(
@@ -185,7 +194,10 @@ let package = Package(
             name: "TiltFusionTests", dependencies: ["TiltFusion", "TiltCore", "TiltTestKit"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TiltSensorsTests", dependencies: ["TiltSensors", "TiltCore", "TiltTestKit", "CLibEvdev"],
+            name: "TiltSensorsTests",
+            dependencies: [
+                "TiltSensors", "TiltIIO", "TiltEvdev", "TiltDSU", "TiltPower", "TiltCore", "TiltTestKit", "CLibEvdev",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltWireTests",
@@ -201,7 +213,8 @@ let package = Package(
         .testTarget(
             name: "TiltDaemonTests",
             dependencies: [
-                "TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit", "TiltSensors", "TiltFusion", "TiltCore",
+                "TiltDaemon", "TiltClient", "TiltWire", "TiltTestKit", "TiltSensors", "TiltIIO", "TiltEvdev", "TiltDSU",
+                "TiltPower", "TiltFusion", "TiltCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -236,7 +249,8 @@ let package = Package(
         .testTarget(
             name: "TiltToolsTests",
             dependencies: [
-                "TiltTools", "TiltClient", "TiltWire", "TiltSensors", "TiltFusion", "TiltCore", "TiltTestKit",
+                "TiltTools", "TiltClient", "TiltWire", "TiltSensors", "TiltIIO", "TiltEvdev", "TiltFusion", "TiltCore",
+                "TiltTestKit",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -1,10 +1,13 @@
+import TiltCore
+import TiltSensors
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 // libFuzzer target: the sensor log's text rules (SensorLogParser: comments, metadata, header, rows).
 //
-// Built by scripts/fuzz from the pure parsing files of Sources/TiltSensors and Sources/TiltCore (no zlib, no file).
+// Built by scripts/fuzz against the TiltCore and TiltSensors modules themselves (the pure sensor module).
 // The input is a whole log; each line goes through the parser as SensorLogReader feeds it. Checked on every input:
 // - a row comes back only after a header, with finite time, gyroscope and accelerometer and its own line number;
 // - a magnetometer or truth value is present only when the header has those columns, and is then finite;

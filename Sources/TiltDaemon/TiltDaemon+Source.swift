@@ -1,4 +1,7 @@
 import TiltCore
+import TiltDSU
+import TiltEvdev
+import TiltIIO
 import TiltSensors
 
 extension TiltDaemon.Source {

@@ -3,7 +3,10 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import TiltCore
+import TiltDSU
 import TiltFusion
+import TiltIIO
+import TiltPower
 import TiltSensors
 import TiltWire
 import UnixSignals

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import TiltCore
 import TiltSensors
+import TiltTools
 
 /// `tilt sensors`: lists the IIO motion devices libiio finds and the evdev motion sensors, and which ones tilt reads.
 struct Sensors: AsyncParsableCommand {

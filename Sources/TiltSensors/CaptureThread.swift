@@ -8,13 +8,13 @@ import TiltCore
 /// nothing this time) goes to the task that called ``drain(_:)``, in order. `read` should wait a short slice at most
 /// (tens of milliseconds), since a stop is noticed between calls. Whatever `read` uses is the thread's until
 /// ``drain(_:)`` returns; after that the caller may use it again (destroy an IIO buffer, close a node).
-final class CaptureThread<Output: Sendable, Failure: Error>: Sendable {
+package final class CaptureThread<Output: Sendable, Failure: Error>: Sendable {
     private let reports: AsyncStream<Result<Output, Failure>>
     private let stopRequested = Atomic<Bool>(false)
     private let exit = Latch()
 
     /// Starts the thread, named `name` (what `top -H` shows).
-    init(name: String, read: @escaping @Sendable () throws(Failure) -> Output?) {
+    package init(name: String, read: @escaping @Sendable () throws(Failure) -> Output?) {
         let (reports, input) = AsyncStream.makeStream(
             of: Result<Output, Failure>.self, bufferingPolicy: .bufferingNewest(4096))
         self.reports = reports
@@ -36,7 +36,7 @@ final class CaptureThread<Output: Sendable, Failure: Error>: Sendable {
     /// waits for it to end (even when cancelled).
     ///
     /// - Throws: `read`'s error, or `CancellationError` when the task was cancelled.
-    func drain(_ deliver: (Output) -> Void) async throws {
+    package func drain(_ deliver: (Output) -> Void) async throws {
         var failure: Failure?
         await withTaskCancellationHandler {
             for await report in reports {
@@ -57,6 +57,7 @@ final class CaptureThread<Output: Sendable, Failure: Error>: Sendable {
 
 /// Something a capture thread reads from, moved to it: only that thread touches it until ``CaptureThread/drain(_:)``
 /// has returned.
-struct CaptureBox<Value>: @unchecked Sendable {
-    let value: Value
+package struct CaptureBox<Value>: @unchecked Sendable {
+    package init(value: Value) { self.value = value }
+    package let value: Value
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TiltClient
 import TiltCore
+import TiltDSU
 import TiltSensors
 import TiltWire
 

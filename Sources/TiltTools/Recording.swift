@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import TiltClient
 import TiltCore
+import TiltIIO
 import TiltSensors
 import TiltWire
 

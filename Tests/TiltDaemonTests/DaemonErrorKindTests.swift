@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltCore
+import TiltDSU
 import TiltSensors
 import TiltTestKit
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TiltCore
 
+@testable import TiltIIO
 @testable import TiltSensors
 
 #if canImport(Glibc)

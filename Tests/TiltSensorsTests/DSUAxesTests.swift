@@ -1,6 +1,7 @@
 import Testing
 import TiltCore
 
+@testable import TiltDSU
 @testable import TiltSensors
 
 /// tilt's device frame against DSU's axes and units (docs/dsu.md), and DSU addresses as people write them.

@@ -3,6 +3,7 @@ import Testing
 import TiltCore
 import TiltTestKit
 
+@testable import TiltEvdev
 @testable import TiltSensors
 
 /// Finding evdev motion sensors on a fake `/sys/class/input` tree (``FakeInputTree``; the discovery's roots are

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import TiltCore
+import TiltEvdev
 import TiltSensors
 
 /// ``EvdevMotionSource`` end to end on a virtual motion sensor the kernel makes through `/dev/uinput`: the real

@@ -3,6 +3,7 @@ import Testing
 import TiltCore
 import TiltTestKit
 
+@testable import TiltIIO
 @testable import TiltSensors
 
 /// `_type` parsing and decoding, and mount matrices, without any device.

@@ -4,6 +4,7 @@ import Testing
 import TiltCore
 import TiltTestKit
 
+@testable import TiltPower
 @testable import TiltSensors
 
 /// The power probes on fake `power_supply` trees, and the monitor following them (and a private D-Bus).

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Logging
 import ServiceLifecycle
 import TiltCore
+import TiltPower
 import TiltSensors
 
 /// Follows the system's power state and hands every change to the hub, which tells the clients (`power` events,

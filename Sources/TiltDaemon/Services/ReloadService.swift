@@ -3,6 +3,7 @@ import ServiceLifecycle
 import Synchronization
 import TiltCore
 import TiltFusion
+import TiltPower
 import TiltSensors
 import UnixSignals
 

@@ -1,6 +1,7 @@
 import CSystemd
 import FoundationEssentials
 import TiltCore
+import TiltPower
 import TiltSensors
 import TiltWire
 

@@ -1,6 +1,9 @@
 import FoundationEssentials
 import Logging
 import TiltCore
+import TiltDSU
+import TiltEvdev
+import TiltIIO
 import TiltSensors
 import TiltWire
 

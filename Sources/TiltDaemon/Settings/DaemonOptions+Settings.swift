@@ -1,5 +1,6 @@
 import Logging
 import TiltFusion
+import TiltPower
 import TiltSensors
 
 extension DaemonOptions {

@@ -1,6 +1,8 @@
 import Logging
 import TiltCore
+import TiltDSU
 import TiltFusion
+import TiltPower
 import TiltSensors
 
 /// Everything `tiltd` can be told, from its config file or its flags; `nil` means "not given here".

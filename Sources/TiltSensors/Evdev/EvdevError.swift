@@ -37,20 +37,20 @@ public struct EvdevError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// No motion sensor among the event nodes listed in `searched` (a folder); `others` are the input devices that
     /// were there but are not motion sensors, by name.
-    static func noDevice(searched: String, others: [String]) -> EvdevError {
+    package static func noDevice(searched: String, others: [String]) -> EvdevError {
         EvdevError(detail: .noDevice(searched: searched, others: others))
     }
-    static func missing(path: String) -> EvdevError { EvdevError(detail: .missing(path: path)) }
-    static func notMotionSensor(path: String, name: String?, why: String) -> EvdevError {
+    package static func missing(path: String) -> EvdevError { EvdevError(detail: .missing(path: path)) }
+    package static func notMotionSensor(path: String, name: String?, why: String) -> EvdevError {
         EvdevError(detail: .notMotionSensor(path: path, name: name, why: why))
     }
-    static func permission(path: String, errno: Int32) -> EvdevError {
+    package static func permission(path: String, errno: Int32) -> EvdevError {
         EvdevError(detail: .permission(path: path, errno: errno))
     }
-    static func deviceLost(path: String, errno: Int32) -> EvdevError {
+    package static func deviceLost(path: String, errno: Int32) -> EvdevError {
         EvdevError(detail: .deviceLost(path: path, errno: errno))
     }
-    static func io(path: String, what: String, errno: Int32) -> EvdevError {
+    package static func io(path: String, what: String, errno: Int32) -> EvdevError {
         EvdevError(detail: .io(path: path, what: what, errno: errno))
     }
 

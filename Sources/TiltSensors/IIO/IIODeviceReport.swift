@@ -30,4 +30,26 @@ public struct IIODeviceReport: Codable, Hashable, Sendable {
     public var used: Bool
     /// Why it is or is not used, for people.
     public var role: String
+
+    public init(
+        id: String, name: String, label: String?, kinds: [String], channels: [String], rateHz: Double?,
+        availableRatesHz: [Double], scale: [String: Double], offset: [String: Double], mountMatrix: String,
+        mountMatrixSource: String, mode: String, trigger: String?, used: Bool, role: String
+    ) {
+        self.id = id
+        self.name = name
+        self.label = label
+        self.kinds = kinds
+        self.channels = channels
+        self.rateHz = rateHz
+        self.availableRatesHz = availableRatesHz
+        self.scale = scale
+        self.offset = offset
+        self.mountMatrix = mountMatrix
+        self.mountMatrixSource = mountMatrixSource
+        self.mode = mode
+        self.trigger = trigger
+        self.used = used
+        self.role = role
+    }
 }

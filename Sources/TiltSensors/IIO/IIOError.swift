@@ -39,21 +39,21 @@ public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 
-    static func noContext(uri: String, errno: Int32) -> IIOError {
+    package static func noContext(uri: String, errno: Int32) -> IIOError {
         IIOError(detail: .noContext(uri: uri, errno: errno))
     }
-    static func noSensors(uri: String) -> IIOError { IIOError(detail: .noSensors(uri: uri)) }
-    static func badFormat(_ text: String) -> IIOError { IIOError(detail: .badFormat(text)) }
-    static func badMountMatrix(_ text: String) -> IIOError { IIOError(detail: .badMountMatrix(text)) }
-    static func deviceLost(device: String, errno: Int32) -> IIOError {
+    package static func noSensors(uri: String) -> IIOError { IIOError(detail: .noSensors(uri: uri)) }
+    package static func badFormat(_ text: String) -> IIOError { IIOError(detail: .badFormat(text)) }
+    package static func badMountMatrix(_ text: String) -> IIOError { IIOError(detail: .badMountMatrix(text)) }
+    package static func deviceLost(device: String, errno: Int32) -> IIOError {
         IIOError(detail: .deviceLost(device: device, errno: errno))
     }
-    static func io(device: String, what: String, errno: Int32) -> IIOError {
+    package static func io(device: String, what: String, errno: Int32) -> IIOError {
         IIOError(detail: .io(device: device, what: what, errno: errno))
     }
 
     /// The device's buffer is held by another reader (the kernel said `EBUSY`).
-    static func busy(device: String) -> IIOError { IIOError(detail: .busy(device: device)) }
+    package static func busy(device: String) -> IIOError { IIOError(detail: .busy(device: device)) }
 
     /// Whether another program holds the device's buffer, so polling its attributes is the way to read it now.
     public var isBusy: Bool {

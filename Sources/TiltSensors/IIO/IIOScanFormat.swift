@@ -110,7 +110,7 @@ public struct IIOScanFormat: Hashable, Sendable, CustomStringConvertible {
 
 extension StringProtocol {
     /// The text without the whitespace, newlines and NULs that sysfs and libiio leave around values.
-    func trimmingIIOWhitespace() -> String {
+    package func trimmingIIOWhitespace() -> String {
         var s = Substring(self)
         while let c = s.first, c.isWhitespace || c == "\0" { s = s.dropFirst() }
         while let c = s.last, c.isWhitespace || c == "\0" { s = s.dropLast() }

@@ -1,3 +1,5 @@
+import TiltSensors
+
 /// Lists the IIO devices behind a libiio URI for `tilt sensors` (Linux only).
 public enum IIOContextScanner {
     /// Opens the context at `uri` and describes every motion device in it (triggers and devices without

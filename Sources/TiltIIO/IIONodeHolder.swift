@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TiltCore
+import TiltSensors
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import TiltCore
+import TiltSensors
 
 /// Live motion from Linux IIO sensors through libiio: the accelerometer (the `accel-display` one on convertibles),
 /// the gyroscope and the magnetometer where present, merged into ``MotionSample``s on the accelerometer's clock

@@ -1,4 +1,5 @@
 import CLibIIO
+import TiltSensors
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Synchronization
 import TiltCore
+import TiltSensors
 
 /// Motion from a DSU ("cemuhook") server: a phone app, a Joy-Con or Steam Deck tool, another tiltd with
 /// `--dsu-server` (issue 31; docs/dsu.md).

@@ -1,4 +1,5 @@
 import TiltCore
+import TiltSensors
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import CLibEvdev
 import TiltCore
+import TiltSensors
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import TiltCore
+import TiltSensors
 
 /// When to try a busy IIO buffer again: after the backoff's first wait, doubling up to its longest while it stays
 /// busy.

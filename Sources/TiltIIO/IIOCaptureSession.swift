@@ -1,5 +1,6 @@
 import CLibIIO
 import TiltCore
+import TiltSensors
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import TiltSensors
+
 extension EvdevDiscovery {
     /// Describes every motion sensor for `tilt sensors`: sysfs's description, and for each node that can be opened
     /// its resolutions and its report rate, measured by reading it for `measureSeconds` (0: not measured).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TiltSensors
 
 #if canImport(Glibc)
     import Glibc
