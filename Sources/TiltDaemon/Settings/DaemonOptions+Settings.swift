@@ -68,7 +68,7 @@ extension DaemonOptions {
             "replay", \.replay, flag: .value("replay", valueName: "FILE"), section: .sensor,
             accepts: .path("a sensor log path (.csv or .csv.gz)"), default: "none (read IIO)",
             sample: "/var/lib/tilt/demo.csv.gz",
-            help: "Replay this sensor log (.csv or .csv.gz) instead of reading IIO."),
+            help: "Replay this sensor log (.csv or .csv.gz) instead of reading IIO.", choice: sourceChoice),
         Setting(
             "speed", \.speed, flag: .value("speed", valueName: "X"), section: .sensor,
             accepts: .positive("a positive number (1 is real time)"),
@@ -79,7 +79,7 @@ extension DaemonOptions {
         Setting(
             "uri", \.uri, flag: .value("uri", valueName: "URI"), section: .sensor,
             accepts: .name("a libiio context URI such as local: or ip:HOST"), default: defaultIIOURI,
-            help: "libiio context URI for live sensors: local: or ip:HOST."),
+            help: "libiio context URI for live sensors: local: or ip:HOST.", choice: sourceChoice),
         Setting(
             "evdev", \.evdev, flag: .value("evdev", valueName: "PATH"), section: .sensor,
             accepts: .path("an event node such as /dev/input/event7, or auto"), default: "none (read IIO)",
@@ -87,7 +87,7 @@ extension DaemonOptions {
             help: "Read an evdev motion sensor (a game controller's, lis3lv02d's) instead of IIO: this event node, or "
                 + "\(evdevAuto) (also --evdev alone) for the first one found.",
             note: "`tilt sensors` lists them; the node needs read access (the input group or a udev rule).",
-            bare: evdevAuto),
+            choice: sourceChoice, bare: evdevAuto),
         Setting(
             "no_mag", \.noMag, flag: .inverseToggle("mag"), section: .sensor, accepts: .boolean(), default: "false",
             help: "Ignore the magnetometer (6D fusion)."),
@@ -149,7 +149,7 @@ extension DaemonOptions {
             default: "none (read IIO)", sample: "192.168.1.5:26760/0",
             help: "Read motion from a DSU (cemuhook) server instead of IIO: a phone app, a controller tool, another "
                 + "tiltd; port \(DSUPacket.defaultPort) and the first connected slot unless given.",
-            note: "A server that goes quiet is a lost sensor until it sends again (docs/dsu.md)."),
+            note: "A server that goes quiet is a lost sensor until it sends again (docs/dsu.md).", choice: sourceChoice),
         Setting(
             "dsu_server", \.dsuServer, flag: .value("dsu-server", valueName: "ADDRESS[:PORT]"), section: .dsu,
             accepts: .dsu("ADDRESS[:PORT] (port 0 to 65535; 0: any free one), e.g. 127.0.0.1:26760", allowsSlot: false),
@@ -168,6 +168,12 @@ extension DaemonOptions {
     public static let defaultIIOURI = "local:"
     /// The `evdev` value that picks the first motion sensor found.
     public static let evdevAuto = "auto"
+    /// The choice the motion sources make together: one of them, or IIO at the default URI.
+    static let sourceChoice = "source"
+    /// What each source setting reads, for the message when two are given.
+    static let sourceKinds = [
+        "replay": "a log", "uri": "IIO sensors", "evdev": "a live motion sensor", "dsu": "a DSU server",
+    ]
 
     /// The setting with config key `key`, if there is one.
     public static func setting(key: String) -> Setting? {

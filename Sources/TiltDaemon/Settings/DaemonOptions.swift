@@ -98,8 +98,9 @@ public struct DaemonOptions: Sendable, Equatable {
 
     /// These options with every value `flags` gives put over them.
     ///
-    /// Settings of one choice (the calibration: `calibration`, `calibration_dir`, `no_calibration`) go together: a
-    /// flag naming any of them replaces the file's choice as a whole.
+    /// Settings of one choice (the calibration: `calibration`, `calibration_dir`, `no_calibration`; the source:
+    /// `replay`, `uri`, `evdev`, `dsu`) go together: a flag naming any of them replaces the file's choice as a whole,
+    /// so `--replay` on the command line reads the log even where the file names a `uri`.
     public func overlaid(by flags: DaemonOptions) -> DaemonOptions {
         var merged = self
         let given = Self.settings.filter { $0.isGiven(flags) }
@@ -121,21 +122,18 @@ public struct DaemonOptions: Sendable, Equatable {
             throw DaemonError(
                 .settings, "loop needs a log to replay: add replay = FILE (or --replay FILE), or drop loop")
         }
-        if replay != nil, evdev != nil {
+        // One source: the settings of the source choice (replay, uri, evdev, dsu) exclude each other, in the
+        // table's order.
+        let sources = Self.settings.filter { $0.choice == Self.sourceChoice && $0.isGiven(self) }
+        if sources.count > 1 {
+            let (first, second) = (sources[0].key, sources[1].key)
             throw DaemonError(
-                .settings, "replay and evdev exclude each other: a log or a live motion sensor; keep one")
-        }
-        if let uri, evdev != nil {
-            throw DaemonError(
-                .settings, "uri = \(uri) names IIO sensors and evdev an input device: one source; keep one")
+                .settings,
+                "\(first) and \(second) exclude each other: \(Self.sourceKinds[first] ?? first) or "
+                    + "\(Self.sourceKinds[second] ?? second); keep one")
         }
         if noCalibration == true, calibration != nil {
             throw DaemonError(.settings, "calibration FILE and no_calibration exclude each other; keep one")
-        }
-        if let dsu, replay != nil || uri != nil || evdev != nil {
-            let other = replay != nil ? "replay" : evdev != nil ? "evdev" : "uri"
-            throw DaemonError(
-                .settings, "dsu = \(dsu) reads a DSU server; \(other) names another source: keep one")
         }
         let useMagnetometer = !(noMag ?? false)
         let source: TiltDaemon.Source
