@@ -48,15 +48,16 @@ struct WallpaperGnomeTests {
         return last
     }
 
-    private func cpuSeconds(_ pid: Int32, over seconds: Double) throws -> Double {
-        func ticks() throws -> Double {
-            let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-            let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
-            return Double(fields[11])! + Double(fields[12])!
-        }
-        let before = try ticks()
-        Thread.sleep(forTimeInterval: seconds)
-        return (try ticks() - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    /// The extension built by `gnome/build --shell SHELL` into a new temporary folder: (that folder, the extension's).
+    private func buildExtension(shell: Int, in name: String) throws -> (folder: URL, built: String) {
+        let folder = TestPaths.temporaryDirectory(name)
+        let built = folder.appendingPathComponent("tilt-wallpaper@tilt").path
+        let build = try ChildProcess.run(
+            TestPaths.repositoryRoot.appendingPathComponent("gnome/build").path,
+            ["--shell", "\(shell)", "--out", built],
+            timeout: 60)
+        try #require(build.status == 0, "\(build.stderr)")
+        return (folder, built)
     }
 
     @Test("behind the empty desktop: two held tilts look different, and neither is GNOME's own background")
@@ -118,7 +119,7 @@ struct WallpaperGnomeTests {
             waitUntil(timeout: 120) { gnome.log.contains("output \(gnome.connector) (1280x720)") },
             "\(gnome.log.suffix(3000))")
         let pid = try #require(try gnome.tiltfxProcesses().first)
-        let drawing = try cpuSeconds(pid, over: 2)
+        let drawing = try cpuSeconds(of: pid, over: 2)
         #expect(drawing > 0.1, "in view, tiltfx used only \(drawing) s of CPU in 2 s")
         // What tiltfx says from now on (it may also have paused at start, before the Shell asked for frames).
         let beforeCover = gnome.log.utf8.count
@@ -138,7 +139,7 @@ struct WallpaperGnomeTests {
                 return said.contains("output \(gnome.connector) paused: its active window is fullscreen")
                     && said.contains("\"mode\":\"hidden\"")
             }, "not paused: \(gnome.log.suffix(3000))\n\(cover.stderr.suffix(1000))")
-        let paused = try cpuSeconds(pid, over: 5)
+        let paused = try cpuSeconds(of: pid, over: 5)
         #expect(paused < 0.05, "paused, tiltfx used \(paused) s of CPU in 5 s (drawing: \(drawing) s in 2 s)")
         #expect(!saidSince(beforeCover).contains("resumed"), "it woke while covered: \(saidSince(beforeCover))")
         // The window goes as its client does.
@@ -192,12 +193,7 @@ struct WallpaperGnomeTests {
             "\(gnome.log.suffix(3000))")
         let before = try #require(try gnome.tiltfxProcesses().first)
         // The preferences' own code (gnome/src/prefs.js and conf.js) writes the choice, under plain gjs.
-        let folder = TestPaths.temporaryDirectory("prefs")
-        let built = folder.appendingPathComponent("tilt-wallpaper@tilt").path
-        let build = try ChildProcess.run(
-            TestPaths.repositoryRoot.appendingPathComponent("gnome/build").path, ["--shell", "43", "--out", built],
-            timeout: 60)
-        try #require(build.status == 0, "\(build.stderr)")
+        let (folder, built) = try buildExtension(shell: 43, in: "prefs")
         let prefs = try String(contentsOfFile: built + "/prefs.js", encoding: .utf8)
         let script = folder.appendingPathComponent("write.js").path
         try
@@ -266,12 +262,7 @@ struct WallpaperGnomeTests {
 
     @Test("the GNOME 45+ build loads as ES modules under gjs -m, GNOME's own modules stubbed")
     func theModernBuildLoads() throws {
-        let folder = TestPaths.temporaryDirectory("gnome45")
-        let built = folder.appendingPathComponent("tilt-wallpaper@tilt").path
-        let build = try ChildProcess.run(
-            TestPaths.repositoryRoot.appendingPathComponent("gnome/build").path, ["--shell", "45", "--out", built],
-            timeout: 60)
-        try #require(build.status == 0, "\(build.stderr)")
+        let (_, built) = try buildExtension(shell: 45, in: "gnome45")
         let stubs = TestPaths.repositoryRoot.appendingPathComponent("Tests/Fixtures/gnome/stubs45").path
         let loader = TestPaths.repositoryRoot.appendingPathComponent("Tests/Fixtures/gnome/load45.js").path
         let run = try ChildProcess.run(

@@ -99,7 +99,7 @@ struct WallpaperSwayTests {
         let run = try wallpaper(["--preset", "shadertoy-plasma", "--tilt", "0,0", "--stats"], on: sway)
         try #require(
             waitUntil(timeout: 120) { run.stderr.contains("output \(output) (") }, "\(run.stderr.suffix(2000))")
-        let drawing = try cpuSeconds(run.pid, over: 2)
+        let drawing = try cpuSeconds(of: run.pid, over: 2)
         // A fullscreen window: tiltfx run's SDL2 window on the same compositor, made fullscreen by sway.
         var environment = sway.clientEnvironment
         environment["SDL_VIDEODRIVER"] = "wayland"
@@ -117,7 +117,7 @@ struct WallpaperSwayTests {
         try sway.swaymsg(["[title=\"tiltfx\"]", "fullscreen", "enable"])
         try #require(
             waitUntil(timeout: 60) { run.stderr.contains("output \(output) paused") }, "\(run.stderr.suffix(3000))")
-        let paused = try cpuSeconds(run.pid, over: 3)
+        let paused = try cpuSeconds(of: run.pid, over: 3)
         #expect(paused < 0.15, "the paused wallpaper used \(paused) s of CPU in 3 s (drawing: \(drawing) s in 2 s)")
         #expect(run.stderr.contains("power: hidden"), "\(run.stderr.suffix(2000))")
         // Back in view, it draws again at once.
@@ -218,18 +218,5 @@ struct WallpaperSwayTests {
             ], lines: 1, environment: environment)
         #expect(r.lines.first?.contains("\"class\":\"mode\"") == true, "\(r.lines)")
         #expect(r.endedBySIGPIPE, "ended by \(r.ending)")
-    }
-
-    /// CPU seconds (user + system) `pid` used in the next `seconds` of wall time.
-    private func cpuSeconds(_ pid: Int32, over seconds: Double) throws -> Double {
-        func ticks() throws -> Double {
-            let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-            let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
-            // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
-            return Double(fields[11])! + Double(fields[12])!
-        }
-        let before = try ticks()
-        Thread.sleep(forTimeInterval: seconds)
-        return (try ticks() - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }
