@@ -37,12 +37,12 @@ import TiltWire
         #expect(await demands.next() == Demand(active: true, rate: 30, magnetic: true, game: false))
         hub.setWatch(id: nine, enable: false, rate: nil, raw: false)
         #expect(await demands.next() == .idle)
-        hub.setHolders(.sensorProxy, count: 1)
+        hub.setHolders(SensorProxyService.holder, count: 1)
         #expect(
-            await demands.next() == Demand(active: true, rate: Demand.Holder.sensorProxy.leastRate),
+            await demands.next() == Demand(active: true, rate: SensorProxyService.holder.leastRate),
             "a claim wants no attitude")
         #expect(hub.poll(id: nine) == nil)
-        #expect(await demands.next() == Demand(active: true, rate: Demand.Holder.sensorProxy.leastRate, magnetic: true))
+        #expect(await demands.next() == Demand(active: true, rate: SensorProxyService.holder.leastRate, magnetic: true))
     }
 
     @Test("a default client's poll while only the 6D filter runs waits for the 9D frame, not the stale one")

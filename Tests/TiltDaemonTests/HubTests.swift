@@ -112,27 +112,27 @@ final class RecordingSink: Subscriber {
     @Test func claimsRunTheSensorLikeAWatcherAtLeastAtTheClaimRate() async throws {
         let hub = makeHub()
         var demands = hub.demands.makeAsyncIterator()
-        hub.setHolders(.sensorProxy, count: 1)
-        #expect(await demands.next() == Demand(active: true, rate: Demand.Holder.sensorProxy.leastRate))
+        hub.setHolders(SensorProxyService.holder, count: 1)
+        #expect(await demands.next() == Demand(active: true, rate: SensorProxyService.holder.leastRate))
         let a = try #require(hub.register(RecordingSink()))
         hub.setWatch(id: a, enable: true, rate: 60, raw: false)
         #expect(await demands.next() == Demand(active: true, rate: 60, magnetic: true))
         hub.setWatch(id: a, enable: false, rate: nil, raw: false)
-        #expect(await demands.next() == Demand(active: true, rate: Demand.Holder.sensorProxy.leastRate))
-        hub.setHolders(.sensorProxy, count: 0)
+        #expect(await demands.next() == Demand(active: true, rate: SensorProxyService.holder.leastRate))
+        hub.setHolders(SensorProxyService.holder, count: 0)
         #expect(await demands.next() == .idle)
     }
 
     @Test func eachHolderRunsTheSensorAtItsLeastRateAndTheFastestWins() async throws {
         let hub = makeHub()
         var demands = hub.demands.makeAsyncIterator()
-        hub.setHolders(.sensorProxy, count: 2)
+        hub.setHolders(SensorProxyService.holder, count: 2)
         #expect(await demands.next() == Demand(active: true, rate: 20))
-        hub.setHolders(.dsu, count: 1)
+        hub.setHolders(DSUServerService.holder, count: 1)
         #expect(await demands.next() == Demand(active: true, rate: 250), "a DSU subscriber wants emulators' rate")
-        hub.setHolders(.dsu, count: 0)
+        hub.setHolders(DSUServerService.holder, count: 0)
         #expect(await demands.next() == Demand(active: true, rate: 20))
-        hub.setHolders(.sensorProxy, count: 0)
+        hub.setHolders(SensorProxyService.holder, count: 0)
         #expect(await demands.next() == .idle)
     }
 
@@ -141,8 +141,8 @@ final class RecordingSink: Subscriber {
         let (sink, other) = (RecordingSink(), RecordingSink())
         let a = try #require(hub.register(sink))
         _ = try #require(hub.register(other))
-        let observed = Mutex<[WireOrientation]>([])
-        hub.observeOrientation { o in observed.withLock { $0.append(o) } }
+        let observer = RecordingObserver()
+        hub.attach(observer)
         let leftUp = WireOrientation(.leftUp, .vertical)
         hub.setOrientation(leftUp)
         hub.setOrientation(leftUp)
@@ -150,8 +150,31 @@ final class RecordingSink: Subscriber {
             let events = try s.messages().filter { if case .orientation = $0.0 { true } else { false } }
             #expect(events.map(\.0) == [.orientation(leftUp)] && events.allSatisfy { $0.1 == .event })
         }
-        #expect(observed.withLock { $0 } == [leftUp])
+        let orientations = observer.orientations.withLock { $0 }
+        #expect(orientations == [leftUp])
         #expect(hub.status(id: a, errors: 0, peer: nil).orientation == leftUp)
+    }
+
+    @Test("an attached observer is told every fused sample and adds to status, until it is detached")
+    func observersFollowTheHubUntilDetached() throws {
+        let hub = makeHub()
+        let id = try #require(hub.register(RecordingSink()))
+        let observer = RecordingObserver()
+        #expect(hub.status(id: id, errors: 0, peer: nil).dsu == nil)
+        hub.attach(observer)
+        let sample = MotionSample(time: 1, gyro: .zero, accel: Vector3(0, 0, 9.8))
+        hub.publishMotion(sample, rotationRate: .zero)
+        hub.publishMotion(sample, rotationRate: .zero)
+        let told = observer.samples.withLock(\.count)
+        #expect(told == 2)
+        #expect(hub.status(id: id, errors: 0, peer: nil).dsu?.subscribers == 2, "its part of status")
+        hub.detach(observer)
+        hub.publishMotion(sample, rotationRate: .zero)
+        hub.setOrientation(WireOrientation(.leftUp, .vertical))
+        let (samples, orientations) = (observer.samples.withLock(\.count), observer.orientations.withLock { $0 })
+        #expect(samples == 2)
+        #expect(orientations.isEmpty)
+        #expect(hub.status(id: id, errors: 0, peer: nil).dsu == nil)
     }
 
     @Test func aPollIsAnsweredNowOrWithTheNextFrame() throws {
@@ -263,5 +286,24 @@ final class RecordingSink: Subscriber {
         #expect(hub.register(RecordingSink(), limit: 1) == nil, "one client over the limit is turned away")
         await hub.closeAll()
         #expect(sink.closed)
+    }
+}
+
+/// A hub observer that keeps what it is told, as the sensor proxy and the DSU server are told it.
+private final class RecordingObserver: HubObserver {
+    let orientations = Mutex<[WireOrientation]>([])
+    let samples = Mutex<[MotionSample]>([])
+
+    func orientationChanged(_ orientation: WireOrientation) {
+        orientations.withLock { $0.append(orientation) }
+    }
+
+    func fused(_ sample: MotionSample, rotationRate: Vector3) {
+        samples.withLock { $0.append(sample) }
+    }
+
+    func addStatus(to report: inout StatusReport) {
+        report.dsu = WireDSU(
+            listen: "observed", subscribers: samples.withLock(\.count), sent: 0, received: 0, dropped: [:])
     }
 }

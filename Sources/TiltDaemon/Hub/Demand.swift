@@ -23,20 +23,12 @@ struct Demand: Sendable, Equatable {
 
     static let idle = Demand(active: false, rate: nil)
 
-    /// A service whose callers hold the sensor from outside the socket (``Hub/setHolders(_:count:)``).
-    enum Holder: Sendable, Hashable, CaseIterable {
-        /// `net.hadess.SensorProxy`'s `ClaimAccelerometer` callers (``SensorProxyService``).
-        case sensorProxy
-        /// The DSU server's subscribers (``DSUServerService``).
-        case dsu
-
-        /// The rate one of its callers asks for, Hz: for a claim, enough for orientation at little work; for a DSU
-        /// subscriber, what emulators read controllers at (a DualShock 4 reports at 250 Hz over USB).
-        var leastRate: Double {
-            switch self {
-            case .sensorProxy: 20
-            case .dsu: 250
-            }
-        }
+    /// A service whose callers hold the sensor from outside the socket (``Hub/setHolders(_:count:)``): each such
+    /// service declares its own, so the hub knows none of them by name.
+    struct Holder: Sendable, Hashable {
+        /// Who holds, for people: `net.hadess.SensorProxy claims`.
+        let name: String
+        /// The rate one of its callers asks for, Hz.
+        let leastRate: Double
     }
 }

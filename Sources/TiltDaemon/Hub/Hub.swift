@@ -51,10 +51,8 @@ final class Hub: Sendable {
     /// Changes of demand, newest wins: the motion service follows it.
     let demands: AsyncStream<Demand>
     private let tareActions = Mutex(TareActions())
-    private let orientationObservers = Mutex<[@Sendable (WireOrientation) -> Void]>([])
-    private let motionObservers = Mutex<[@Sendable (MotionSample, Vector3) -> Void]>([])
-    /// The DSU server's counters for `status`, when it runs.
-    private let dsuStatus = Mutex<(@Sendable () -> WireDSU)?>(nil)
+    /// The services that follow the hub beside the socket's clients (``HubObserver``).
+    private let observers = Mutex<[any HubObserver]>([])
 
     init(
         sourceName: String, sensors: [SensorDescription], calibration: String, calibrated: Bool,
@@ -191,20 +189,21 @@ final class Hub: Sendable {
         updateDemand { $0.holders[holder] = count }
     }
 
-    /// Installs where `status` reads the DSU server's counters.
-    func setDSUStatus(_ report: @escaping @Sendable () -> WireDSU) {
-        dsuStatus.withLock { $0 = report }
+    /// Adds a service that follows the hub (``HubObserver``): from now on it is told every fused sample and change
+    /// of orientation, and adds its part to `status`.
+    func attach(_ observer: any HubObserver) {
+        observers.withLock { $0.append(observer) }
     }
 
-    /// Calls `observer` with every fused sample, calibrated, and the filter's bias-corrected rate (the DSU server
-    /// streams them). Called on the motion service's task: an observer must not block.
-    func observeMotion(_ observer: @escaping @Sendable (MotionSample, Vector3) -> Void) {
-        motionObservers.withLock { $0.append(observer) }
+    /// Removes an observer ``attach(_:)`` added (a service that stops).
+    func detach(_ observer: any HubObserver) {
+        observers.withLock { $0.removeAll { $0 === observer } }
     }
 
-    /// Hands a fused sample and its bias-corrected rate to the motion observers.
+    /// Hands a fused sample, calibrated, and the filter's bias-corrected rate to the observers. Called on the motion
+    /// service's task: an observer must not block.
     func publishMotion(_ sample: MotionSample, rotationRate: Vector3) {
-        for observer in motionObservers.withLock({ $0 }) { observer(sample, rotationRate) }
+        for observer in observers.withLock({ $0 }) { observer.fused(sample, rotationRate: rotationRate) }
     }
 
     // MARK: Publishing
@@ -354,12 +353,7 @@ final class Hub: Sendable {
         }
         guard changed else { return }
         broadcast(.orientation(orientation))
-        for observer in orientationObservers.withLock({ $0 }) { observer(orientation) }
-    }
-
-    /// Calls `observer` with every change of orientation or tilt (the D-Bus service follows them).
-    func observeOrientation(_ observer: @escaping @Sendable (WireOrientation) -> Void) {
-        orientationObservers.withLock { $0.append(observer) }
+        for observer in observers.withLock({ $0 }) { observer.orientationChanged(orientation) }
     }
 
     /// The device's orientation and tilt as last detected.
@@ -418,8 +412,7 @@ final class Hub: Sendable {
     ///   - errors: Lines from the client that got an `error`.
     ///   - peer: The client's credentials, if the socket gave them.
     func status(id: UInt64, errors: UInt64, peer: PeerCredentials?, now: Double = monotonicSeconds()) -> StatusReport {
-        let dsu = dsuStatus.withLock { $0 }?()
-        return state.withLock { s in
+        var report = state.withLock { s in
             let me = s.clients[id]
             var client = StatusReport.Client(
                 id: id, watching: me?.watching ?? false, rate: me?.rate, raw: me?.raw ?? false, sent: me?.sent ?? 0,
@@ -436,9 +429,10 @@ final class Hub: Sendable {
                 power: WirePower(s.power), client: client, filters: s.filters, orientation: s.orientation)
             report.sensorMode = currentSensors(busy: s.busy).first?.mode
             report.busy = s.busy.map { WireBusy($0, now: now) }
-            report.dsu = dsu
             return report
         }
+        for observer in observers.withLock({ $0 }) { observer.addStatus(to: &report) }
+        return report
     }
 
     /// Records which attitude filters run, for `status`.

@@ -12,10 +12,14 @@ import TiltWire
 ///
 /// It answers version and controller-information requests, and sends one data packet per fused sample to every
 /// client that asked for slot 0 (or all slots, or its MAC address) in the last 5 s. Subscribers count as watchers:
-/// the sensor runs while there is one (``Hub/setHolders(_:count:)``). What it does with each datagram is
+/// the sensor runs while there is one (``holder``, at emulators' rate). What it does with each datagram is
 /// ``DSUServerLogic``; this moves the bytes on a NIO datagram channel and expires subscriptions every second, samples
 /// or not.
-final class DSUServerService: Service, Sendable {
+final class DSUServerService: Service, HubObserver, Sendable {
+    /// The DSU subscribers' hold on the sensor: what emulators read controllers at (a DualShock 4 reports at 250 Hz
+    /// over USB).
+    static let holder = Demand.Holder(name: "DSU subscribers", leastRate: 250)
+
     let listen: String
     private let channel: any Channel
     private let logic: DSUServerState
@@ -56,8 +60,7 @@ final class DSUServerService: Service, Sendable {
                 anyone who reaches it can read this device's motion
                 """)
         }
-        hub.setDSUStatus { [listen = service.listen] in logic.withLock { $0.report(listen: listen) } }
-        hub.observeMotion { [weak service] sample, rate in service?.send(sample, rate: rate) }
+        hub.attach(service)
         channel.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
             let count = logic.withLock { l in
                 l.expire(now: monotonicSeconds())
@@ -81,7 +84,16 @@ final class DSUServerService: Service, Sendable {
     func run() async throws {
         try? await gracefulShutdown()
         try? await channel.close()
-        hub.setHolders(.dsu, count: 0)
+        hub.detach(self)
+        hub.setHolders(Self.holder, count: 0)
+    }
+
+    func fused(_ sample: MotionSample, rotationRate: Vector3) {
+        send(sample, rate: rotationRate)
+    }
+
+    func addStatus(to report: inout StatusReport) {
+        report.dsu = logic.withLock { $0.report(listen: listen) }
     }
 
     /// Sends one sample to the subscribers (on the channel's event loop; the caller, the motion task, never waits).
@@ -142,7 +154,7 @@ private final class CountedSubscribers: Sendable {
             defer { last = count }
             return last != count
         }
-        if changed { hub.setHolders(.dsu, count: count) }
+        if changed { hub.setHolders(DSUServerService.holder, count: count) }
     }
 }
 

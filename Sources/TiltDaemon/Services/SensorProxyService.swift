@@ -13,9 +13,13 @@ import TiltWire
 /// `tiltd --sensor-proxy`: serves `net.hadess.SensorProxy` (``SensorProxyBus``) on its own thread, so desktop
 /// auto-rotation that talks to iio-sensor-proxy talks to tiltd instead.
 ///
-/// A claim keeps the sensor running as a socket watcher does (``Hub/setHolders(_:count:)``); the hub's orientation changes
-/// become `PropertiesChanged` signals. The thread polls the bus connection and a pipe the hub's observer rings.
-final class SensorProxyService: Service, Sendable {
+/// A claim keeps the sensor running as a socket watcher does (``holder``); the hub's orientation changes
+/// (``HubObserver``) become `PropertiesChanged` signals. The thread polls the bus connection and a pipe
+/// ``orientationChanged(_:)`` rings.
+final class SensorProxyService: Service, HubObserver, Sendable {
+    /// The `ClaimAccelerometer` callers' hold on the sensor: enough for orientation at little work.
+    static let holder = Demand.Holder(name: "net.hadess.SensorProxy claims", leastRate: 20)
+
     /// A pipe the hub's observer writes a byte to, to wake the bus thread: read end, write end.
     private let wakeup: Int32
     private let wakeupWriter: Int32
@@ -49,10 +53,7 @@ final class SensorProxyService: Service, Sendable {
         let started = Mutex<Result<String, DaemonError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         // Observed before the first value is read, so no change falls between the two.
-        hub.observeOrientation { [self] orientation in
-            self.shared.withLock { $0.orientation = orientation }
-            self.ring()
-        }
+        hub.attach(self)
         let initial = hub.orientation
         startThread(name: "tiltd sensor-proxy") { [self] in
             let bus: SensorProxyBus
@@ -60,18 +61,20 @@ final class SensorProxyService: Service, Sendable {
                 bus = try SensorProxyBus(address: address, orientation: initial)
             } catch {
                 started.withLock { $0 = .failure(error as? DaemonError ?? DaemonError(.sensorProxy, "\(error)")) }
+                hub.detach(self)
                 ready.signal()
                 self.finish()
                 return
             }
             bus.onClaimsChanged = { callers in
                 logger.info("net.hadess.SensorProxy: \(callers) caller(s) claim the accelerometer")
-                hub.setHolders(.sensorProxy, count: callers)
+                hub.setHolders(Self.holder, count: callers)
             }
             started.withLock { $0 = .success(bus.description) }
             ready.signal()
             self.serve(bus, logger: logger)
-            hub.setHolders(.sensorProxy, count: 0)
+            hub.detach(self)
+            hub.setHolders(Self.holder, count: 0)
             bus.close()
             self.finish()
         }
@@ -114,6 +117,11 @@ final class SensorProxyService: Service, Sendable {
     }
 
     private func finish() { finished.open() }
+
+    func orientationChanged(_ orientation: WireOrientation) {
+        shared.withLock { $0.orientation = orientation }
+        ring()
+    }
 
     /// The bus thread's loop: until the service stops or the connection breaks.
     private func serve(_ bus: SensorProxyBus, logger: Logger) {
