@@ -48,6 +48,11 @@ public struct DSUMotionSource: MotionSource {
         ]
     }
 
+    public var summary: String {
+        let slot = configuration.endpoint.slot.map { "slot \($0)" } ?? "the first connected slot"
+        return "DSU server \(configuration.endpoint) (resolves; \(slot); not contacted by --check)"
+    }
+
     public func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
         let socket: DSUSocket
         do {
@@ -188,5 +193,13 @@ struct DSUClient: Sendable {
 
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+extension DSUMotionSource.Configuration: MotionSourceConfiguration {
+    public func open() throws -> any MotionSource { try DSUMotionSource(configuration: self) }
+    public var openFailure: String { "cannot read the DSU server \(endpoint)" }
+    public var calibrationExemption: String? {
+        "a DSU server sends motion it calibrated itself, in the protocol's axes"
     }
 }

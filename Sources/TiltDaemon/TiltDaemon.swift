@@ -3,9 +3,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import TiltCore
-import TiltDSU
 import TiltFusion
-import TiltIIO
 import TiltPower
 import TiltSensors
 import TiltWire
@@ -18,16 +16,21 @@ import UnixSignals
 /// The tilt sensor daemon: a motion source, fusion, and the Unix-socket server, run as one service group that
 /// shuts down gracefully on SIGTERM and SIGINT.
 public struct TiltDaemon: Sendable {
-    /// Where samples come from.
-    public enum Source: Sendable, Hashable {
-        /// Replay a log.
-        case replay(LogReplaySource.Configuration)
-        /// Read IIO sensors through libiio at this context URI (`local:`, `ip:HOST`).
-        case iio(uri: String)
-        /// Read a DSU (cemuhook) server's slot.
-        case dsu(DSUMotionSource.Configuration)
-        /// Read an evdev motion sensor: this event node, or (`nil`) the first one found at each start.
-        case evdev(path: String?)
+    /// Where samples come from: a log replayed, IIO sensors, an evdev node, a DSU server — any kind's
+    /// ``MotionSourceConfiguration`` (``DaemonOptions/sourceKinds`` lists the kinds the settings can name).
+    public struct Source: Sendable, Equatable, CustomStringConvertible {
+        /// What to read, as the source's own kind describes it.
+        public let configuration: any MotionSourceConfiguration
+
+        public init(_ configuration: some MotionSourceConfiguration) {
+            self.configuration = configuration
+        }
+
+        public static func == (a: Source, b: Source) -> Bool {
+            a.configuration.isEqual(to: b.configuration)
+        }
+
+        public var description: String { "\(configuration)" }
     }
 
     /// Daemon settings.
@@ -114,8 +117,7 @@ public struct TiltDaemon: Sendable {
         }
         logLevel?.level = configuration.logLevel
         let uncalibrated = try configuration.source.open()
-        let label = (uncalibrated as? IIOMotionSource)?.label
-        let resolution = resolveCalibration(for: uncalibrated, label: label)
+        let resolution = resolveCalibration(for: uncalibrated)
         if resolution.problems.isEmpty {
             logger.info("calibration: \(resolution.explanation)")
         } else {
@@ -128,7 +130,7 @@ public struct TiltDaemon: Sendable {
             calibrated: resolution.calibration != nil, power: power,
             mainReference: configuration.pipeline.filter.useMagnetometer
                 && source.sensors.contains { $0.kinds.contains("magn") } ? .magnetic : .game,
-            speed: configuration.source.speed)
+            speed: configuration.source.configuration.speed)
         let sensorProxy =
             configuration.sensorProxy
             ? try SensorProxyService(address: configuration.sensorProxyBus, hub: hub, logger: logger) : nil
@@ -155,7 +157,7 @@ public struct TiltDaemon: Sendable {
         let powerService = configuration.power.map { PowerService(hub: hub, configuration: $0, logger: logger) }
         // Trap SIGHUP before the socket is ready, so a reload asked for at once is not a termination.
         let reloader = ReloadService(
-            signals: await UnixSignalsSequence(trapping: .sighup), hub: hub, source: source, sensorLabel: label,
+            signals: await UnixSignalsSequence(trapping: .sighup), hub: hub, source: source,
             socketFile: passedListener == nil ? path : nil, settings: settings, logLevel: logLevel,
             configuration: configuration, reload: reload, logger: logger)
         let services = ServiceGroup(
@@ -180,28 +182,20 @@ public struct TiltDaemon: Sendable {
         try await group.shutdownGracefully()
     }
 
-    /// The calibration for `source` as configured: a replayed log is already in the device frame, so only a file
-    /// named with `--calibration` applies to it; IIO sensors get the best match for this machine and sensor.
-    /// Call it again to reload the files.
-    ///
-    /// - Parameter label: The IIO device's `label` (from ``IIOContextScanner``), which ``SensorDescription`` lacks.
-    public func resolveCalibration(for source: any MotionSource, label: String? = nil) -> CalibrationLoader.Resolution {
-        if case .replay = configuration.source, case .automatic = configuration.calibration {
+    /// The calibration for `source` as configured: a source whose kind says it needs none (a replayed log is already
+    /// in the device frame) gets only a file named with `--calibration`; the others get the best match for this
+    /// machine and sensor (its name, and its ``MotionSource/calibrationLabel``). Call it again to reload the files.
+    public func resolveCalibration(for source: any MotionSource) -> CalibrationLoader.Resolution {
+        if let exemption = configuration.source.configuration.calibrationExemption,
+            case .automatic = configuration.calibration
+        {
             return .init(
                 calibration: nil, path: nil,
-                explanation:
-                    "none: a replayed log is already in the device frame; pass --calibration FILE to apply one")
-        }
-        if case .dsu = configuration.source, case .automatic = configuration.calibration {
-            return .init(
-                calibration: nil, path: nil,
-                explanation:
-                    "none: a DSU server sends motion it calibrated itself, in the protocol's axes; pass "
-                    + "--calibration FILE to apply one")
+                explanation: "none: \(exemption); pass --calibration FILE to apply one")
         }
         let sensor = source.sensors.first
         let identity = CalibrationLoader.identity(
-            dmiRoot: configuration.dmiRoot, name: sensor?.name, label: label)
+            dmiRoot: configuration.dmiRoot, name: sensor?.name, label: source.calibrationLabel)
         return CalibrationLoader.resolve(configuration.calibration, identity: identity)
     }
 

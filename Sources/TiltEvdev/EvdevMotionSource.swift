@@ -69,6 +69,13 @@ public struct EvdevMotionSource: MotionSource {
         ]
     }
 
+    public var summary: String {
+        let found = configuration.path == nil ? "the first motion sensor found (auto), now " : ""
+        let kinds = sensors.flatMap(\.kinds).joined(separator: ", ")
+        let mount = EvdevMount(hasGyroscope: device.hasGyroscope).rawValue
+        return "evdev \(found)\(device.path): \(device.name) (\(kinds); \(mount) mount)"
+    }
+
     /// Reads the node at `path`, or the first motion sensor found when `path` is `nil`, with default settings.
     public init(path: String?) throws(EvdevError) {
         try self.init(configuration: Configuration(path: path))
@@ -146,4 +153,9 @@ public struct EvdevMotionSource: MotionSource {
             }
         }
     }
+}
+
+extension EvdevMotionSource.Configuration: MotionSourceConfiguration {
+    public func open() throws -> any MotionSource { try EvdevMotionSource(configuration: self) }
+    public var openFailure: String { "cannot read an evdev motion sensor" }
 }

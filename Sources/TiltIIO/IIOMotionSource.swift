@@ -11,7 +11,7 @@ import TiltSensors
 /// with exponential backoff; when it returns the source reports `active` and goes on.
 public struct IIOMotionSource: MotionSource {
     /// How to find and read the sensors.
-    public struct Configuration: Sendable {
+    public struct Configuration: Sendable, Hashable {
         /// The libiio context URI: `local:` or `ip:HOST`.
         public var uri: String
         /// The wait before looking for a lost device again: from 0.1 s, doubling up to 2 s.
@@ -53,6 +53,9 @@ public struct IIOMotionSource: MotionSource {
         name = "iio:\(main.name)"
         label = main.label
     }
+
+    public var summary: String { "IIO at \(configuration.uri): \(sensors.map(\.name).joined(separator: ", "))" }
+    public var calibrationLabel: String? { label }
 
     /// Reads the sensors at a libiio URI (`local:` or `ip:HOST`) with default settings.
     public init(uri: String) throws(IIOError) {
@@ -152,4 +155,9 @@ public struct IIOMotionSource: MotionSource {
         }
         try await thread.drain(deliver)
     }
+}
+
+extension IIOMotionSource.Configuration: MotionSourceConfiguration {
+    public func open() throws -> any MotionSource { try IIOMotionSource(configuration: self) }
+    public var openFailure: String { "cannot read IIO sensors at \(uri)" }
 }

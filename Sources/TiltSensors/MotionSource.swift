@@ -12,6 +12,13 @@ public protocol MotionSource: Sendable {
     /// A short name for the `source` field of frames, e.g. `replay:trial.csv` or `iio:bmi160`.
     var name: String { get }
 
+    /// What was found, in a line for `tiltd --check`: `replay demo.csv.gz: accel, anglvel`, the device of an
+    /// evdev node, the DSU server's address.
+    var summary: String { get }
+
+    /// The name calibration files may match besides the sensor's (an IIO device's `label`); `nil` when there is none.
+    var calibrationLabel: String? { get }
+
     /// Produces samples until the task is cancelled, the source ends, or it fails.
     ///
     /// - Parameters:
@@ -20,6 +27,41 @@ public protocol MotionSource: Sendable {
     ///   - events: Called for every sample and every change of the sensor's state, in order, from one task.
     /// - Throws: ``MotionSourceError`` when the source cannot go on; cancellation ends it without an error.
     func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws
+}
+
+extension MotionSource {
+    public var calibrationLabel: String? { nil }
+}
+
+/// What a kind of motion source reads, as its settings say: a value that opens the source, and that tells whether a
+/// reload changed the source (two equal configurations read the same thing).
+///
+/// Each kind's configuration says once what is particular to it, so the daemon, `tiltd --check` and the calibration
+/// handle every source alike: a replay's speed, why a source searches no calibration, the words of its error.
+public protocol MotionSourceConfiguration: Sendable, Hashable {
+    /// Opens the source: checks that what it names is there (a log's header, a device, an address); reads no samples.
+    func open() throws -> any MotionSource
+
+    /// The start of the error when ``open()`` fails, before its reason: `cannot replay`,
+    /// `cannot read IIO sensors at local:`.
+    var openFailure: String { get }
+
+    /// Why no calibration file is searched for this source (a replayed log is in the device frame already); `nil`:
+    /// the best matching file applies. A file named with `--calibration` applies either way.
+    var calibrationExemption: String? { get }
+
+    /// How much faster than real time samples come: a replay's speed, 1 for live sensors.
+    var speed: Double { get }
+}
+
+extension MotionSourceConfiguration {
+    public var calibrationExemption: String? { nil }
+    public var speed: Double { 1 }
+
+    /// Whether `other` is a configuration of the same kind, equal to this one.
+    public func isEqual(to other: any MotionSourceConfiguration) -> Bool {
+        (other as? Self) == self
+    }
 }
 
 /// What a running source reports.

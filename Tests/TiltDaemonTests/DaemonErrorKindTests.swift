@@ -38,7 +38,9 @@ struct DaemonErrorKindTests {
         dsu.dsu = DSUEndpoint(host: "127.0.0.1", slot: 1)
         dsu.dsuServer = DSUEndpoint(host: "127.0.0.1", port: 0)
         let configuration = try dsu.makeConfiguration()
-        #expect(configuration.source == .dsu(.init(endpoint: DSUEndpoint(host: "127.0.0.1", slot: 1))))
+        #expect(
+            configuration.source
+                == .init(DSUMotionSource.Configuration(endpoint: DSUEndpoint(host: "127.0.0.1", slot: 1))))
         #expect(configuration.dsuServer == DSUEndpoint(host: "127.0.0.1", port: 0))
         var withReplay = dsu
         withReplay.replay = "/x.csv"
@@ -53,12 +55,13 @@ struct DaemonErrorKindTests {
         evdevAndURI.evdev = "auto"
         evdevAndURI.uri = "ip:10.0.0.2"
         #expect(kind { _ = try evdevAndURI.makeConfiguration() } == .settings)
-        let unresolvable = TiltDaemon.Source.dsu(.init(endpoint: DSUEndpoint(host: "no-such-host.invalid")))
+        let unresolvable = TiltDaemon.Source(
+            DSUMotionSource.Configuration(endpoint: DSUEndpoint(host: "no-such-host.invalid")))
         #expect(kind { _ = try unresolvable.open() } == .source)
     }
 
     @Test func aSourceThatCannotBeOpened() {
-        let missing = TiltDaemon.Source.replay(.init(path: "/nonexistent/log.csv"))
+        let missing = TiltDaemon.Source(LogReplaySource.Configuration(path: "/nonexistent/log.csv"))
         #expect(kind { _ = try missing.open() } == .source)
     }
 

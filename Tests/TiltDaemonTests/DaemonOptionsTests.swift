@@ -35,6 +35,7 @@ struct DaemonOptionsTests {
         Sample(key: "loop", good: "true", bad: "maybe") { $0.loop.map { "\($0)" } },
         Sample(key: "uri", good: "ip:host", bad: "") { $0.uri },
         Sample(key: "evdev", good: "/dev/input/event7", bad: "") { $0.evdev },
+        Sample(key: "dsu", good: "192.168.1.5:26760/0", bad: "phone/9") { $0.dsu.map { "\($0)" } },
         Sample(key: "no_mag", good: "true", bad: "maybe") { $0.noMag.map { "\($0)" } },
         Sample(key: "limit", good: "0.25", bad: "0") { $0.limit.map { "\($0)" } },
         Sample(key: "calibration", good: "/a.calib", bad: "") { $0.calibration },
@@ -47,7 +48,6 @@ struct DaemonOptionsTests {
         Sample(key: "platform_profile", good: "/pp", bad: "") { $0.platformProfile },
         Sample(key: "system_bus", good: "unix:path=/x", bad: "") { $0.systemBus },
         Sample(key: "sensor_proxy", good: "true", bad: "x") { $0.sensorProxy.map { "\($0)" } },
-        Sample(key: "dsu", good: "192.168.1.5:26760/0", bad: "phone/9") { $0.dsu.map { "\($0)" } },
         Sample(key: "dsu_server", good: "127.0.0.1:26760", bad: "127.0.0.1:26760/0") { $0.dsuServer.map { "\($0)" } },
     ]
 

@@ -1,5 +1,6 @@
 import Testing
 import TiltCore
+import TiltEvdev
 import TiltSensors
 import TiltTestKit
 
@@ -28,9 +29,11 @@ import TiltTestKit
     func configuration() throws {
         var options = DaemonOptions()
         options.evdev = "auto"
-        #expect(try options.makeConfiguration().source == .evdev(path: nil))
+        #expect(try options.makeConfiguration().source == .init(EvdevMotionSource.Configuration(path: nil)))
         options.evdev = "/dev/input/by-id/usb-Sony-event-joystick"
-        #expect(try options.makeConfiguration().source == .evdev(path: "/dev/input/by-id/usb-Sony-event-joystick"))
+        #expect(
+            try options.makeConfiguration().source
+                == .init(EvdevMotionSource.Configuration(path: "/dev/input/by-id/usb-Sony-event-joystick")))
         options.replay = "/tmp/x.csv"
         let error = #expect(throws: DaemonError.self) { try options.makeConfiguration() }
         #expect(error?.message == "replay and evdev exclude each other: a log or a live motion sensor; keep one")

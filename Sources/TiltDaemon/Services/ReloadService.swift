@@ -21,7 +21,6 @@ final class ReloadService: Service {
     let signals: UnixSignalsSequence
     let hub: Hub
     let source: CalibratedMotionSource
-    let sensorLabel: String?
     /// The socket file the daemon created, whose group a reload may change; `nil` under socket activation.
     let socketFile: String?
     let settings: DaemonSettings
@@ -31,7 +30,7 @@ final class ReloadService: Service {
     private let state: Mutex<TiltDaemon.Configuration>
 
     init(
-        signals: UnixSignalsSequence, hub: Hub, source: CalibratedMotionSource, sensorLabel: String?,
+        signals: UnixSignalsSequence, hub: Hub, source: CalibratedMotionSource,
         socketFile: String?, settings: DaemonSettings, logLevel: LogLevelControl?,
         configuration: TiltDaemon.Configuration, reload: (@Sendable () throws -> TiltDaemon.Configuration)?,
         logger: Logger
@@ -39,7 +38,6 @@ final class ReloadService: Service {
         self.signals = signals
         self.hub = hub
         self.source = source
-        self.sensorLabel = sensorLabel
         self.socketFile = socketFile
         self.settings = settings
         self.logLevel = logLevel
@@ -95,7 +93,7 @@ final class ReloadService: Service {
         settings.replace(next.policy)
         logLevel?.level = next.logLevel
         let resolution = TiltDaemon(configuration: next, logger: logger)
-            .resolveCalibration(for: source.base, label: sensorLabel)
+            .resolveCalibration(for: source.base)
         source.setCalibration(resolution.calibration)
         hub.setCalibration(resolution.explanation, applied: resolution.calibration != nil)
         if resolution.problems.isEmpty {

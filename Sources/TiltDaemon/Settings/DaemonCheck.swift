@@ -1,9 +1,6 @@
 import FoundationEssentials
 import Logging
 import TiltCore
-import TiltDSU
-import TiltEvdev
-import TiltIIO
 import TiltSensors
 import TiltWire
 
@@ -153,24 +150,7 @@ public struct DaemonCheck: Sendable {
             add(.fail, "source", error.description)
             return
         }
-        let label = (source as? IIOMotionSource)?.label
-        switch configuration.source {
-        case .replay(let replay):
-            add(.ok, "source", "replay \(replay.path): \(source.sensors.flatMap(\.kinds).joined(separator: ", "))")
-        case .iio(let uri):
-            add(.ok, "source", "IIO at \(uri): \(source.sensors.map(\.name).joined(separator: ", "))")
-        case .dsu(let dsu):
-            let slot = dsu.endpoint.slot.map { "slot \($0)" } ?? "the first connected slot"
-            add(.ok, "source", "DSU server \(dsu.endpoint) (resolves; \(slot); not contacted by --check)")
-        case .evdev(let path):
-            let device = (source as? EvdevMotionSource)?.device
-            let found = path == nil ? "the first motion sensor found (auto), now " : ""
-            let kinds = source.sensors.flatMap(\.kinds).joined(separator: ", ")
-            let mount = EvdevMount(hasGyroscope: device?.hasGyroscope ?? false).rawValue
-            add(
-                .ok, "source",
-                "evdev \(found)\(device?.path ?? path ?? "?"): \(device?.name ?? "?") (\(kinds); \(mount) mount)")
-        }
+        add(.ok, "source", source.summary)
         if let server = configuration.dsuServer {
             let reach =
                 server.isLoopback ? "this machine only" : "reachable from the network: anyone can read the motion"
@@ -178,11 +158,12 @@ public struct DaemonCheck: Sendable {
         }
         if case .automatic(let directories) = configuration.calibration {
             let when =
-                if case .replay = configuration.source { " (for IIO sensors; a replay searches none)" } else { "" }
+                configuration.source.configuration.calibrationExemption == nil
+                ? "" : " (for IIO sensors; this source searches none)"
             add(.ok, "calibration", "folders searched\(when): \(InstalledData.describe(directories))")
         }
         let resolution = TiltDaemon(configuration: configuration, logger: .init(label: "tiltd-check"))
-            .resolveCalibration(for: source, label: label)
+            .resolveCalibration(for: source)
         if resolution.problems.isEmpty {
             add(.ok, "calibration", resolution.explanation)
         } else {

@@ -122,33 +122,19 @@ public struct DaemonOptions: Sendable, Equatable {
             throw DaemonError(
                 .settings, "loop needs a log to replay: add replay = FILE (or --replay FILE), or drop loop")
         }
-        // One source: the settings of the source choice (replay, uri, evdev, dsu) exclude each other, in the
-        // table's order.
+        // One source: the settings that pick a kind of source (sourceKinds) exclude each other, in the table's order.
         let sources = Self.settings.filter { $0.choice == Self.sourceChoice && $0.isGiven(self) }
         if sources.count > 1 {
             let (first, second) = (sources[0].key, sources[1].key)
+            let reads = { (key: String) in Self.sourceKinds.first { $0.key == key }?.reads ?? key }
             throw DaemonError(
-                .settings,
-                "\(first) and \(second) exclude each other: \(Self.sourceKinds[first] ?? first) or "
-                    + "\(Self.sourceKinds[second] ?? second); keep one")
+                .settings, "\(first) and \(second) exclude each other: \(reads(first)) or \(reads(second)); keep one")
         }
         if noCalibration == true, calibration != nil {
             throw DaemonError(.settings, "calibration FILE and no_calibration exclude each other; keep one")
         }
         let useMagnetometer = !(noMag ?? false)
-        let source: TiltDaemon.Source
-        if let dsu {
-            source = .dsu(DSUMotionSource.Configuration(endpoint: dsu))
-        } else if let replay {
-            var configuration = LogReplaySource.Configuration(path: replay, useMagnetometer: useMagnetometer)
-            if let speed { configuration.speed = speed }
-            if let loop { configuration.loop = loop }
-            source = .replay(configuration)
-        } else if let evdev {
-            source = .evdev(path: evdev == Self.evdevAuto ? nil : evdev)
-        } else {
-            source = .iio(uri: uri ?? Self.defaultIIOURI)
-        }
+        let source = TiltDaemon.Source(sourceConfiguration)
         var pipeline = MotionPipeline.Configuration()
         pipeline.filter.useMagnetometer = useMagnetometer
         if let limit { pipeline.shaping.limit = limit }

@@ -18,6 +18,8 @@ public final class CalibratedMotionSource: MotionSource {
 
     public var sensors: [SensorDescription] { base.sensors }
     public var name: String { base.name }
+    public var summary: String { base.summary }
+    public var calibrationLabel: String? { base.calibrationLabel }
 
     /// The calibration applied now.
     public var calibration: Calibration? { current.withLock { $0 } }

@@ -58,6 +58,10 @@ public final class LogReplaySource: MotionSource {
     public let name: String
     private let state: Mutex<State>
 
+    public var summary: String {
+        "replay \(configuration.path): \(sensors.flatMap(\.kinds).joined(separator: ", "))"
+    }
+
     /// Opens the log and reads its header.
     ///
     /// - Throws: ``SensorLogError`` when the log cannot be opened or its header is unusable.
@@ -167,4 +171,10 @@ public final class LogReplaySource: MotionSource {
             }
         }
     }
+}
+
+extension LogReplaySource.Configuration: MotionSourceConfiguration {
+    public func open() throws -> any MotionSource { try LogReplaySource(configuration: self) }
+    public var openFailure: String { "cannot replay" }
+    public var calibrationExemption: String? { "a replayed log is already in the device frame" }
 }
