@@ -7,7 +7,7 @@ extension ParsableCommand {
     /// status: 64 for a usage mistake, 0 for `--help`), with the argument parser's own words in the house style
     /// (`error: unknown option '--bogus'; did you mean '--out'?`). A `ValidationError` is this program's own
     /// sentence and is left as it is.
-    public static func exitParsing(_ error: any Error) -> Never {
+    package static func exitParsing(_ error: any Error) -> Never {
         guard !(error is ValidationError), exitCode(for: error) != .success else { exit(withError: error) }
         let message = message(for: error)
         var full = fullMessage(for: error)
@@ -22,7 +22,7 @@ extension ParsableCommand {
     /// it throws ends the program as `exit(withError:)` does.
     ///
     /// - Parameter arguments: The arguments without the program's name; `nil`: the process's own.
-    public static func parseAndRun(_ arguments: [String]? = nil) async {
+    package static func parseAndRun(_ arguments: [String]? = nil) async {
         var command: any ParsableCommand
         do { command = try parseAsRoot(arguments) } catch { exitParsing(error) }
         do {

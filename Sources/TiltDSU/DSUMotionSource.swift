@@ -13,31 +13,31 @@ import TiltSensors
 /// filter does not integrate across the silence). Sample times are the server's microsecond timestamps, on this
 /// machine's monotonic clock from the first packet after each (re)start, and the time of arrival for a server that
 /// sends none. Nothing is sent while the daemon's sensor is off: the subscription lapses.
-public struct DSUMotionSource: MotionSource {
+package struct DSUMotionSource: MotionSource {
     /// Where the server is, and the timing of the subscription.
-    public struct Configuration: Sendable, Hashable {
-        public var endpoint: DSUEndpoint
+    package struct Configuration: Sendable, Hashable {
+        package var endpoint: DSUEndpoint
         /// How often the subscription is renewed, seconds (servers drop a client after 5 s without a request).
-        public var renewInterval: Double
+        package var renewInterval: Double
         /// Seconds without a data packet after which the sensor is `lost`.
-        public var quietTimeout: Double
+        package var quietTimeout: Double
 
-        public init(endpoint: DSUEndpoint, renewInterval: Double = 1, quietTimeout: Double = 1) {
+        package init(endpoint: DSUEndpoint, renewInterval: Double = 1, quietTimeout: Double = 1) {
             self.endpoint = endpoint
             self.renewInterval = renewInterval
             self.quietTimeout = quietTimeout
         }
     }
 
-    public let configuration: Configuration
-    public let sensors: [SensorDescription]
+    package let configuration: Configuration
+    package let sensors: [SensorDescription]
     /// `dsu:HOST:PORT/SLOT` (`/SLOT` only when one was chosen).
-    public let name: String
+    package let name: String
 
     /// Checks that the server's address resolves; sends nothing yet.
     ///
     /// - Throws: ``DSUAddressError`` when the host does not resolve.
-    public init(configuration: Configuration) throws(DSUAddressError) {
+    package init(configuration: Configuration) throws(DSUAddressError) {
         _ = try DSUSocket.resolve(configuration.endpoint)
         self.configuration = configuration
         name = "dsu:\(configuration.endpoint)"
@@ -48,12 +48,12 @@ public struct DSUMotionSource: MotionSource {
         ]
     }
 
-    public var summary: String {
+    package var summary: String {
         let slot = configuration.endpoint.slot.map { "slot \($0)" } ?? "the first connected slot"
         return "DSU server \(configuration.endpoint) (resolves; \(slot); not contacted by --check)"
     }
 
-    public func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
+    package func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
         let socket: DSUSocket
         do {
             socket = try DSUSocket(connectingTo: configuration.endpoint)
@@ -197,9 +197,9 @@ struct DSUClient: Sendable {
 }
 
 extension DSUMotionSource.Configuration: MotionSourceConfiguration {
-    public func open() throws -> any MotionSource { try DSUMotionSource(configuration: self) }
-    public var openFailure: String { "cannot read the DSU server \(endpoint)" }
-    public var calibrationExemption: String? {
+    package func open() throws -> any MotionSource { try DSUMotionSource(configuration: self) }
+    package var openFailure: String { "cannot read the DSU server \(endpoint)" }
+    package var calibrationExemption: String? {
         "a DSU server sends motion it calibrated itself, in the protocol's axes"
     }
 }

@@ -9,14 +9,14 @@ import TiltSensors
 
 /// A UDP socket connected to one DSU server: datagrams go to it, and only its datagrams come back (the kernel
 /// filters the rest). Used by one thread at a time.
-public final class DSUSocket: @unchecked Sendable {
+package final class DSUSocket: @unchecked Sendable {
     // Unchecked: the descriptor is used by the reading thread only, and closed once, after it ended.
-    public let descriptor: Int32
+    package let descriptor: Int32
 
     /// Resolves `endpoint` and connects a UDP socket to its first address.
     ///
     /// - Throws: ``DSUAddressError`` when the name does not resolve or the socket cannot be made.
-    public init(connectingTo endpoint: DSUEndpoint) throws(DSUAddressError) {
+    package init(connectingTo endpoint: DSUEndpoint) throws(DSUAddressError) {
         let addresses = try Self.resolve(endpoint)
         var lastError = "no address"
         for (family, address) in addresses {
@@ -69,13 +69,13 @@ public final class DSUSocket: @unchecked Sendable {
 
     /// Sends one datagram; `false` when the kernel refused it (the server's port is closed, no route).
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
     /// The next datagram, waiting at most `timeoutMs`; `nil` when none came (or the server's port is closed: a
     /// connected UDP socket reports the ICMP answer as `ECONNREFUSED`).
-    public func receive(timeoutMs: Int32) -> [UInt8]? {
+    package func receive(timeoutMs: Int32) -> [UInt8]? {
         var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
         guard poll(&fds, 1, timeoutMs) > 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 2048)

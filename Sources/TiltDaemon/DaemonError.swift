@@ -2,7 +2,7 @@ import TiltCore
 
 /// Why the daemon cannot start or go on: a kind a caller (and a test) can switch on, and the words for people, which
 /// say what went wrong and what to do.
-public typealias DaemonError = TiltError<DaemonErrorKind>
+package typealias DaemonError = TiltError<DaemonErrorKind>
 
 /// What went wrong.
 ///
@@ -16,6 +16,6 @@ public typealias DaemonError = TiltError<DaemonErrorKind>
 /// - `sensorProxy`: `--sensor-proxy`: the D-Bus bus cannot be reached, the name is owned or not allowed, or the bus
 ///   went away
 /// - `dsu`: `--dsu-server`: the UDP address cannot be bound (in use, not this machine's, privileged)
-public enum DaemonErrorKind: Sendable, Hashable {
+package enum DaemonErrorKind: Sendable, Hashable {
     case settings, source, socketPath, socketInUse, socket, systemd, unknownGroup, sensorProxy, dsu
 }

@@ -15,50 +15,50 @@ import UnixSignals
 
 /// The tilt sensor daemon: a motion source, fusion, and the Unix-socket server, run as one service group that
 /// shuts down gracefully on SIGTERM and SIGINT.
-public struct TiltDaemon: Sendable {
+package struct TiltDaemon: Sendable {
     /// Where samples come from: a log replayed, IIO sensors, an evdev node, a DSU server — any kind's
     /// ``MotionSourceConfiguration`` (``DaemonOptions/sourceKinds`` lists the kinds the settings can name).
-    public struct Source: Sendable, Equatable, CustomStringConvertible {
+    package struct Source: Sendable, Equatable, CustomStringConvertible {
         /// What to read, as the source's own kind describes it.
-        public let configuration: any MotionSourceConfiguration
+        package let configuration: any MotionSourceConfiguration
 
-        public init(_ configuration: some MotionSourceConfiguration) {
+        package init(_ configuration: some MotionSourceConfiguration) {
             self.configuration = configuration
         }
 
-        public static func == (a: Source, b: Source) -> Bool {
+        package static func == (a: Source, b: Source) -> Bool {
             a.configuration.isEqual(to: b.configuration)
         }
 
-        public var description: String { "\(configuration)" }
+        package var description: String { "\(configuration)" }
     }
 
     /// Daemon settings.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The socket path; `nil` resolves it as ``SocketPath/resolve(_:environment:)`` does.
-        public var socketPath: String?
-        public var source: Source
-        public var pipeline: MotionPipeline.Configuration
+        package var socketPath: String?
+        package var source: Source
+        package var pipeline: MotionPipeline.Configuration
         /// Threads serving clients.
-        public var eventLoopThreads: Int
+        package var eventLoopThreads: Int
         /// Which calibration to apply: searched for IIO sensors, only an explicit file for a replay.
-        public var calibration: CalibrationLoader.Choice
+        package var calibration: CalibrationLoader.Choice
         /// Where DMI strings are read to match calibration files (``CalibrationLoader/defaultDMIRoot``).
-        public var dmiRoot: String
+        package var dmiRoot: String
         /// Where the power state comes from; `nil` publishes mains power and probes nothing.
-        public var power: PowerMonitor.Configuration? = .init()
+        package var power: PowerMonitor.Configuration? = .init()
         /// Limits and access rules (reloadable).
-        public var policy = ServicePolicy()
+        package var policy = ServicePolicy()
         /// The log level (reloadable; applied through the daemon's ``LogLevelControl``).
-        public var logLevel: Logger.Level = .info
+        package var logLevel: Logger.Level = .info
         /// Serve `net.hadess.SensorProxy` (``SensorProxyService``).
-        public var sensorProxy = false
+        package var sensorProxy = false
         /// The bus for it; `nil`: the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
-        public var sensorProxyBus: String?
+        package var sensorProxyBus: String?
         /// Serve the motion over DSU on this UDP address (``DSUServerService``); `nil`: no DSU server.
-        public var dsuServer: DSUEndpoint?
+        package var dsuServer: DSUEndpoint?
 
-        public init(
+        package init(
             socketPath: String? = nil, source: Source, pipeline: MotionPipeline.Configuration = .init(),
             eventLoopThreads: Int = 1,
             calibration: CalibrationLoader.Choice = .automatic(directories: CalibrationLoader.defaultDirectories()),
@@ -73,15 +73,15 @@ public struct TiltDaemon: Sendable {
         }
     }
 
-    public var configuration: Configuration
-    public var logger: Logger
+    package var configuration: Configuration
+    package var logger: Logger
     /// The level every daemon logger reads, set again on reload; `nil` leaves log levels alone.
-    public var logLevel: LogLevelControl?
+    package var logLevel: LogLevelControl?
     /// Builds the configuration afresh on `SIGHUP` (re-reading the config file, flags over it); `nil` keeps the
     /// configuration and only re-resolves the calibration.
-    public var reload: (@Sendable () throws -> Configuration)?
+    package var reload: (@Sendable () throws -> Configuration)?
 
-    public init(
+    package init(
         configuration: Configuration, logger: Logger, logLevel: LogLevelControl? = nil,
         reload: (@Sendable () throws -> Configuration)? = nil
     ) {
@@ -98,7 +98,7 @@ public struct TiltDaemon: Sendable {
     ///
     /// - Parameter onReady: Called once the socket accepts connections.
     /// - Throws: ``DaemonError`` when the source or the socket cannot be set up.
-    public func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
+    package func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
         let path = SocketPath.resolve(configuration.socketPath)
         let passedCount = Systemd.passedCount
         let passedListener = try Systemd.passedListener()
@@ -185,7 +185,7 @@ public struct TiltDaemon: Sendable {
     /// The calibration for `source` as configured: a source whose kind says it needs none (a replayed log is already
     /// in the device frame) gets only a file named with `--calibration`; the others get the best match for this
     /// machine and sensor (its name, and its ``MotionSource/calibrationLabel``). Call it again to reload the files.
-    public func resolveCalibration(for source: any MotionSource) -> CalibrationLoader.Resolution {
+    package func resolveCalibration(for source: any MotionSource) -> CalibrationLoader.Resolution {
         if let exemption = configuration.source.configuration.calibrationExemption,
             case .automatic = configuration.calibration
         {

@@ -3,7 +3,7 @@ import TiltCore
 
 /// Opens the desktop of the session the program runs in: Wayland where `WAYLAND_DISPLAY` is set, else X11 where
 /// `DISPLAY` is.
-public enum DesktopConnection {
+package enum DesktopConnection {
     /// The session's desktop, with a surface on every output (or on those named in `outputs`).
     /// - Parameters:
     ///   - shell: the desktop shell's control channel (`tiltfx wallpaper --gnome`): on Wayland the wallpaper is then
@@ -12,7 +12,7 @@ public enum DesktopConnection {
     ///   - environment: where `WAYLAND_DISPLAY` and `DISPLAY` are read (an empty value counts as unset).
     /// - Throws: ``DesktopError``: `.noDisplay` when neither is set or the server does not answer, `.unsupported` when
     ///   the compositor has no layer-shell (GNOME's Mutter).
-    public static func open(
+    package static func open(
         outputs: Set<String>?, shell: ShellChannel? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(DesktopError) -> any DesktopSurfaces {

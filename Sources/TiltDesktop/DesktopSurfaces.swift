@@ -7,7 +7,7 @@ import TiltCore
 /// The wallpaper's frame sink drives it: ``dispatch(waitSeconds:)`` takes the display's events (outputs coming and
 /// going, resized, covered by a fullscreen window, frame callbacks), ``draw(output:tag:_:)`` draws one output's
 /// frame and shows it. Used on the thread that made it: its GL context is current there.
-public protocol DesktopSurfaces: AnyObject {
+package protocol DesktopSurfaces: AnyObject {
     /// What draws the desktop, for the log: `wayland (layer-shell)`, `x11`.
     var backend: String { get }
     /// The outputs that have a surface now, in the order the display server announced them.
@@ -32,9 +32,9 @@ public protocol DesktopSurfaces: AnyObject {
 }
 
 /// One output (monitor) with the wallpaper's surface on it.
-public struct DesktopOutput: Sendable, Hashable {
+package struct DesktopOutput: Sendable, Hashable {
     /// Whether the wallpaper on an output can be seen.
-    public enum Visibility: Sendable, Hashable {
+    package enum Visibility: Sendable, Hashable {
         /// Nothing says otherwise.
         case visible
         /// The active window on this output is fullscreen.
@@ -51,22 +51,22 @@ public struct DesktopOutput: Sendable, Hashable {
 
     /// The output's name as the display server calls it (`eDP-1`, `HDMI-A-1`, `HEADLESS-1`; X11: the RandR
     /// monitor's or output's name).
-    public var name: String
+    package var name: String
     /// The surface's width in pixels (its logical size times the output's scale).
-    public var width: Int
+    package var width: Int
     /// The surface's height in pixels.
-    public var height: Int
+    package var height: Int
     /// The output's refresh rate, Hz, where the display server says it.
-    public var refreshRate: Double?
+    package var refreshRate: Double?
     /// Whether the wallpaper there can be seen.
-    public var visibility: Visibility
+    package var visibility: Visibility
     /// Whether a frame can be drawn now (Wayland: the last frame's callback came; X11: always).
-    public var ready: Bool
+    package var ready: Bool
     /// The output's rotation (RandR's, or the `wl_output` transform).
-    public var rotation: ScreenRotation
+    package var rotation: ScreenRotation
 
     /// An output.
-    public init(
+    package init(
         name: String, width: Int, height: Int, refreshRate: Double? = nil, visibility: Visibility = .visible,
         ready: Bool = true, rotation: ScreenRotation = .normal
     ) {
@@ -81,40 +81,40 @@ public struct DesktopOutput: Sendable, Hashable {
 }
 
 /// What ``DesktopSurfaces/dispatch(waitSeconds:)`` saw.
-public struct DesktopEvents: Sendable, Hashable {
+package struct DesktopEvents: Sendable, Hashable {
     /// Outputs that got a surface (a monitor plugged in or enabled, and every output on the first dispatch).
-    public var added: [String] = []
+    package var added: [String] = []
     /// Outputs whose surface is gone (unplugged, disabled).
-    public var removed: [String] = []
+    package var removed: [String] = []
     /// Outputs whose size, scale or rotation changed: their next frame must be drawn.
-    public var resized: [String] = []
+    package var resized: [String] = []
     /// Outputs whose ``DesktopOutput/visibility`` changed.
-    public var visibilityChanged: [String] = []
+    package var visibilityChanged: [String] = []
     /// Outputs that became ``DesktopOutput/ready`` (a frame callback came).
-    public var ready: [String] = []
+    package var ready: [String] = []
     /// Frames the compositor reports shown (`wp_presentation` feedback).
-    public var presented: [Presentation] = []
+    package var presented: [Presentation] = []
     /// The desktop shell that started the wallpaper closed its control channel (``ShellChannel``): it is gone or
     /// wants the wallpaper to stop.
-    public var shellLeft = false
+    package var shellLeft = false
 
     /// No events.
-    public init() {}
+    package init() {}
 
     /// Whether nothing happened.
-    public var isEmpty: Bool { self == DesktopEvents() }
+    package var isEmpty: Bool { self == DesktopEvents() }
 
     /// A frame shown on an output.
-    public struct Presentation: Sendable, Hashable {
+    package struct Presentation: Sendable, Hashable {
         /// The output.
-        public var output: String
+        package var output: String
         /// The `tag` it was drawn with (its `mono` time).
-        public var tag: Double
+        package var tag: Double
         /// When it was shown, seconds on the monotonic clock (`CLOCK_MONOTONIC`, as `mono`).
-        public var shown: Double
+        package var shown: Double
 
         /// A presentation.
-        public init(output: String, tag: Double, shown: Double) {
+        package init(output: String, tag: Double, shown: Double) {
             self.output = output
             self.tag = tag
             self.shown = shown
@@ -123,10 +123,10 @@ public struct DesktopEvents: Sendable, Hashable {
 }
 
 /// What can go wrong with the desktop's surfaces.
-public typealias DesktopError = TiltError<DesktopErrorKind>
+package typealias DesktopError = TiltError<DesktopErrorKind>
 
 /// The kinds of ``DesktopError``.
-public enum DesktopErrorKind: Sendable, Hashable {
+package enum DesktopErrorKind: Sendable, Hashable {
     /// No display server to connect to (no `WAYLAND_DISPLAY`/`DISPLAY`, or the connection was refused).
     case noDisplay
     /// The display server lacks what the wallpaper needs (GNOME's Mutter has no layer-shell; an X server without

@@ -4,18 +4,18 @@ import Glibc
 /// starts `tiltfx wallpaper --gnome`), read without blocking whenever the desktop waits for events.
 ///
 /// The end of the file means the shell is gone (or asked the wallpaper to stop by closing the pipe): ``ended``.
-public final class ShellChannel {
+package final class ShellChannel {
     /// The descriptor read; the desktop polls it beside the display server's.
-    public let fd: Int32
+    package let fd: Int32
     /// What the shell said so far.
-    public private(set) var control = ShellControl()
+    package private(set) var control = ShellControl()
     /// The shell closed its end.
-    public private(set) var ended = false
+    package private(set) var ended = false
     private let warn: (String) -> Void
 
     /// Reads `fd` from now on (it is made non-blocking).
     /// - Parameter warn: told each problem with a line (logged as a warning).
-    public init(fd: Int32 = STDIN_FILENO, warn: @escaping (String) -> Void) {
+    package init(fd: Int32 = STDIN_FILENO, warn: @escaping (String) -> Void) {
         self.fd = fd
         self.warn = warn
         let flags = fcntl(fd, F_GETFL)
@@ -24,7 +24,7 @@ public final class ShellChannel {
 
     /// Reads what is there now; returns whether what the shell says changed (or the channel ended).
     @discardableResult
-    public func read() -> Bool {
+    package func read() -> Bool {
         guard !ended else { return false }
         let before = control
         var buffer = [UInt8](repeating: 0, count: 4096)

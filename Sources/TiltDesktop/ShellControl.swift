@@ -10,9 +10,9 @@
 /// Pure: bytes in, state out; ``ShellChannel`` reads them from a file descriptor. A line is at most
 /// ``maxLineBytes`` long; a longer one, or one that says nothing known, is reported and skipped, and the lines after
 /// it are read as usual (docs/gnome.md).
-public struct ShellControl: Sendable, Hashable {
+package struct ShellControl: Sendable, Hashable {
     /// What the shell says of one monitor.
-    public enum State: String, Sendable, Hashable, CaseIterable {
+    package enum State: String, Sendable, Hashable, CaseIterable {
         /// Nothing covers it.
         case visible
         /// A fullscreen window is on top there.
@@ -24,7 +24,7 @@ public struct ShellControl: Sendable, Hashable {
     }
 
     /// One line, understood.
-    public enum Command: Sendable, Hashable {
+    package enum Command: Sendable, Hashable {
         /// `output NAME STATE`.
         case output(String, State)
         /// `screen visible|hidden`.
@@ -32,20 +32,20 @@ public struct ShellControl: Sendable, Hashable {
     }
 
     /// The longest line taken, newline excluded.
-    public static let maxLineBytes = 1024
+    package static let maxLineBytes = 1024
 
     /// Each output's last state, by name.
-    public private(set) var outputs: [String: State] = [:]
+    package private(set) var outputs: [String: State] = [:]
     /// Whether the shell said the whole screen is hidden (locked, blanked).
-    public private(set) var screenHidden = false
+    package private(set) var screenHidden = false
     private var line: [UInt8] = []
     private var overlong = false
 
     /// A channel that has heard nothing yet.
-    public init() {}
+    package init() {}
 
     /// Takes `bytes` as they came; returns the problems of the complete lines in them, one message each.
-    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [String] {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [String] {
         var problems: [String] = []
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
@@ -66,7 +66,7 @@ public struct ShellControl: Sendable, Hashable {
     }
 
     /// The visibility the shell gives `output`, or `nil` when it said nothing of it.
-    public func visibility(of output: String) -> DesktopOutput.Visibility? {
+    package func visibility(of output: String) -> DesktopOutput.Visibility? {
         if screenHidden { return .hidden }
         switch outputs[output] {
         case nil: return nil
@@ -79,7 +79,7 @@ public struct ShellControl: Sendable, Hashable {
 
     /// Parses one line (without its newline).
     /// - Returns: the command, or a message saying what is wrong with the line.
-    public static func parse(_ text: String) -> Result<Command, ShellControlProblem> {
+    package static func parse(_ text: String) -> Result<Command, ShellControlProblem> {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
         let states = State.allCases.map(\.rawValue).joined(separator: "|")
         switch words.first {
@@ -111,9 +111,9 @@ public struct ShellControl: Sendable, Hashable {
 }
 
 /// What is wrong with a control line.
-public struct ShellControlProblem: Error, Sendable, Hashable {
+package struct ShellControlProblem: Error, Sendable, Hashable {
     /// The message, naming the line and what the channel takes.
-    public var message: String
+    package var message: String
 
     init(_ message: String) { self.message = message }
 }

@@ -21,9 +21,9 @@ import TiltCore
 /// one per output, sized to it and titled `tiltfx-wallpaper NAME`, for a desktop shell that puts them behind its
 /// desktop itself (GNOME Shell's extension, since Mutter has no layer-shell), and which says through a
 /// ``ShellChannel`` what covers each output.
-public final class WaylandDesktop: DesktopSurfaces {
+package final class WaylandDesktop: DesktopSurfaces {
     /// What the wallpaper's surfaces are.
-    public enum Role: Sendable, Hashable {
+    package enum Role: Sendable, Hashable {
         /// `zwlr_layer_shell_v1` background surfaces, below every window (sway, Hyprland, KDE Plasma, …).
         case layerShell
         /// Ordinary `xdg_toplevel` windows that a desktop shell shows as its background: one per output, its size,
@@ -32,18 +32,18 @@ public final class WaylandDesktop: DesktopSurfaces {
     }
 
     /// The title of `output`'s window in ``Role-swift.enum/shellWindows``: how the shell finds it.
-    public static func windowTitle(output: String) -> String { "tiltfx-wallpaper \(output)" }
+    package static func windowTitle(output: String) -> String { "tiltfx-wallpaper \(output)" }
     /// The windows' application id.
-    public static let appID = "tiltfx-wallpaper"
+    package static let appID = "tiltfx-wallpaper"
 
-    public var backend: String {
+    package var backend: String {
         role == .layerShell ? "wayland (layer-shell)" : "wayland (windows for the desktop shell)"
     }
     let role: Role
     /// The shell's control channel, where it has one.
     let shell: ShellChannel?
     /// The compositor paces frames: an output is ready when its frame callback comes.
-    public var pacesFrames: Bool { true }
+    package var pacesFrames: Bool { true }
 
     let display: OpaquePointer
     private let registry: OpaquePointer
@@ -84,7 +84,7 @@ public final class WaylandDesktop: DesktopSurfaces {
     ///   wlr-layer-shell, e.g. GNOME's Mutter), `.gl` (no EGL on Wayland or no GLES 3.0) or `.lost`.
     ///   - role: layer-shell surfaces, or windows for a desktop shell.
     ///   - shell: what covers each output, from the shell (with ``Role-swift.enum/shellWindows``).
-    public init(
+    package init(
         displayName: String? = nil, outputs: Set<String>? = nil, notDrawnAfter: Double = 1.0,
         role: Role = .layerShell, shell: ShellChannel? = nil
     ) throws(DesktopError) {
@@ -147,17 +147,17 @@ public final class WaylandDesktop: DesktopSurfaces {
         teardown()
     }
 
-    public var outputs: [DesktopOutput] {
+    package var outputs: [DesktopOutput] {
         heads.compactMap { $0.surface == nil ? nil : $0.output }
     }
 
-    public func makeCurrent() throws(DesktopError) {
+    package func makeCurrent() throws(DesktopError) {
         guard eglMakeCurrent(egl, nil, nil, context) == EGL_TRUE else {
             throw DesktopError(.gl, "eglMakeCurrent without a surface failed with \(Self.eglErrorText())")
         }
     }
 
-    public func dispatch(waitSeconds: Double) throws(DesktopError) -> DesktopEvents {
+    package func dispatch(waitSeconds: Double) throws(DesktopError) -> DesktopEvents {
         let deadline = Self.now() + max(0, waitSeconds)
         while true {
             try readEvents(until: min(deadline, nextNotDrawnDeadline() ?? deadline))
@@ -174,7 +174,7 @@ public final class WaylandDesktop: DesktopSurfaces {
     /// in events not read yet, or not configured yet) is skipped: `body` is not called.
     /// - Throws: ``DesktopError`` with kind `.gl` when EGL fails, `.lost` when the connection ended; what `body`
     ///   throws.
-    public func draw(output: String, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void) throws {
+    package func draw(output: String, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void) throws {
         guard let head = heads.first(where: { $0.name == output }), let surface = head.surface,
             let eglSurface = head.eglSurface
         else { return }

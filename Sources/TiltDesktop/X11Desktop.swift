@@ -17,11 +17,11 @@ import TiltCore
 /// installs an I/O error exit handler on its display, and process-wide an I/O error handler and a protocol error
 /// handler that return (an `XSetErrorHandler` that ignores errors, so a client window destroyed while it is read
 /// is not fatal). After `.lost` the object must only be released.
-public final class X11Desktop: DesktopSurfaces {
-    public let backend = "x11"
+package final class X11Desktop: DesktopSurfaces {
+    package let backend = "x11"
     /// X11 does not pace frames: every output is always ready, and the loop keeps its own rate.
-    public var pacesFrames: Bool { false }
-    public internal(set) var outputs: [DesktopOutput] = []
+    package var pacesFrames: Bool { false }
+    package internal(set) var outputs: [DesktopOutput] = []
 
     let display: OpaquePointer
     let root: Window
@@ -69,7 +69,7 @@ public final class X11Desktop: DesktopSurfaces {
     ///     extension); it overrides what the window manager's properties say, except `visible`.
     /// - Throws: ``DesktopError``: `.noDisplay` when there is no X server to connect to, `.unsupported` when it has
     ///   no RandR 1.3, `.gl` when EGL cannot make an ES 3.0 context or window surfaces on it.
-    public init(outputs: Set<String>? = nil, displayName: String? = nil, shell: ShellChannel? = nil)
+    package init(outputs: Set<String>? = nil, displayName: String? = nil, shell: ShellChannel? = nil)
         throws(DesktopError)
     {
         self.shell = shell
@@ -173,7 +173,7 @@ public final class X11Desktop: DesktopSurfaces {
         lostFlag.release()
     }
 
-    public func makeCurrent() throws(DesktopError) {
+    package func makeCurrent() throws(DesktopError) {
         try checkConnection()
         if eglMakeCurrent(eglDisplay, nil, nil, eglContext) == EGL_TRUE { return }
         // Without EGL_KHR_surfaceless_context: any window's surface will do.
@@ -186,7 +186,7 @@ public final class X11Desktop: DesktopSurfaces {
             .gl, "eglMakeCurrent failed with 0x\(String(eglGetError(), radix: 16)) (no surfaceless context, no window)")
     }
 
-    public func dispatch(waitSeconds: Double) throws(DesktopError) -> DesktopEvents {
+    package func dispatch(waitSeconds: Double) throws(DesktopError) -> DesktopEvents {
         try checkConnection()
         var events = DesktopEvents()
         events.added = pendingAdded
@@ -222,7 +222,7 @@ public final class X11Desktop: DesktopSurfaces {
         return events
     }
 
-    public func draw(output: String, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void) throws {
+    package func draw(output: String, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void) throws {
         try checkConnection()
         guard var surface = surfaces[output] else {
             throw DesktopError(.gl, "no wallpaper window on output \(output)")

@@ -3,7 +3,7 @@ import TiltSensors
 extension EvdevDiscovery {
     /// Describes every motion sensor for `tilt sensors`: sysfs's description, and for each node that can be opened
     /// its resolutions and its report rate, measured by reading it for `measureSeconds` (0: not measured).
-    public func reports(measureSeconds: Double = 0.3) -> [EvdevDeviceReport] {
+    package func reports(measureSeconds: Double = 0.3) -> [EvdevDeviceReport] {
         motionSensors().map { info in
             var report = EvdevDeviceReport(
                 path: info.path, name: info.name, uniq: info.uniq, axes: info.axes, kinds: info.kinds,

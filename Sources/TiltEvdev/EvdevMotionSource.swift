@@ -14,20 +14,20 @@ import TiltSensors
 /// first motion sensor found, again at each start) and closes it on cancellation within one poll slice. A device that
 /// goes away (unplugged) is reported as `lost` and searched for again with backoff; when it is back the source reports
 /// `active` and goes on.
-public struct EvdevMotionSource: MotionSource {
+package struct EvdevMotionSource: MotionSource {
     /// What to read and how.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// The event node (`/dev/input/eventN`, or a stable link to one in `/dev/input/by-id/`); `nil`: the first
         /// motion sensor ``discovery`` finds.
-        public var path: String?
+        package var path: String?
         /// Where to look for motion sensors.
-        public var discovery: EvdevDiscovery
+        package var discovery: EvdevDiscovery
         /// The wait before looking for a lost device again: from 0.1 s, doubling up to 2 s.
-        public var backoff: Backoff
+        package var backoff: Backoff
         /// How long one wait for events may block before cancellation is checked, in milliseconds.
-        public var pollSliceMilliseconds: Int32
+        package var pollSliceMilliseconds: Int32
 
-        public init(
+        package init(
             path: String? = nil, discovery: EvdevDiscovery = .init(),
             backoff: Backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(2)),
             pollSliceMilliseconds: Int32 = 50
@@ -39,17 +39,17 @@ public struct EvdevMotionSource: MotionSource {
         }
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The device found when the source was made, as sysfs describes it.
-    public let device: EvdevDeviceInfo
-    public let sensors: [SensorDescription]
-    public let name: String
+    package let device: EvdevDeviceInfo
+    package let sensors: [SensorDescription]
+    package let name: String
 
     /// Finds the device and checks it can be read; keeps nothing open.
     ///
     /// - Throws: ``EvdevError``: no motion sensor found (`path` `nil`), the path missing or not a motion sensor, or the
     ///   node not readable (`EACCES`: a udev rule or the `input` group is needed).
-    public init(configuration: Configuration = .init()) throws(EvdevError) {
+    package init(configuration: Configuration = .init()) throws(EvdevError) {
         self.configuration = configuration
         let device =
             if let path = configuration.path {
@@ -69,7 +69,7 @@ public struct EvdevMotionSource: MotionSource {
         ]
     }
 
-    public var summary: String {
+    package var summary: String {
         let found = configuration.path == nil ? "the first motion sensor found (auto), now " : ""
         let kinds = sensors.flatMap(\.kinds).joined(separator: ", ")
         let mount = EvdevMount(hasGyroscope: device.hasGyroscope).rawValue
@@ -77,7 +77,7 @@ public struct EvdevMotionSource: MotionSource {
     }
 
     /// Reads the node at `path`, or the first motion sensor found when `path` is `nil`, with default settings.
-    public init(path: String?) throws(EvdevError) {
+    package init(path: String?) throws(EvdevError) {
         try self.init(configuration: Configuration(path: path))
     }
 
@@ -88,7 +88,7 @@ public struct EvdevMotionSource: MotionSource {
         return try configuration.discovery.first(preferring: device.name).path
     }
 
-    public func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
+    package func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
         var backoff = configuration.backoff
         var lost = false
         while !Task.isCancelled {
@@ -156,6 +156,6 @@ public struct EvdevMotionSource: MotionSource {
 }
 
 extension EvdevMotionSource.Configuration: MotionSourceConfiguration {
-    public func open() throws -> any MotionSource { try EvdevMotionSource(configuration: self) }
-    public var openFailure: String { "cannot read an evdev motion sensor" }
+    package func open() throws -> any MotionSource { try EvdevMotionSource(configuration: self) }
+    package var openFailure: String { "cannot read an evdev motion sensor" }
 }

@@ -36,7 +36,7 @@ struct TiltFX: ParsableCommand {
 
 /// Runs `tiltfx` with the process's arguments: the `tiltfx` executable's whole `main`, and the packaged program's when
 /// it is started by that name (Sources/tilt-multicall).
-public func runTiltFX() {
+package func runTiltFX() {
     ShaderCompatibility.prepareEnvironment()
     TiltFX.main()
 }

@@ -26,7 +26,7 @@ extension AttitudeFilter {
     /// restart). It is fused as after a gap longer than a second, whatever its time says: one nominal interval of
     /// the gyroscope is integrated, not the jump, and the averages start afresh. Before the first sample it does
     /// nothing (that one initialises the filter anyway).
-    public mutating func markGap() {
+    package mutating func markGap() {
         if started { gapPending = true }
     }
 }

@@ -3,16 +3,16 @@ extension AttitudeFilter {
     /// the time constants, rest and magnetic-disturbance thresholds, and limits.
     ///
     /// Listed here, beside ``Configuration``, so that a new setting is added to the list where it is declared.
-    public struct Parameter: Sendable, CustomStringConvertible {
+    package struct Parameter: Sendable, CustomStringConvertible {
         /// The setting's Swift name, as written after `--set`.
-        public let name: String
+        package let name: String
         /// The values that make sense, in ``unit``: a time constant the filter divides by is positive, a tolerance
         /// or threshold is not negative, and each is bounded where a larger value would switch its mechanism off in
         /// all but name. Outside the range the filter misbehaves or divides by zero rather than being tuned, so
         /// ``ConfigurationSweep`` refuses such a value.
-        public let range: ClosedRange<Double>
+        package let range: ClosedRange<Double>
         /// The unit of the value, for messages: `s`, `rad/s`, `m/s²`, `rad`, or `relative`.
-        public let unit: String
+        package let unit: String
         private let keyPath: any WritableKeyPath<Configuration, Double> & Sendable
 
         private init(
@@ -25,10 +25,10 @@ extension AttitudeFilter {
             self.unit = unit
         }
 
-        public var description: String { name }
+        package var description: String { name }
 
         /// `name must be from LOW to HIGH UNIT`, for a value outside ``range``.
-        public var rangeDescription: String {
+        package var rangeDescription: String {
             "\(name) must be from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)) \(unit)"
         }
 
@@ -38,17 +38,17 @@ extension AttitudeFilter {
         }
 
         /// The value in `configuration`.
-        public func value(in configuration: Configuration) -> Double {
+        package func value(in configuration: Configuration) -> Double {
             configuration[keyPath: keyPath]
         }
 
         /// Sets the value in `configuration`.
-        public func set(_ value: Double, in configuration: inout Configuration) {
+        package func set(_ value: Double, in configuration: inout Configuration) {
             configuration[keyPath: keyPath] = value
         }
 
         /// Every tunable setting, in the order `--help` lists them.
-        public static let all: [Parameter] = [
+        package static let all: [Parameter] = [
             Parameter("accelTimeConstant", \.accelTimeConstant, 0.01...1000, "s"),
             Parameter("magTimeConstant", \.magTimeConstant, 0.01...1000, "s"),
             Parameter("restBiasTimeConstant", \.restBiasTimeConstant, 0.01...1000, "s"),
@@ -75,7 +75,7 @@ extension AttitudeFilter {
         ]
 
         /// The parameter called `name`, or `nil`.
-        public static func named(_ name: String) -> Parameter? {
+        package static func named(_ name: String) -> Parameter? {
             all.first { $0.name == name }
         }
     }

@@ -40,27 +40,27 @@ import TiltCore
 /// so the block's mean loses nothing they would keep.
 ///
 /// Without a magnetometer (or with `useMagnetometer` false) it runs 6D and `δ` stays at its start value.
-public struct AttitudeFilter: Sendable {
-    public let configuration: Configuration
+package struct AttitudeFilter: Sendable {
+    package let configuration: Configuration
 
     /// The current device → earth orientation.
-    @inlinable public var quaternion: Quaternion { attitude }
+    @inlinable package var quaternion: Quaternion { attitude }
     /// The current gyroscope bias estimate, rad/s, in the device frame.
-    @inlinable public var gyroBias: Vector3 { gyroErrors.bias }
+    @inlinable package var gyroBias: Vector3 { gyroErrors.bias }
 
     /// The current estimate of each gyroscope axis's relative scale-factor error (0.01: reads 1 % high).
-    @inlinable public var gyroScaleError: Vector3 { gyroErrors.scale }
+    @inlinable package var gyroScaleError: Vector3 { gyroErrors.scale }
 
     /// The magnetometer offset (hard iron) subtracted from each reading, device frame, µT: the configured
     /// `magOffset` until the online estimate is trusted, then that estimate.
-    @inlinable public var magnetometerOffset: Vector3 { magOffset }
+    @inlinable package var magnetometerOffset: Vector3 { magOffset }
 
     /// Whether the online hard-iron estimate is trusted now (see ``HardIronEstimator``).
-    @inlinable public var hardIronTrusted: Bool { ironTrusted }
+    @inlinable package var hardIronTrusted: Bool { ironTrusted }
 
     /// The heading accuracy, radians (about one standard deviation); `nil` without a magnetometer (6D: heading is
     /// free).
-    @inlinable public var headingAccuracy: Double? { usesMagnetometer ? heading.accuracy : nil }
+    @inlinable package var headingAccuracy: Double? { usesMagnetometer ? heading.accuracy : nil }
 
     @usableFromInline var attitude: Quaternion = .identity
 
@@ -126,7 +126,7 @@ public struct AttitudeFilter: Sendable {
     /// The next sample follows a marked gap (``markGap()``).
     @usableFromInline var gapPending = false
 
-    public init(configuration: Configuration = .init()) {
+    package init(configuration: Configuration = .init()) {
         self.configuration = configuration
         accelFilter = LowPassFilter(timeConstant: configuration.accelTimeConstant)
         gyroErrors = GyroErrorEstimator(
@@ -155,7 +155,7 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// Forgets the orientation and bias; the next sample initialises the filter again.
-    public mutating func reset() {
+    package mutating func reset() {
         self = AttitudeFilter(configuration: configuration)
     }
 
@@ -167,7 +167,7 @@ public struct AttitudeFilter: Sendable {
     /// unknown in between) and the accelerometer and heading averages start afresh, re-anchoring the attitude.
     @inlinable
     @discardableResult
-    public mutating func update(_ sample: MotionSample) -> AttitudeEstimate {
+    package mutating func update(_ sample: MotionSample) -> AttitudeEstimate {
         fuse(sample)
         return estimate
     }
@@ -175,7 +175,7 @@ public struct AttitudeFilter: Sendable {
     /// Feeds one sample, as ``update(_:)`` does, without building the estimate: read ``quaternion`` (or
     /// ``estimate``) after it. For callers that want only the orientation of every sample.
     @inlinable @inline(__always)
-    public mutating func fuse(_ sample: MotionSample) {
+    package mutating func fuse(_ sample: MotionSample) {
         // Literal zeros: `Vector3.zero` is a global of another module, read through an accessor each time.
         var gyro = sample.gyro
         var accel = sample.accel
@@ -572,7 +572,7 @@ public struct AttitudeFilter: Sendable {
 
     /// The filter's output after the latest sample: the orientation and what follows from it and that sample.
     @inlinable
-    public var estimate: AttitudeEstimate {
+    package var estimate: AttitudeEstimate {
         let gyro = lastGyro
         let accel = lastAccel
         let accelNorm2 = lastAccelNorm2
@@ -601,23 +601,23 @@ public struct AttitudeFilter: Sendable {
 }
 
 /// The filter's output for one sample.
-public struct AttitudeEstimate: Sendable, Hashable {
+package struct AttitudeEstimate: Sendable, Hashable {
     /// Device → earth (ENU) orientation.
-    public var quaternion: Quaternion
+    package var quaternion: Quaternion
     /// Bias-corrected angular rate, device frame, rad/s.
-    public var rotationRate: Vector3
+    package var rotationRate: Vector3
     /// Gravity in the device frame, m/s².
-    public var gravity: Vector3
+    package var gravity: Vector3
     /// Specific force minus gravity's share: the device's own acceleration, device frame, m/s².
-    public var userAcceleration: Vector3
+    package var userAcceleration: Vector3
     /// Gyroscope bias estimate, rad/s.
-    public var gyroBias: Vector3
+    package var gyroBias: Vector3
     /// Heading accuracy, radians (about one standard deviation); `nil` in 6D.
-    public var headingAccuracy: Double?
+    package var headingAccuracy: Double?
     /// What the filter knew about this sample.
-    public var flags: AttitudeFrame.Flags
+    package var flags: AttitudeFrame.Flags
 
-    public init(
+    package init(
         quaternion: Quaternion, rotationRate: Vector3, gravity: Vector3, userAcceleration: Vector3, gyroBias: Vector3,
         headingAccuracy: Double? = nil, flags: AttitudeFrame.Flags
     ) {

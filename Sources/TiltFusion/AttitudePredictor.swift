@@ -27,63 +27,63 @@ import TiltCore
 ///
 /// Time constants are in seconds, so the model holds at any sample rate; the filters follow each sample's own
 /// interval. After a gap (``reset()``) the history starts again from the next sample.
-public struct AttitudePredictor: Sendable {
+package struct AttitudePredictor: Sendable {
     /// The prediction's weights.
-    public struct Model: Sendable, Hashable {
+    package struct Model: Sendable, Hashable {
         /// The low-passes' time constants, seconds (the features after the rate itself).
-        public var timeConstants: [Double]
+        package var timeConstants: [Double]
         /// The rate's weights `aᵢ`: one for the rate, then one per time constant.
-        public var rateWeights: [Double]
+        package var rateWeights: [Double]
         /// The angular acceleration's weights `bᵢ`, 1/s: one for the rate, then one per time constant.
-        public var accelerationWeights: [Double]
+        package var accelerationWeights: [Double]
 
-        public init(timeConstants: [Double], rateWeights: [Double], accelerationWeights: [Double]) {
+        package init(timeConstants: [Double], rateWeights: [Double], accelerationWeights: [Double]) {
             self.timeConstants = timeConstants
             self.rateWeights = rateWeights
             self.accelerationWeights = accelerationWeights
         }
 
         /// How many features the model weighs: the rate and each low-pass of it.
-        public var featureCount: Int { timeConstants.count + 1 }
+        package var featureCount: Int { timeConstants.count + 1 }
 
         /// Plain constant-angular-velocity prediction: `v = h · ω`.
-        public static let constantRate = Model(timeConstants: [], rateWeights: [1], accelerationWeights: [0])
+        package static let constantRate = Model(timeConstants: [], rateWeights: [1], accelerationWeights: [0])
 
         /// The time constants of the fitted model, seconds.
-        public static let fittedTimeConstants = [0.01, 0.03, 0.1]
+        package static let fittedTimeConstants = [0.01, 0.03, 0.1]
 
         /// The weights fitted on the fifteen BROAD trials of `../shared/data/broad` (9D filter, horizons 10 to
         /// 100 ms, rows in motion; the rate weights sum to 1 and the acceleration weights to 0, so a steady turn is
         /// predicted to go on), as `tilt bench fusion --predict 0.03 --cross-validate` prints them; its
         /// held-out table is the check that they carry over to recordings they were not fitted on.
-        public static let fitted = Model(
+        package static let fitted = Model(
             timeConstants: fittedTimeConstants,
             rateWeights: [3.264, -3.425, 1.375, -0.215],
             accelerationWeights: [-2.138, 5.381, -3.822, 0.580])
     }
 
     /// The largest horizon predicted, seconds: beyond it the rate says too little about where the device will be.
-    public static let maxHorizon = 0.1
+    package static let maxHorizon = 0.1
     /// The fastest rotation a prediction assumes, rad/s (2000 °/s, the top range of common MEMS gyroscopes).
-    public static let maxRate = 2000 * Double.pi / 180
+    package static let maxRate = 2000 * Double.pi / 180
     /// The rate below which the rate is not trusted, rad/s (2 °/s): above a consumer gyroscope's noise and the bias
     /// residue left after its bias is estimated, below any motion a user makes on purpose. On the BROAD trials the
     /// prediction's accuracy hardly moves with it (0.5 … 4 °/s), while the tilt's jitter at rest falls from 1.37× the
     /// unpredicted tilt's (worst trial) at 0.5 °/s to 1.05× at 2 °/s.
-    public static let noiseRate = 2 * Double.pi / 180
+    package static let noiseRate = 2 * Double.pi / 180
     /// The most a prediction turns, as a multiple of what the rate measured now turns through in the same time.
-    public static let rateLimit = 2.0
+    package static let rateLimit = 2.0
     /// How fast the trust in the rate follows rest and motion, seconds.
-    public static let restTimeConstant = 0.05
+    package static let restTimeConstant = 0.05
 
-    public let model: Model
+    package let model: Model
     /// The features: the latest rate, then its low-passes.
-    public private(set) var features: [Vector3]
+    package private(set) var features: [Vector3]
     /// The trust in the rate, 0 (at rest) … 1 (in motion).
-    public private(set) var trust: Double = 1
+    package private(set) var trust: Double = 1
     private var lastTime: Double?
 
-    public init(model: Model = .fitted) {
+    package init(model: Model = .fitted) {
         precondition(
             model.rateWeights.count == model.featureCount && model.accelerationWeights.count == model.featureCount,
             "a prediction model needs one rate and one acceleration weight per feature")
@@ -92,7 +92,7 @@ public struct AttitudePredictor: Sendable {
     }
 
     /// Forgets the history (after a gap): the next sample starts it again.
-    public mutating func reset() {
+    package mutating func reset() {
         lastTime = nil
         for i in features.indices { features[i] = .zero }
     }
@@ -100,7 +100,7 @@ public struct AttitudePredictor: Sendable {
     /// The trust in the rate from how fast the device turns: `s² / (s² + r₀²)` with `s` the slowest low-pass of the
     /// rate and `r₀` ``noiseRate``: near 0 where the rate is at the level of sensor noise and bias residue, near 1
     /// in real motion.
-    public var motionTrust: Double {
+    package var motionTrust: Double {
         guard let slow = features.last else { return 1 }
         let s2 = slow.squaredNorm
         let r0 = Self.noiseRate
@@ -109,7 +109,7 @@ public struct AttitudePredictor: Sendable {
 
     /// Takes the bias-corrected `rate` (device frame, rad/s) of the sample at `time` seconds, and whether the
     /// filter judged the device at rest.
-    public mutating func update(rate: Vector3, time: Double, resting: Bool = false) {
+    package mutating func update(rate: Vector3, time: Double, resting: Bool = false) {
         guard rate.x.isFinite, rate.y.isFinite, rate.z.isFinite else { return }
         let dt = lastTime.map { time - $0 } ?? 0
         let first = lastTime == nil || !(dt >= 0 && dt < 1)
@@ -133,7 +133,7 @@ public struct AttitudePredictor: Sendable {
 
     /// The rotation the device is predicted to turn through in the next `horizon` seconds (capped at
     /// ``maxHorizon``), as a rotation vector in the device frame, radians.
-    public func rotation(ahead horizon: Double) -> Vector3 {
+    package func rotation(ahead horizon: Double) -> Vector3 {
         let h = min(max(horizon.isFinite ? horizon : 0, 0), Self.maxHorizon)
         guard h > 0, lastTime != nil else { return .zero }
         var rate = Vector3.zero
@@ -158,7 +158,7 @@ public struct AttitudePredictor: Sendable {
     }
 
     /// `attitude` (device → earth) carried `horizon` seconds ahead.
-    public func predict(_ attitude: Quaternion, ahead horizon: Double) -> Quaternion {
+    package func predict(_ attitude: Quaternion, ahead horizon: Double) -> Quaternion {
         (attitude * Quaternion(rotationVector: rotation(ahead: horizon))).normalized
     }
 }

@@ -14,17 +14,17 @@ import TiltCore
 /// have a known reference. Without a magnetometer heading is unobservable, so the mean heading offset over the
 /// scored rows is removed first (the circular mean of the error's rotation about earth up); inclination needs no
 /// correction.
-public struct BroadScore: Sendable, Hashable {
+package struct BroadScore: Sendable, Hashable {
     /// RMSE of the total error angle, degrees.
-    public var total: Double
+    package var total: Double
     /// RMSE of the heading error, degrees.
-    public var heading: Double
+    package var heading: Double
     /// RMSE of the inclination error, degrees.
-    public var inclination: Double
+    package var inclination: Double
     /// How many rows were scored.
-    public var count: Int
+    package var count: Int
 
-    public init(total: Double, heading: Double, inclination: Double, count: Int) {
+    package init(total: Double, heading: Double, inclination: Double, count: Int) {
         self.total = total
         self.heading = heading
         self.inclination = inclination
@@ -38,7 +38,7 @@ public struct BroadScore: Sendable, Hashable {
     ///   - movement: which rows are scored; `nil` scores every row with a known reference.
     ///   - removeHeadingOffset: remove the mean heading offset first (6D).
     /// - Returns: the score; every RMSE is NaN and `count` 0 if no row qualifies.
-    public static func score(
+    package static func score(
         estimates: [Quaternion], truth: [Quaternion?], movement: [Bool]?, removeHeadingOffset: Bool
     ) -> BroadScore {
         let n = min(estimates.count, truth.count, movement?.count ?? Int.max)
@@ -72,7 +72,7 @@ public struct BroadScore: Sendable, Hashable {
     }
 
     /// Total, heading and inclination angles (radians) of one earth-frame error quaternion.
-    public static func angles(of e: Quaternion) -> (total: Double, heading: Double, inclination: Double) {
+    package static func angles(of e: Quaternion) -> (total: Double, heading: Double, inclination: Double) {
         let w = abs(e.w)
         let total = 2 * acos(min(1, w))
         let heading = 2 * atan2(abs(e.z), w)
@@ -85,7 +85,7 @@ public struct BroadScore: Sendable, Hashable {
     /// Each error's signed heading angle is `2·atan2(e_z, e_w)` (sign of `e` made irrelevant by taking `e_w ≥ 0`);
     /// the mean is taken on the circle, as the direction of the summed unit vectors, so that offsets near ±180°
     /// average correctly.
-    public static func meanHeadingOffset(_ errors: [Quaternion]) -> Double {
+    package static func meanHeadingOffset(_ errors: [Quaternion]) -> Double {
         var s = 0.0
         var c = 0.0
         for e in errors {

@@ -12,21 +12,21 @@ import TiltCore
 /// 6D scores have the mean heading offset removed (without a magnetometer, heading is free). The timing covers only
 /// the filter's updates, not parsing or scoring, so it measures the filter's speed; it is the thread's CPU time, so
 /// a busy machine does not count against it.
-public struct BroadTrial: Sendable {
+package struct BroadTrial: Sendable {
     /// The 9D score; `nil` for a recording without magnetometer.
-    public var nine: BroadScore?
+    package var nine: BroadScore?
     /// The 6D score.
-    public var six: BroadScore
+    package var six: BroadScore
     /// Samples the filter updated on, over both runs.
-    public var fusedSamples: Int
+    package var fusedSamples: Int
     /// Seconds spent in the filter, over both runs.
-    public var filterSeconds: Double
+    package var filterSeconds: Double
     /// Seconds spent in the filter in the 9D run (0 without magnetometer).
-    public var nineSeconds: Double
+    package var nineSeconds: Double
     /// The root mean square of the heading accuracy the 9D filter reported over the scored rows, degrees: beside
     /// the 9D heading RMSE, it shows whether the frames' `headingAccuracy` tells the truth. `nil` without
     /// magnetometer.
-    public var headingAccuracy: Double?
+    package var headingAccuracy: Double?
 
     /// Fuses and scores one recording.
     ///
@@ -34,7 +34,7 @@ public struct BroadTrial: Sendable {
     ///   - truth: The reference orientation per sample, `nil` where unknown.
     ///   - movement: Which samples are scored (BROAD's `movement = 1`); `nil` scores all with a reference.
     ///   - configuration: The filter to try; its `useMagnetometer` is set for each run.
-    public init(
+    package init(
         samples: [MotionSample], truth: [Quaternion?], movement: [Bool]?, hasMagnetometer: Bool,
         configuration: AttitudeFilter.Configuration
     ) {
@@ -62,7 +62,7 @@ public struct BroadTrial: Sendable {
 
     /// Runs a fresh filter over the samples into `estimates` (as long as `samples`); returns the seconds spent in
     /// the filter.
-    public static func fuse(
+    package static func fuse(
         _ samples: [MotionSample], configuration: AttitudeFilter.Configuration, into estimates: inout [Quaternion]
     ) -> Double {
         var filter = AttitudeFilter(configuration: configuration)

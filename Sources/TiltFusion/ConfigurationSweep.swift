@@ -2,16 +2,16 @@ import TiltCore
 
 /// Configurations of the attitude filter to compare: every combination of a few values of a few
 /// ``AttitudeFilter/Parameter``s (a sensitivity check, `tilt bench fusion --set accelTimeConstant=2,3,4`).
-public struct ConfigurationSweep: Sendable {
+package struct ConfigurationSweep: Sendable {
     /// One configuration to score, and how it differs from the default.
-    public struct Variant: Sendable {
-        public var configuration: AttitudeFilter.Configuration
+    package struct Variant: Sendable {
+        package var configuration: AttitudeFilter.Configuration
         /// `name=value` for each parameter set, separated by spaces; empty for the default.
-        public var label: String
+        package var label: String
     }
 
     /// A malformed `NAME=V1,V2,…` override; the message names it and says what was expected.
-    public typealias ParseError = TiltError<ParseErrorKind>
+    package typealias ParseError = TiltError<ParseErrorKind>
 
     /// What is wrong with an override.
     ///
@@ -19,18 +19,18 @@ public struct ConfigurationSweep: Sendable {
     /// - `unknownParameter`: a name that is not a tunable parameter
     /// - `notANumber`: a value that is not a finite number
     /// - `outOfRange`: a value outside the parameter's range
-    public enum ParseErrorKind: Sendable, Hashable {
+    package enum ParseErrorKind: Sendable, Hashable {
         case syntax, unknownParameter, notANumber, outOfRange
     }
 
     /// The configurations, in order: the first override's values vary slowest.
-    public let variants: [Variant]
+    package let variants: [Variant]
 
     /// Every combination of the `NAME=V1,V2,…` overrides applied to `base`; `base` alone when there are none.
     ///
     /// - Throws: ``ParseError`` for an override without `=`, an unknown name, a value that is not a finite number
     ///   or lies outside the parameter's ``AttitudeFilter/Parameter/range``, or no value.
-    public init(overrides: [String], base: AttitudeFilter.Configuration = .init()) throws(ParseError) {
+    package init(overrides: [String], base: AttitudeFilter.Configuration = .init()) throws(ParseError) {
         var variants = [Variant(configuration: base, label: "")]
         for text in overrides {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
@@ -68,7 +68,7 @@ public struct ConfigurationSweep: Sendable {
     }
 
     /// The names an override may use, comma-separated (for `--help` and error messages).
-    public static var parameterNames: String {
+    package static var parameterNames: String {
         AttitudeFilter.Parameter.all.map(\.name).joined(separator: ", ")
     }
 }

@@ -10,13 +10,13 @@ import TiltCore
 /// fourteen trials smaller differences are noise, and following them picks values that do not carry over.
 /// The mean of the held-out scores is the number to quote; the defaults' own score beside it shows how much the
 /// tuning could flatter.
-public struct CrossValidation: Sendable {
+package struct CrossValidation: Sendable {
     /// A tuned parameter and the candidates it is chosen from.
-    public struct Grid: Sendable {
-        public var parameter: AttitudeFilter.Parameter
-        public var candidates: [Double]
+    package struct Grid: Sendable {
+        package var parameter: AttitudeFilter.Parameter
+        package var candidates: [Double]
 
-        public init(parameter: AttitudeFilter.Parameter, candidates: [Double]) {
+        package init(parameter: AttitudeFilter.Parameter, candidates: [Double]) {
             self.parameter = parameter
             self.candidates = candidates
         }
@@ -24,7 +24,7 @@ public struct CrossValidation: Sendable {
 
     /// Every parameter whose default was chosen by looking at recordings, with its candidates: the one place that
     /// lists what is tuned. Each grid contains the default.
-    public static let tuned: [Grid] = [
+    package static let tuned: [Grid] = [
         grid("accelTimeConstant", [2, 3, 4.5]),
         grid("magTimeConstant", [6, 9, 13, 18]),
         grid("motionBiasTimeConstant", [30, 60, 120]),
@@ -46,24 +46,24 @@ public struct CrossValidation: Sendable {
     }
 
     /// One trial's held-out result.
-    public struct Row: Sendable {
-        public var name: String
+    package struct Row: Sendable {
+        package var name: String
         /// The trial scored with the defaults.
-        public var defaults: BroadScore
+        package var defaults: BroadScore
         /// The trial scored with every parameter chosen without it.
-        public var heldOut: BroadScore
+        package var heldOut: BroadScore
         /// The value chosen for each tuned parameter, in ``tuned``'s order.
-        public var chosen: [Double]
+        package var chosen: [Double]
     }
 
     /// One recording to validate on (9D: it must have a magnetometer).
-    public struct Trial: Sendable {
-        public var name: String
-        public var samples: [MotionSample]
-        public var truth: [Quaternion?]
-        public var movement: [Bool]?
+    package struct Trial: Sendable {
+        package var name: String
+        package var samples: [MotionSample]
+        package var truth: [Quaternion?]
+        package var movement: [Bool]?
 
-        public init(name: String, samples: [MotionSample], truth: [Quaternion?], movement: [Bool]?) {
+        package init(name: String, samples: [MotionSample], truth: [Quaternion?], movement: [Bool]?) {
             self.name = name
             self.samples = samples
             self.truth = truth
@@ -72,15 +72,15 @@ public struct CrossValidation: Sendable {
     }
 
     /// How much better (relative) a candidate's mean must be to replace the value in place: 2 %.
-    public static let margin = 0.02
+    package static let margin = 0.02
 
-    public let rows: [Row]
+    package let rows: [Row]
     /// Each tuned parameter's candidates, each alone on the base configuration, with their mean 9D total over all
     /// trials (for the report only; no choice is made from it).
-    public let grids: [(grid: Grid, means: [Double])]
+    package let grids: [(grid: Grid, means: [Double])]
 
     /// Runs the validation; `progress` is told each step.
-    public init(
+    package init(
         trials: [Trial], base: AttitudeFilter.Configuration = .init(), grids: [Grid] = CrossValidation.tuned,
         margin: Double = CrossValidation.margin, progress: (String) -> Void = { _ in }
     ) {
@@ -152,7 +152,7 @@ public struct CrossValidation: Sendable {
     }
 
     /// The mean of the finite values; NaN if none.
-    public static func mean(_ values: [Double]) -> Double {
+    package static func mean(_ values: [Double]) -> Double {
         let v = values.filter(\.isFinite)
         return v.isEmpty ? .nan : v.reduce(0, +) / Double(v.count)
     }

@@ -2,15 +2,15 @@ import TiltCore
 
 /// Sample in, frame out: the attitude filter followed by tilt shaping, as the daemon and the renderer's log replay
 /// run it.
-public struct MotionPipeline: Sendable {
+package struct MotionPipeline: Sendable {
     /// Pipeline parameters.
-    public struct Configuration: Sendable, Hashable {
-        public var filter: AttitudeFilter.Configuration
-        public var shaping: TiltShaper.Configuration
+    package struct Configuration: Sendable, Hashable {
+        package var filter: AttitudeFilter.Configuration
+        package var shaping: TiltShaper.Configuration
         /// How the attitude is carried ahead for a predicted frame (``MotionPipeline/predictedFrame(_:horizon:)``).
-        public var prediction: AttitudePredictor.Model
+        package var prediction: AttitudePredictor.Model
 
-        public init(
+        package init(
             filter: AttitudeFilter.Configuration = .init(), shaping: TiltShaper.Configuration = .init(),
             prediction: AttitudePredictor.Model = .fitted
         ) {
@@ -20,19 +20,19 @@ public struct MotionPipeline: Sendable {
         }
     }
 
-    public private(set) var filter: AttitudeFilter
-    public private(set) var shaper: TiltShaper
+    package private(set) var filter: AttitudeFilter
+    package private(set) var shaper: TiltShaper
     /// Sequence number of the next frame.
-    public private(set) var nextSeq: UInt64 = 0
+    package private(set) var nextSeq: UInt64 = 0
     /// Carries the attitude ahead for predicted frames; fed every sample.
-    public private(set) var predictor: AttitudePredictor
+    package private(set) var predictor: AttitudePredictor
     /// One shaper per horizon predicted (milliseconds), fed every sample's predicted attitude: a predicted tilt is
     /// smoothed and clamped like the plain one, from the same tare reference.
     private var predictionShapers: [Int: TiltShaper] = [:]
     /// The latest sample's predicted attitude and its shaped tilt, per horizon (milliseconds).
     private var predicted: [Int: (attitude: Quaternion, tilt: AttitudeFrame.Tilt)] = [:]
 
-    public init(configuration: Configuration = .init()) {
+    package init(configuration: Configuration = .init()) {
         filter = AttitudeFilter(configuration: configuration.filter)
         shaper = TiltShaper(configuration: configuration.shaping)
         predictor = AttitudePredictor(model: configuration.prediction)
@@ -41,7 +41,7 @@ public struct MotionPipeline: Sendable {
     /// A pipeline started beside a running one (the daemon's 6D filter beside its 9D one): it takes over the other's
     /// gyroscope bias and scale estimates, so it does not drift while it learns them again. Its inclination comes
     /// from its first sample's accelerometer, as always; heading and tare are its own (see ``adoptReference(of:)``).
-    public init(configuration: Configuration, beside other: MotionPipeline) {
+    package init(configuration: Configuration, beside other: MotionPipeline) {
         self.init(configuration: configuration)
         filter.gyroErrors.bias = other.filter.gyroErrors.bias
         filter.gyroErrors.scale = other.filter.gyroErrors.scale
@@ -50,7 +50,7 @@ public struct MotionPipeline: Sendable {
     /// The next sample comes after a gap (``SampleGap``: lost samples, or time going back): the filter does not
     /// integrate across it (``AttitudeFilter/markGap()``) and the tilt's smoothing starts again. Frames keep their
     /// sequence numbers; the tare reference is kept.
-    public mutating func markGap() {
+    package mutating func markGap() {
         filter.markGap()
         shaper.restartSmoothing()
         predictor.reset()
@@ -58,19 +58,19 @@ public struct MotionPipeline: Sendable {
     }
 
     /// Re-centres the tilt on the next sample's attitude.
-    public mutating func tare() {
+    package mutating func tare() {
         shaper.tare()
     }
 
     /// Fuses `sample` and returns the frame for it.
-    public mutating func process(_ sample: MotionSample, source: String) -> AttitudeFrame {
+    package mutating func process(_ sample: MotionSample, source: String) -> AttitudeFrame {
         process(sample, source: source, following: nil)
     }
 
     /// Fuses `sample` in a pipeline that joins `other` (which fused the same sample just before): this frame's
     /// tilt already comes from `other`'s tare reference, carried into this filter's earth frame (see
     /// ``adoptReference(of:)``).
-    public mutating func process(_ sample: MotionSample, source: String, following other: MotionPipeline?)
+    package mutating func process(_ sample: MotionSample, source: String, following other: MotionPipeline?)
         -> AttitudeFrame
     {
         let estimate = filter.update(sample)
@@ -94,7 +94,7 @@ extension MotionPipeline {
     /// Re-centres the tilt on the filter's current attitude, or on the next one if no sample was fused yet.
     ///
     /// - Returns: The new reference pose, or `nil` when it will be the next sample's.
-    public mutating func tareNow() -> Quaternion? {
+    package mutating func tareNow() -> Quaternion? {
         guard nextSeq > 0 else {
             shaper.tare()
             return nil
@@ -107,14 +107,14 @@ extension MotionPipeline {
     /// Undoes every tare: the tilt is relative to the first attitude again (see ``TiltShaper/resetTare()``).
     ///
     /// - Returns: That first reference pose, or `nil` before the first sample (a pending tare is cancelled).
-    public mutating func resetTareNow() -> Quaternion? {
+    package mutating func resetTareNow() -> Quaternion? {
         shaper.resetTare()
     }
 
     /// Takes `other`'s tare reference as this pipeline's, carried into this filter's earth frame (the two differ by
     /// a heading when one fuses a magnetometer and the other not): both then tilt from the same pose. Does nothing
     /// until both have fused a sample.
-    public mutating func adoptReference(of other: MotionPipeline) {
+    package mutating func adoptReference(of other: MotionPipeline) {
         guard nextSeq > 0, other.nextSeq > 0, let reference = other.shaper.reference else { return }
         let offset = filter.quaternion * other.filter.quaternion.conjugate
         shaper.tare(to: offset * reference)
@@ -126,7 +126,7 @@ extension MotionPipeline {
 extension MotionPipeline {
     /// The horizons, in milliseconds (1 … 100), that frames are predicted for: each keeps its own tilt smoothing,
     /// fed every sample from then on. A horizon added later starts its smoothing at the next sample.
-    public var predictionHorizons: Set<Int> {
+    package var predictionHorizons: Set<Int> {
         get { Set(predictionShapers.keys) }
         set {
             let wanted = Set(newValue.map { min(max($0, 1), Int(AttitudePredictor.maxHorizon * 1000)) })
@@ -157,7 +157,7 @@ extension MotionPipeline {
     /// predicted (``AttitudePredictor``), its tilt the predicted attitude's, shaped by that horizon's own smoothing
     /// when the horizon is among ``predictionHorizons`` (else shaped without smoothing, only clamped), and
     /// `predicted` set. Rotation rate and user acceleration stay the sample's. A horizon of 0 returns `frame`.
-    public func predictedFrame(_ frame: AttitudeFrame, horizon: Double) -> AttitudeFrame {
+    package func predictedFrame(_ frame: AttitudeFrame, horizon: Double) -> AttitudeFrame {
         let h = min(max(horizon.isFinite ? horizon : 0, 0), AttitudePredictor.maxHorizon)
         guard h > 0 else { return frame }
         var f = frame

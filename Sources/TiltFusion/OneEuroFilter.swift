@@ -10,41 +10,41 @@
 /// Each update low-passes the signal's derivative with the fixed cutoff `dcutoff`, then low-passes the signal with
 /// the cutoff `mincutoff + beta·|derivative|`. The smoothing factor for cutoff `fc` at step `dt` is
 /// `α = 1 / (1 + τ/dt)` with `τ = 1/(2π fc)`.
-public struct OneEuroFilter: Sendable {
+package struct OneEuroFilter: Sendable {
     /// Filter parameters.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// Cutoff in Hz when the signal is still: lower means smoother and more lag.
-        public var minCutoff: Double
+        package var minCutoff: Double
         /// How fast the cutoff rises with speed (per unit of the signal's rate): higher means less lag in motion.
-        public var beta: Double
+        package var beta: Double
         /// Cutoff in Hz for the derivative estimate.
-        public var derivativeCutoff: Double
+        package var derivativeCutoff: Double
 
-        public init(minCutoff: Double = 1.0, beta: Double = 0.007, derivativeCutoff: Double = 1.0) {
+        package init(minCutoff: Double = 1.0, beta: Double = 0.007, derivativeCutoff: Double = 1.0) {
             self.minCutoff = minCutoff
             self.beta = beta
             self.derivativeCutoff = derivativeCutoff
         }
     }
 
-    public var configuration: Configuration
+    package var configuration: Configuration
     private var lastTime: Double?
     private var value: Double = 0
     private var derivative: Double = 0
 
-    public init(configuration: Configuration = .init()) {
+    package init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }
 
     /// Forgets the history; the next sample passes through unchanged.
-    public mutating func reset() {
+    package mutating func reset() {
         lastTime = nil
         derivative = 0
     }
 
     /// The smoothing factor for cutoff `cutoff` Hz over `dt` seconds.
     @inlinable
-    public static func alpha(cutoff: Double, dt: Double) -> Double {
+    package static func alpha(cutoff: Double, dt: Double) -> Double {
         let tau = 1 / (2 * Double.pi * cutoff)
         return 1 / (1 + tau / dt)
     }
@@ -52,7 +52,7 @@ public struct OneEuroFilter: Sendable {
     /// Filters `x` observed at `time` (seconds) and returns the smoothed value.
     ///
     /// A repeated or backwards timestamp returns the previous output unchanged; a non-finite input is ignored.
-    public mutating func filter(_ x: Double, at time: Double) -> Double {
+    package mutating func filter(_ x: Double, at time: Double) -> Double {
         guard x.isFinite, time.isFinite else { return value }
         guard let last = lastTime else {
             lastTime = time

@@ -14,37 +14,37 @@ import TiltCore
 /// ``Configuration/dwell`` seconds of sample time before it is reported. A device lying flat (gravity within
 /// ``Configuration/flatAngle`` degrees of the screen's normal) keeps the orientation it had, as nothing in the
 /// screen's plane says which edge is up.
-public struct OrientationDetector: Sendable {
+package struct OrientationDetector: Sendable {
     /// The thresholds.
-    public struct Configuration: Sendable, Equatable {
+    package struct Configuration: Sendable, Equatable {
         /// Degrees past a border a new value must be.
-        public var hysteresis = 15.0
+        package var hysteresis = 15.0
         /// Seconds a new value must hold before it is reported.
-        public var dwell = 0.25
+        package var dwell = 0.25
         /// Below this elevation of the screen's plane from horizontal, degrees, the orientation is kept.
-        public var flatAngle = 25.0
+        package var flatAngle = 25.0
 
         /// iio-sensor-proxy's thresholds; change a field to tune one.
-        public init() {}
+        package init() {}
 
-        public static let standard = Configuration()
+        package static let standard = Configuration()
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The reported orientation.
-    public private(set) var orientation: DeviceOrientation = .undefined
+    package private(set) var orientation: DeviceOrientation = .undefined
     /// The reported tilt.
-    public private(set) var tilt: DeviceTilt = .undefined
+    package private(set) var tilt: DeviceTilt = .undefined
     private var pendingOrientation: (value: DeviceOrientation, since: Double)?
     private var pendingTilt: (value: DeviceTilt, since: Double)?
 
-    public init(configuration: Configuration = .standard) {
+    package init(configuration: Configuration = .standard) {
         self.configuration = configuration
     }
 
     /// Takes one gravity estimate (device frame, any length but zero) at `time` seconds; returns whether the
     /// reported orientation or tilt changed.
-    public mutating func update(gravity g: Vector3, time: Double) -> Bool {
+    package mutating func update(gravity g: Vector3, time: Double) -> Bool {
         let length = g.norm
         guard length > 0, length.isFinite, time.isFinite else { return false }
         let before = (orientation, tilt)

@@ -8,24 +8,24 @@ import TiltCore
 /// vector to well under a thousandth of a radian over 0.1 s): the fit needs no reference orientation, only the
 /// gyroscope. The normal equations of each recording are kept apart (``Part``), so that leaving one recording out
 /// (``model(excluding:)``) costs a sum and a solve, not a pass over the data.
-public struct PredictionFit: Sendable {
+package struct PredictionFit: Sendable {
     /// The horizons every row is fitted at, seconds.
-    public static let horizons = [0.01, 0.02, 0.03, 0.05, 0.075, 0.1]
+    package static let horizons = [0.01, 0.02, 0.03, 0.05, 0.075, 0.1]
 
     /// One recording's normal equations.
-    public struct Part: Sendable {
+    package struct Part: Sendable {
         /// `AᵀA`, row-major, `n × n` with `n` twice the feature count.
-        public var normal: [Double]
+        package var normal: [Double]
         /// `Aᵀb`.
-        public var right: [Double]
+        package var right: [Double]
         /// How many equations went in.
-        public var rows: Int
+        package var rows: Int
     }
 
-    public let timeConstants: [Double]
-    public private(set) var parts: [Part] = []
+    package let timeConstants: [Double]
+    package private(set) var parts: [Part] = []
 
-    public init(timeConstants: [Double] = AttitudePredictor.Model.fittedTimeConstants) {
+    package init(timeConstants: [Double] = AttitudePredictor.Model.fittedTimeConstants) {
         self.timeConstants = timeConstants
     }
 
@@ -37,7 +37,7 @@ public struct PredictionFit: Sendable {
     /// A row whose horizon reaches past the recording's end, or across a step back in time or a pause of a second
     /// or more, is not used. Returns the part's index.
     @discardableResult
-    public mutating func add(times: [Double], rates: [Vector3], fitted: [Bool]? = nil, stride: Int = 3) -> Int {
+    package mutating func add(times: [Double], rates: [Vector3], fitted: [Bool]? = nil, stride: Int = 3) -> Int {
         let n = min(times.count, rates.count)
         let k = timeConstants.count + 1
         let lows = k - 1
@@ -96,7 +96,7 @@ public struct PredictionFit: Sendable {
 
     /// The model fitted on every part but `excluded`, or `nil` when too few rows went in or the equations are
     /// singular. A tiny ridge towards constant-rate prediction (relative weight `ridge`) keeps it well posed.
-    public func model(excluding excluded: Int? = nil, ridge: Double = 1e-6) -> AttitudePredictor.Model? {
+    package func model(excluding excluded: Int? = nil, ridge: Double = 1e-6) -> AttitudePredictor.Model? {
         let n = size
         var a = [Double](repeating: 0, count: n * n)
         var b = [Double](repeating: 0, count: n)

@@ -30,9 +30,9 @@ import TiltCore
 /// In closed form, with `r = (w, x, y, z)`: `n = √(w² + z²) = cos(θ/2)`, `s = √(x² + y²) = sin(θ/2)` and
 /// `Σ = (wx + zy, wy − zx) = n·s·u`; the tilt is `θ/(n·s)·Σ` while `n ≥ s` and `π·Σ` beyond. Neither branch divides
 /// by a small number.
-public enum SwingTilt {
+package enum SwingTilt {
     /// The tilt of `relative` (the rotation from the reference pose, `reference* ⊗ attitude`), radians.
-    public static func of(_ relative: Quaternion) -> AttitudeFrame.Tilt {
+    package static func of(_ relative: Quaternion) -> AttitudeFrame.Tilt {
         let r = relative.normalized
         let n = (r.w * r.w + r.z * r.z).squareRoot()
         let s = (r.x * r.x + r.y * r.y).squareRoot()

@@ -7,15 +7,15 @@ import TiltCore
 /// has tipped about its own x and y axes, whatever it turned in its plane, folded back to zero where it faces away
 /// from the reference. No Euler angles and no history are involved, so there is no gimbal lock and no jump on any
 /// continuous motion.
-public struct TiltShaper: Sendable {
+package struct TiltShaper: Sendable {
     /// Shaping parameters.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// Smoothing of each tilt component.
-        public var smoothing: OneEuroFilter.Configuration
+        package var smoothing: OneEuroFilter.Configuration
         /// The soft clamp's limit, radians.
-        public var limit: Double
+        package var limit: Double
 
-        public init(
+        package init(
             smoothing: OneEuroFilter.Configuration = .init(minCutoff: 1.0, beta: 0.3, derivativeCutoff: 1.0),
             limit: Double = 0.5
         ) {
@@ -24,29 +24,29 @@ public struct TiltShaper: Sendable {
         }
     }
 
-    public var configuration: Configuration
+    package var configuration: Configuration
     /// The tare pose, device → earth; `nil` until the first attitude (which becomes the reference) or a tare.
-    public private(set) var reference: Quaternion?
+    package private(set) var reference: Quaternion?
     /// The first reference (the first attitude, or the first pose given to ``tare(to:)``): the pose
     /// ``resetTare()`` returns to.
-    public private(set) var initialReference: Quaternion?
+    package private(set) var initialReference: Quaternion?
     private var filterX: OneEuroFilter
     private var filterY: OneEuroFilter
     private var tareRequested = false
 
-    public init(configuration: Configuration = .init()) {
+    package init(configuration: Configuration = .init()) {
         self.configuration = configuration
         filterX = OneEuroFilter(configuration: configuration.smoothing)
         filterY = OneEuroFilter(configuration: configuration.smoothing)
     }
 
     /// Re-centres on the next attitude passed to ``shape(_:at:)``.
-    public mutating func tare() {
+    package mutating func tare() {
         tareRequested = true
     }
 
     /// Re-centres on `attitude` now.
-    public mutating func tare(to attitude: Quaternion) {
+    package mutating func tare(to attitude: Quaternion) {
         reference = attitude.normalized
         if initialReference == nil { initialReference = reference }
         tareRequested = false
@@ -60,7 +60,7 @@ public struct TiltShaper: Sendable {
     ///
     /// - Returns: The first reference, or `nil` before the first attitude (which then becomes it).
     @discardableResult
-    public mutating func resetTare() -> Quaternion? {
+    package mutating func resetTare() -> Quaternion? {
         tareRequested = false
         guard let initialReference else { return nil }
         tare(to: initialReference)
@@ -68,13 +68,13 @@ public struct TiltShaper: Sendable {
     }
 
     /// Forgets the smoothing's history (after a gap, whose times may go back): the next tilt passes unsmoothed.
-    public mutating func restartSmoothing() {
+    package mutating func restartSmoothing() {
         filterX.reset()
         filterY.reset()
     }
 
     /// The shaped tilt for `attitude` observed at `time` seconds.
-    public mutating func shape(_ attitude: Quaternion, at time: Double) -> AttitudeFrame.Tilt {
+    package mutating func shape(_ attitude: Quaternion, at time: Double) -> AttitudeFrame.Tilt {
         if reference == nil || tareRequested { tare(to: attitude) }
         let relative = (reference ?? attitude).conjugate * attitude
         let raw = SwingTilt.of(relative)

@@ -7,11 +7,11 @@ import TiltImage
 ///
 /// Compiling happens in `init`, so a preset that fails to compile never replaces one that works: hot reload builds a
 /// new renderer and keeps the old one on error.
-public final class EffectRenderer {
+package final class EffectRenderer {
     /// The preset drawn.
-    public let preset: Preset
+    package let preset: Preset
     /// Its passes.
-    public let passes: [RenderPass]
+    package let passes: [RenderPass]
     private let programs: [ShaderProgram]
     /// The Shadertoy buffers and channels, when the preset has a Shadertoy program.
     private let toy: ShadertoyPasses?
@@ -38,23 +38,23 @@ public final class EffectRenderer {
     /// Whether the static passes' textures hold their current output (see ``invalidateStaticPasses()``).
     private var staticPassesBaked = false
     /// Per pass: how many times it has been drawn since the renderer was made.
-    public private(set) var drawCounts: [Int]
+    package private(set) var drawCounts: [Int]
     /// How many passes the last frame drew (the static passes count only when they were baked in that frame).
-    public private(set) var passesDrawnLastFrame = 0
+    package private(set) var passesDrawnLastFrame = 0
 
     /// Whether a frame depends on time or on the previous frame, so it must be redrawn even when the motion, size
     /// and pointer have not changed.
-    public let isAnimated: Bool
+    package let isAnimated: Bool
     /// The inputs the preset's programs read (``BuiltinUniform/Source``): render-on-change compares only these, so a
     /// preset that reads the tilt is not redrawn for a heading that wanders.
-    public let motionSources: Set<BuiltinUniform.Source>
+    package let motionSources: Set<BuiltinUniform.Source>
 
     /// Compiles every pass of `preset`, drawn on `picture` when one is given (uploaded here).
     /// - Parameter passes: a plan of `preset` to draw instead of `PassPlanner`'s (e.g. one with nothing baked, to
     ///   compare with it).
     /// - Throws: `PresetError` when a file cannot be read, `RenderError.compile` naming file:line, `ImageError` for a
     ///   picture larger than the GL holds.
-    public init(preset: Preset, picture: PictureContent? = nil, passes: [RenderPass]? = nil) throws {
+    package init(preset: Preset, picture: PictureContent? = nil, passes: [RenderPass]? = nil) throws {
         self.preset = preset
         self.passes = passes ?? PassPlanner.plan(preset, picture: picture != nil)
         self.picture = try picture.map { (p: PictureContent) throws in
@@ -101,18 +101,18 @@ public final class EffectRenderer {
 
     /// Shows the newest pixels of a Shadertoy channel that changes by itself (a video frame, the camera, the sound
     /// texture) from the next frame drawn: whoever plays the media hands them in, since TiltGL plays none.
-    public func showChannel(_ source: ShadertoyChannel.Source, _ pixels: ChannelPixels) {
+    package func showChannel(_ source: ShadertoyChannel.Source, _ pixels: ChannelPixels) {
         toy?.show(source, pixels)
     }
 
     /// Makes the next frame draw the static passes again: call it when their content changes (a new picture they
     /// shade). A resize does it by itself; a hot reload makes a new renderer, which bakes on its first frame.
-    public func invalidateStaticPasses() {
+    package func invalidateStaticPasses() {
         staticPassesBaked = false
     }
 
     /// Renders one frame into `framebuffer` (0 for a window's back buffer) of `width`×`height`.
-    public func render(_ inputs: FrameInputs, framebuffer: GLuint, width: Int, height: Int) throws(RenderError) {
+    package func render(_ inputs: FrameInputs, framebuffer: GLuint, width: Int, height: Int) throws(RenderError) {
         if targetSize != SIMD2(width, height) { try makeTargets(width: width, height: height) }
         glBindVertexArray(vertexArray)
         glDisable(GLenum(GL_BLEND))

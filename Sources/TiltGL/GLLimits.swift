@@ -4,16 +4,16 @@ import CEGL
 ///
 /// Asked once a context is current, so that a `--size` the GL cannot hold is refused up front with the real limit,
 /// instead of failing later as an incomplete framebuffer.
-public struct GLLimits: Sendable, Equatable {
+package struct GLLimits: Sendable, Equatable {
     /// `GL_MAX_TEXTURE_SIZE`: the largest side of a texture (layer passes render into textures).
-    public var maxTextureSize: Int
+    package var maxTextureSize: Int
     /// `GL_MAX_RENDERBUFFER_SIZE`: the largest side of a renderbuffer (a window's back buffer is one).
-    public var maxRenderbufferSize: Int
+    package var maxRenderbufferSize: Int
     /// `GL_MAX_VIEWPORT_DIMS`: the largest viewport a draw can cover.
-    public var maxViewport: SIMD2<Int>
+    package var maxViewport: SIMD2<Int>
 
     /// Limits given by hand (for tests).
-    public init(maxTextureSize: Int, maxRenderbufferSize: Int, maxViewport: SIMD2<Int>) {
+    package init(maxTextureSize: Int, maxRenderbufferSize: Int, maxViewport: SIMD2<Int>) {
         self.maxTextureSize = maxTextureSize
         self.maxRenderbufferSize = maxRenderbufferSize
         self.maxViewport = maxViewport
@@ -34,7 +34,7 @@ public struct GLLimits: Sendable, Equatable {
 
     /// The largest width and height a render target may have: the smallest of the limits (a limit GL reports as 0
     /// is unknown and ignored).
-    public var maxTarget: SIMD2<Int> {
+    package var maxTarget: SIMD2<Int> {
         let sides = [maxTextureSize, maxRenderbufferSize].filter { $0 > 0 }
         let side = sides.min() ?? Int.max
         return SIMD2(

@@ -5,13 +5,13 @@ import CEGL
 ///
 /// EGL hands out one display per platform and process, and `eglTerminate` would end every context on it, so the
 /// display is initialised once and never terminated; each `HeadlessContext` only creates and destroys its context.
-public final class HeadlessContext {
+package final class HeadlessContext {
     private let display: EGLDisplay
     private let context: EGLContext
 
     /// Creates the context and makes it current on this thread.
     /// - Throws: `RenderError.noGL` when EGL has no surfaceless platform or no ES 3 context.
-    public init() throws(RenderError) {
+    package init() throws(RenderError) {
         guard let display = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil) else {
             throw .noGL(
                 "EGL has no surfaceless platform (EGL_MESA_platform_surfaceless); "
@@ -50,7 +50,7 @@ public final class HeadlessContext {
     }
 
     /// The GL renderer string (e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`).
-    public var rendererName: String { GLInfo.renderer }
+    package var rendererName: String { GLInfo.renderer }
 
     deinit {
         eglMakeCurrent(display, nil, nil, nil)

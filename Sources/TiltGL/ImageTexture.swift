@@ -10,14 +10,14 @@ import TiltImage
 /// linear premultiplied colour before it filters, and a magnified or minified picture blends in linear light. A
 /// picture with a side over `GL_MAX_TEXTURE_SIZE` is shrunk to fit (``Options/oversize``) with a notice, or refused
 /// naming the limit. Needs a current GL context; the texture is deleted with the object.
-public final class ImageTexture {
+package final class ImageTexture {
     /// How texels are filtered.
-    public typealias Filter = TextureFilter
+    package typealias Filter = TextureFilter
     /// What sampling outside 0…1 returns.
-    public typealias Wrap = TextureWrap
+    package typealias Wrap = TextureWrap
 
     /// What to do with a picture larger than the GL holds.
-    public enum Oversize: Sendable, Hashable {
+    package enum Oversize: Sendable, Hashable {
         /// Shrink it to fit and tell `notice`.
         case downscale
         /// Throw ``ImageError`` naming the limit.
@@ -25,20 +25,20 @@ public final class ImageTexture {
     }
 
     /// How a picture is uploaded.
-    public struct Options: Sendable, Hashable {
-        public var filter: Filter
-        public var wrap: Wrap
+    package struct Options: Sendable, Hashable {
+        package var filter: Filter
+        package var wrap: Wrap
         /// Whether the bottom row is uploaded first, so that texture coordinate (0, 0) is the picture's bottom-left
         /// corner (GL's and Shadertoy's convention); otherwise (0, 0) is its top-left corner (tilt's positions).
-        public var flipVertically: Bool
+        package var flipVertically: Bool
         /// Whether the bytes are sRGB-encoded colour decoded to linear on sampling; `false` uploads them as plain
         /// `GL_RGBA8` data.
-        public var sRGB: Bool
+        package var sRGB: Bool
         /// Whether colour is premultiplied by alpha on upload (straight alpha otherwise).
-        public var premultiply: Bool
-        public var oversize: Oversize
+        package var premultiply: Bool
+        package var oversize: Oversize
 
-        public init(
+        package init(
             filter: Filter = .linear, wrap: Wrap = .clamp, flipVertically: Bool = false, sRGB: Bool = true,
             premultiply: Bool = true, oversize: Oversize = .downscale
         ) {
@@ -52,13 +52,13 @@ public final class ImageTexture {
     }
 
     /// The GL texture name.
-    public let id: GLuint
+    package let id: GLuint
     /// The uploaded size (smaller than the picture's when it was shrunk to fit).
-    public package(set) var width: Int
+    package var width: Int
     /// The uploaded height.
-    public package(set) var height: Int
+    package var height: Int
     /// The notice given when the picture was shrunk, else `nil`.
-    public let notice: String?
+    package let notice: String?
 
     /// Uploads `image` to a new texture.
     /// - Parameters:
@@ -68,7 +68,7 @@ public final class ImageTexture {
     ///   - maxTextureSize: the largest side allowed; `nil` asks the current context's `GL_MAX_TEXTURE_SIZE`.
     ///   - notice: told when the picture is shrunk (default: a `notice:` line on standard error).
     /// - Throws: `ImageError` (``ImageError/Problem/overTextureLimit``) when it is too large and may not be shrunk.
-    public init(
+    package init(
         image: DecodedImage, path: String, options: Options = Options(), maxTextureSize: Int? = nil,
         notice: (String) -> Void = ImageTexture.printNotice
     ) throws(ImageError) {
@@ -119,7 +119,7 @@ public final class ImageTexture {
     }
 
     /// Writes `notice: TEXT` on standard error.
-    public static func printNotice(_ text: String) {
+    package static func printNotice(_ text: String) {
         StandardStream.error.write(Data("notice: \(text)\n".utf8))
     }
 }

@@ -6,23 +6,23 @@ import TiltImage
 /// Renders a preset with no display: an EGL surfaceless context and a framebuffer object, read back as pixels.
 ///
 /// Not thread-safe: a GL context is current on the thread that made it, so create and use this on one thread.
-public final class OffscreenRenderer {
+package final class OffscreenRenderer {
     private let context: HeadlessContext
     /// The effect renderer currently in use (the last preset that compiled).
-    public private(set) var effects: EffectRenderer
+    package private(set) var effects: EffectRenderer
     private var output: RenderTarget
     /// Output width in pixels.
-    public private(set) var width: Int
+    package private(set) var width: Int
     /// Output height in pixels.
-    public private(set) var height: Int
+    package private(set) var height: Int
     /// The user's picture the first effect shades, if any.
-    public let picture: PictureContent?
+    package let picture: PictureContent?
 
     /// Creates a headless context and compiles `preset`, drawn on `picture` when one is given.
     /// - Parameter passes: a plan of `preset` to draw instead of `PassPlanner`'s (to compare one with nothing baked).
     /// - Throws: `RenderError` (no GL, a size over the GL's limits, compile error with file:line), `PresetError`, or
     ///   `ImageError` (a picture larger than the GL holds).
-    public init(
+    package init(
         preset: Preset, width: Int, height: Int, picture: PictureContent? = nil, passes: [RenderPass]? = nil
     ) throws {
         try Self.checkRange(width: width, height: height)
@@ -39,7 +39,7 @@ public final class OffscreenRenderer {
 
     /// Changes the output size, as a window's resize does; the next frame re-bakes the static passes.
     /// - Throws: `RenderError` for a size out of range or over the GL's limits; the old size stays.
-    public func resize(width: Int, height: Int) throws(RenderError) {
+    package func resize(width: Int, height: Int) throws(RenderError) {
         try Self.checkRange(width: width, height: height)
         try TargetSizeCheck.check(
             width: width, height: height, passes: effects.passes, limits: .current, renderer: context.rendererName)
@@ -55,21 +55,21 @@ public final class OffscreenRenderer {
     }
 
     /// The GL renderer in use, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.
-    public var rendererName: String { context.rendererName }
+    package var rendererName: String { context.rendererName }
 
     /// Recompiles `preset`; on failure the previous shaders stay in use and the error is thrown.
-    public func reload(_ preset: Preset) throws {
+    package func reload(_ preset: Preset) throws {
         effects = try EffectRenderer(preset: preset, picture: picture)
     }
 
     /// Renders one frame and returns straight-alpha RGBA8 pixels, top row first.
-    public func render(_ inputs: FrameInputs) throws(RenderError) -> [UInt8] {
+    package func render(_ inputs: FrameInputs) throws(RenderError) -> [UInt8] {
         try draw(inputs)
         return output.readPixels()
     }
 
     /// Renders one frame with an error message drawn over it, as the window shows a failed reload.
-    public func render(_ inputs: FrameInputs, showingError message: String) throws(RenderError) -> [UInt8] {
+    package func render(_ inputs: FrameInputs, showingError message: String) throws(RenderError) -> [UInt8] {
         try draw(inputs)
         let banner = try ErrorBanner()
         banner.show(message)
@@ -79,7 +79,7 @@ public final class OffscreenRenderer {
     }
 
     /// Renders one frame and waits for the GPU to finish (for benchmarks; no read-back).
-    public func drawAndWait(_ inputs: FrameInputs) throws(RenderError) {
+    package func drawAndWait(_ inputs: FrameInputs) throws(RenderError) {
         try draw(inputs)
         glFinish()
     }
@@ -93,7 +93,7 @@ public final class OffscreenRenderer {
     /// Renders one frame and writes it to `path` as PNG.
     /// - Parameter stage: told as each stage begins (`drawing`, `reading back`, `writing PNG`), so a large frame can
     ///   show how far it got.
-    public func renderPNG(
+    package func renderPNG(
         _ inputs: FrameInputs, to path: String, stage: (String) -> Void = { _ in }
     ) throws(RenderError) {
         stage("drawing")

@@ -4,9 +4,9 @@ import TiltImage
 /// The user's picture (`--image FILE --fit MODE`): the content the first effect shades, in place of the effects a
 /// preset marks `"content": true`. A moving picture (a video file, a camera, a GStreamer pipeline) carries its
 /// ``video`` input as well, and its frames replace the picture as they come (``PictureFeed``).
-public struct PictureContent: Sendable, Hashable {
+package struct PictureContent: Sendable, Hashable {
     /// How the picture fills the canvas.
-    public enum Fit: String, Sendable, Hashable, CaseIterable {
+    package enum Fit: String, Sendable, Hashable, CaseIterable {
         /// All of it shows, centred, as large as fits; the rest of the canvas is transparent.
         case contain
         /// It fills the canvas, centred; what overhangs is cut off.
@@ -16,17 +16,17 @@ public struct PictureContent: Sendable, Hashable {
     }
 
     /// The decoded picture.
-    public var image: DecodedImage
+    package var image: DecodedImage
     /// Its file, for messages.
-    public var path: String
+    package var path: String
     /// How it fills the canvas.
-    public var fit: Fit
+    package var fit: Fit
     /// Where its frames come from when it moves; `nil` for a still picture. ``image`` then holds its first frame
     /// (a file's) or a transparent pixel until the first frame comes (a camera's, a pipeline's).
-    public var video: VideoInput?
+    package var video: VideoInput?
 
     /// A picture from its parts.
-    public init(image: DecodedImage, path: String, fit: Fit = .contain, video: VideoInput? = nil) {
+    package init(image: DecodedImage, path: String, fit: Fit = .contain, video: VideoInput? = nil) {
         self.image = image
         self.path = path
         self.fit = fit
@@ -34,10 +34,10 @@ public struct PictureContent: Sendable, Hashable {
     }
 
     /// Whether the picture moves (a video, a camera, a pipeline).
-    public var isMoving: Bool { video != nil }
+    package var isMoving: Bool { video != nil }
 
     /// Where the picture lies on a `canvas`-sized layer: origin x, y (top-left) and width, height, in pixels.
-    public func rect(canvas: SIMD2<Double>) -> SIMD4<Double> {
+    package func rect(canvas: SIMD2<Double>) -> SIMD4<Double> {
         let size = SIMD2(Double(image.width), Double(image.height))
         let scale: SIMD2<Double>
         switch fit {

@@ -2,7 +2,7 @@ import TiltCore
 import TiltEffects
 
 /// A rendering failure, with a message that says what went wrong and what to do.
-public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Kind: Sendable, Hashable {
         case noGL(String)
         case compile(stage: String, log: String, diagnostics: [ShaderSourceMap.Diagnostic])
@@ -17,9 +17,9 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     private let kind: Kind
 
     /// No OpenGL context could be made (EGL or SDL failure).
-    public static func noGL(_ detail: String) -> RenderError { RenderError(kind: .noGL(detail)) }
+    package static func noGL(_ detail: String) -> RenderError { RenderError(kind: .noGL(detail)) }
     /// A shader failed to compile or link; `log` already names files and lines.
-    public static func compile(stage: String, log: String) -> RenderError {
+    package static func compile(stage: String, log: String) -> RenderError {
         RenderError(kind: .compile(stage: stage, log: log, diagnostics: []))
     }
     /// A shader failed to compile or link: its messages, located in the preset's files.
@@ -28,43 +28,43 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         return RenderError(kind: .compile(stage: stage, log: log, diagnostics: diagnostics))
     }
     /// An output file could not be written.
-    public static func write(_ path: String, reason: String) -> RenderError {
+    package static func write(_ path: String, reason: String) -> RenderError {
         RenderError(kind: .write(path: path, reason: reason))
     }
     /// An output file or folder was refused or could not be written; ``OutputFileError`` says which and why.
-    public static func output(_ error: OutputFileError) -> RenderError { RenderError(kind: .output(error)) }
+    package static func output(_ error: OutputFileError) -> RenderError { RenderError(kind: .output(error)) }
     /// What was wrong with the output, when it was refused or could not be written (``output(_:)``).
-    public var output: OutputFileError? {
+    package var output: OutputFileError? {
         if case .output(let error) = kind { return error }
         return nil
     }
     /// An input file (image, log) could not be read.
-    public static func read(_ path: String, reason: String) -> RenderError {
+    package static func read(_ path: String, reason: String) -> RenderError {
         RenderError(kind: .read(path: path, reason: reason))
     }
     /// The window could not be opened or driven.
-    public static func window(_ detail: String) -> RenderError { RenderError(kind: .window(detail)) }
+    package static func window(_ detail: String) -> RenderError { RenderError(kind: .window(detail)) }
     /// The GL made no complete framebuffer of this size (a context exists, so Mesa is not what is missing).
-    public static func framebuffer(width: Int, height: Int, status: Int) -> RenderError {
+    package static func framebuffer(width: Int, height: Int, status: Int) -> RenderError {
         RenderError(kind: .framebuffer(width: width, height: height, status: status))
     }
     /// A bad request (size, frame count).
-    public static func argument(_ detail: String) -> RenderError { RenderError(kind: .argument(detail)) }
+    package static func argument(_ detail: String) -> RenderError { RenderError(kind: .argument(detail)) }
 
     /// Whether this is a shader compile or link error.
-    public var isCompileError: Bool {
+    package var isCompileError: Bool {
         if case .compile = kind { return true }
         return false
     }
 
     /// A compile or link error's messages, each with its file and line (empty for other errors, and for the
     /// renderer's own shaders).
-    public var diagnostics: [ShaderSourceMap.Diagnostic] {
+    package var diagnostics: [ShaderSourceMap.Diagnostic] {
         if case .compile(_, _, let diagnostics) = kind { return diagnostics }
         return []
     }
 
-    public var description: String {
+    package var description: String {
         switch kind {
         case .noGL(let d):
             return "cannot create an OpenGL ES 3 context: \(d). Install Mesa (scripts/bootstrap: libegl-mesa0 "

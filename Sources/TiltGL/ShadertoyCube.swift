@@ -126,9 +126,9 @@ final class ShadertoyCube {
 
 /// The pixels of a channel that changes by itself (a video frame, the camera, the sound texture), handed to the
 /// renderer by whoever plays it (``EffectRenderer/showChannel(_:_:)``): TiltGL does not play media.
-public struct ChannelPixels: Sendable, Hashable {
+package struct ChannelPixels: Sendable, Hashable {
     /// How the bytes are laid out.
-    public enum Format: Sendable, Hashable {
+    package enum Format: Sendable, Hashable {
         /// Four bytes a texel, top row first (a video frame).
         case rgba8
         /// One byte a texel, row 0 first (the sound texture: spectrum in row 0, waveform in row 1).
@@ -136,23 +136,23 @@ public struct ChannelPixels: Sendable, Hashable {
     }
 
     /// Width in texels.
-    public var width: Int
+    package var width: Int
     /// Height in texels.
-    public var height: Int
+    package var height: Int
     /// The layout.
-    public var format: Format
+    package var format: Format
     /// `width × height` texels.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// Seconds into the channel's media (its `iChannelTime`).
-    public var time: Double
+    package var time: Double
 
     /// Shadertoy's sound texture (512 × 2) of silence: no spectrum in row 0, the waveform at its middle in row 1.
-    public static let silence = ChannelPixels(
+    package static let silence = ChannelPixels(
         width: 512, height: 2, format: .r8,
         bytes: [UInt8](repeating: 0, count: 512) + [UInt8](repeating: 128, count: 512), time: 0)
 
     /// Pixels of a channel.
-    public init(width: Int, height: Int, format: Format, bytes: [UInt8], time: Double) {
+    package init(width: Int, height: Int, format: Format, bytes: [UInt8], time: Double) {
         precondition(bytes.count == width * height * (format == .rgba8 ? 4 : 1), "the bytes do not fill the size")
         self.width = width
         self.height = height

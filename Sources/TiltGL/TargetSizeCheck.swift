@@ -5,16 +5,16 @@ import TiltEffects
 /// A layer pass renders into a texture padded on each side by how far the next pass samples outside the canvas
 /// (``RenderPass/outputPadding``), so a preset with a layer effect needs targets larger than the output itself:
 /// `misty-glass` at 16384×16384 needs a 16464×16464 texture, one that a GL with a 16384 limit cannot make.
-public enum TargetSizeCheck {
+package enum TargetSizeCheck {
     /// The largest target (width, height) a frame of `width`×`height` needs for `passes`: the output, or a padded
     /// layer texture.
-    public static func largestTarget(width: Int, height: Int, passes: [RenderPass]) -> SIMD2<Int> {
+    package static func largestTarget(width: Int, height: Int, passes: [RenderPass]) -> SIMD2<Int> {
         let padding = largestPadding(passes)
         return SIMD2(width + 2 * padding.x, height + 2 * padding.y)
     }
 
     /// The largest output size that fits `limits` with `passes`' padding.
-    public static func largestOutput(passes: [RenderPass], limits: GLLimits) -> SIMD2<Int> {
+    package static func largestOutput(passes: [RenderPass], limits: GLLimits) -> SIMD2<Int> {
         limits.maxTarget &- 2 &* largestPadding(passes)
     }
 
@@ -22,7 +22,7 @@ public enum TargetSizeCheck {
     ///
     /// - Parameter renderer: the GL renderer's name, for the message.
     /// - Throws: ``RenderError`` naming the limit, the size that was asked for and the largest `--size` that fits.
-    public static func check(
+    package static func check(
         width: Int, height: Int, passes: [RenderPass], limits: GLLimits, renderer: String
     ) throws(RenderError) {
         let needed = largestTarget(width: width, height: height, passes: passes)

@@ -1,14 +1,14 @@
 import TiltSensors
 
 /// Lists the IIO devices behind a libiio URI for `tilt sensors` (Linux only).
-public enum IIOContextScanner {
+package enum IIOContextScanner {
     /// Opens the context at `uri` and describes every motion device in it (triggers and devices without
     /// accel, anglvel or magn axes are left out).
     ///
     /// - Parameter uri: A libiio URI: `local:` (default), `ip:HOST`.
     /// - Returns: One report per motion device, in context order.
     /// - Throws: ``IIOError`` when the context cannot be opened.
-    public static func scan(uri: String = "local:") throws(IIOError) -> [IIODeviceReport] {
+    package static func scan(uri: String = "local:") throws(IIOError) -> [IIODeviceReport] {
         let context = try IIOContext(uri: uri)
         let plan = try? IIOSensorPlan(context: context)
         let usedIDs = plan?.used.map(\.id) ?? []

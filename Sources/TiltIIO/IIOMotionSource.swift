@@ -9,20 +9,20 @@ import TiltSensors
 /// (or starts polling `_raw` attributes), and on cancellation destroys the buffer, which writes `0` to
 /// `buffer/enable`, within one poll interval. A device that vanishes is reported as `lost` and searched for again
 /// with exponential backoff; when it returns the source reports `active` and goes on.
-public struct IIOMotionSource: MotionSource {
+package struct IIOMotionSource: MotionSource {
     /// How to find and read the sensors.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// The libiio context URI: `local:` or `ip:HOST`.
-        public var uri: String
+        package var uri: String
         /// The wait before looking for a lost device again: from 0.1 s, doubling up to 2 s.
-        public var backoff: Backoff
+        package var backoff: Backoff
         /// How long one wait for buffered data may block before cancellation is checked, in milliseconds.
-        public var pollSliceMilliseconds: Int32
+        package var pollSliceMilliseconds: Int32
         /// The wait before trying a busy buffer again (another program reads it): from 2 s, doubling up to 30 s.
         /// Trying costs one `open()`, so a few seconds is cheap.
-        public var busyRetry: Backoff
+        package var busyRetry: Backoff
 
-        public init(
+        package init(
             uri: String = "local:", backoff: Backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(2)),
             pollSliceMilliseconds: Int32 = 50, busyRetry: Backoff = Backoff(initial: .seconds(2), maximum: .seconds(30))
         ) {
@@ -33,16 +33,16 @@ public struct IIOMotionSource: MotionSource {
         }
     }
 
-    public let configuration: Configuration
-    public let sensors: [SensorDescription]
-    public let name: String
+    package let configuration: Configuration
+    package let sensors: [SensorDescription]
+    package let name: String
     /// The `label` of the main device (e.g. `accel-display`), which calibration files may match.
-    public let label: String?
+    package let label: String?
 
     /// Finds the sensors at `configuration.uri` and describes them; opens nothing for capture yet.
     ///
     /// - Throws: ``IIOError`` when the context cannot be opened or holds no accelerometer.
-    public init(configuration: Configuration = .init()) throws(IIOError) {
+    package init(configuration: Configuration = .init()) throws(IIOError) {
         self.configuration = configuration
         let reports = try IIOContextScanner.scan(uri: configuration.uri)
         let used = reports.filter(\.used)
@@ -54,15 +54,15 @@ public struct IIOMotionSource: MotionSource {
         label = main.label
     }
 
-    public var summary: String { "IIO at \(configuration.uri): \(sensors.map(\.name).joined(separator: ", "))" }
-    public var calibrationLabel: String? { label }
+    package var summary: String { "IIO at \(configuration.uri): \(sensors.map(\.name).joined(separator: ", "))" }
+    package var calibrationLabel: String? { label }
 
     /// Reads the sensors at a libiio URI (`local:` or `ip:HOST`) with default settings.
-    public init(uri: String) throws(IIOError) {
+    package init(uri: String) throws(IIOError) {
         try self.init(configuration: Configuration(uri: uri))
     }
 
-    public func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
+    package func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
         var backoff = configuration.backoff
         var lostReason: String?
         while !Task.isCancelled {
@@ -158,6 +158,6 @@ public struct IIOMotionSource: MotionSource {
 }
 
 extension IIOMotionSource.Configuration: MotionSourceConfiguration {
-    public func open() throws -> any MotionSource { try IIOMotionSource(configuration: self) }
-    public var openFailure: String { "cannot read IIO sensors at \(uri)" }
+    package func open() throws -> any MotionSource { try IIOMotionSource(configuration: self) }
+    package var openFailure: String { "cannot read IIO sensors at \(uri)" }
 }

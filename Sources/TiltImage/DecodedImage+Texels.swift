@@ -49,7 +49,7 @@ extension DecodedImage {
     /// A copy shrunk by the smallest whole factor that makes both sides at most `maxSide`: each pixel is the
     /// alpha-weighted mean, in linear light, of the block it covers (blocks at the right and bottom edges may be
     /// partial). Returns `self` when it already fits.
-    public func downscaled(toFit maxSide: Int) -> DecodedImage {
+    package func downscaled(toFit maxSide: Int) -> DecodedImage {
         let factor = (max(width, height) + maxSide - 1) / maxSide
         guard factor > 1 else { return self }
         let w = (width + factor - 1) / factor

@@ -11,22 +11,22 @@ import TiltCore
 /// refused). Embedded ICC profiles and EXIF orientation are not applied. A file that is cut short or damaged is an
 /// ``ImageError``, never a crash: libpng's simplified API and TurboJPEG both catch the libraries' own `longjmp`
 /// errors in C.
-public enum ImageDecoder {
+package enum ImageDecoder {
     /// The most pixels a picture may have (a 16384×16384 picture, 1 GiB of RGBA), so that a damaged or hostile
     /// header cannot make tilt allocate without bound.
-    public static let maxPixels = 16384 * 16384
+    package static let maxPixels = 16384 * 16384
 
     /// The formats recognised.
     package enum Format { case png, jpeg }
 
     /// Reads and decodes the picture at `path`.
     /// - Throws: `ImageError` naming the file and what is wrong with it.
-    public static func load(path: String) throws(ImageError) -> DecodedImage {
+    package static func load(path: String) throws(ImageError) -> DecodedImage {
         try decode(try readFile(path), path: path)
     }
 
     /// Decodes a picture held in memory; `path` names it in errors.
-    public static func decode(_ bytes: [UInt8], path: String) throws(ImageError) -> DecodedImage {
+    package static func decode(_ bytes: [UInt8], path: String) throws(ImageError) -> DecodedImage {
         guard !bytes.isEmpty else {
             throw ImageError(.empty, path: path, reason: "the file is empty; give a PNG or JPEG picture")
         }

@@ -1,10 +1,10 @@
 import TiltCore
 
 /// A picture that cannot be used: the file, what is wrong with it, and what to do.
-public typealias ImageError = FileError<ImageErrorKind>
+package typealias ImageError = FileError<ImageErrorKind>
 
 /// What is wrong with a picture.
-public enum ImageErrorKind: FileErrorKind {
+package enum ImageErrorKind: FileErrorKind {
     /// The file cannot be opened or read (missing, a folder, no permission).
     case unreadable
     /// The file is empty.
@@ -18,5 +18,5 @@ public enum ImageErrorKind: FileErrorKind {
     /// The picture is larger than the GL can hold and may not be shrunk.
     case overTextureLimit
 
-    public var failure: String { "cannot use image" }
+    package var failure: String { "cannot use image" }
 }

@@ -4,10 +4,10 @@ import Glibc
 import TiltCore
 
 /// PNG encoding and decoding through libpng's simplified API (no `setjmp`), with file errors that say what to do.
-public enum PNGFile {
+package enum PNGFile {
     /// Encodes straight-alpha RGBA8 pixels, top row first.
     /// - Throws: `PNGFileError` (``PNGFileError/Kind/write``) when libpng refuses the image.
-    public static func encode(rgba: [UInt8], width: Int, height: Int) throws(PNGFileError) -> [UInt8] {
+    package static func encode(rgba: [UInt8], width: Int, height: Int) throws(PNGFileError) -> [UInt8] {
         var image = png_image()
         image.version = tilt_png_image_version
         image.width = png_uint_32(width)
@@ -28,7 +28,7 @@ public enum PNGFile {
 
     /// Writes pixels to `path` as PNG.
     /// - Throws: `PNGFileError` (``PNGFileError/Kind/write``) saying whether the folder is missing, the disk is full or access is denied.
-    public static func write(rgba: [UInt8], width: Int, height: Int, to path: String) throws(PNGFileError) {
+    package static func write(rgba: [UInt8], width: Int, height: Int, to path: String) throws(PNGFileError) {
         let bytes = try encode(rgba: rgba, width: width, height: height)
         try writeFile(bytes, to: path)
     }
@@ -38,7 +38,7 @@ public enum PNGFile {
     /// Re-rendering over the last image is the point of `--out` (and of `--watch`), so an existing file is replaced
     /// without `--force`; but through ``AtomicFileOutput``, so a viewer never shows a half-written PNG and a failed
     /// write keeps the previous image.
-    public static func writeFile(_ bytes: [UInt8], to path: String) throws(PNGFileError) {
+    package static func writeFile(_ bytes: [UInt8], to path: String) throws(PNGFileError) {
         do {
             let output = try AtomicFileOutput(path: path, replacing: true)
             try output.write(bytes)
@@ -49,7 +49,7 @@ public enum PNGFile {
     }
 
     /// Decodes a PNG file into straight-alpha RGBA8, top row first.
-    public static func read(path: String) throws(PNGFileError) -> (rgba: [UInt8], width: Int, height: Int) {
+    package static func read(path: String) throws(PNGFileError) -> (rgba: [UInt8], width: Int, height: Int) {
         var image = png_image()
         image.version = tilt_png_image_version
         guard png_image_begin_read_from_file(&image, path) != 0 else {

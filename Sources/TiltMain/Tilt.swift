@@ -31,4 +31,4 @@ struct SocketOptions: ParsableArguments {
 
 /// Runs `tilt` with the process's arguments: the `tilt` executable's whole `main`, and the packaged program's when it
 /// is started by that name (Sources/tilt-multicall).
-public func runTilt() async { await Tilt.main() }
+package func runTilt() async { await Tilt.main() }

@@ -19,26 +19,26 @@ import CGStreamer
 ///
 /// A capture that fails after opening (the device unplugged, the pipeline ended) closes itself; ``stopReason`` says
 /// why, and ``latest(count:)`` gives silence until it is opened again.
-public final class AudioCapture {
+package final class AudioCapture {
     /// The source used when none is given: GStreamer's `autoaudiosrc`, which picks the capture element that opens
     /// (PipeWire's, PulseAudio's, ALSA's, in the order of their ranks).
-    public static let defaultSource = "autoaudiosrc"
+    package static let defaultSource = "autoaudiosrc"
 
     /// The source part of the pipeline: ``defaultSource`` or the description given.
-    public let source: String
+    package let source: String
     /// Whether ``source`` is the default capture device rather than a description given.
-    public let isDefaultDevice: Bool
+    package let isDefaultDevice: Bool
     /// Samples per second the capture is resampled to.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// Seconds ``open()`` waits for the first sound (or the error that stops it).
-    public let startTimeout: Double
+    package let startTimeout: Double
     /// Whether a pipeline plays (between ``open()`` and ``close()``, unless it stopped by itself).
-    public var isOpen: Bool { pipeline != nil }
+    package var isOpen: Bool { pipeline != nil }
     /// Samples received since the capture was made, over every opening: a reader can wait for enough to analyse.
-    public private(set) var samplesReceived = 0
+    package private(set) var samplesReceived = 0
     /// Why an open capture closed itself (the device went away, the pipeline failed or ended); `nil` while it plays,
     /// and after ``open()`` or ``close()``.
-    public private(set) var stopReason: MediaError?
+    package private(set) var stopReason: MediaError?
 
     /// The pipeline while open.
     private var pipeline: AudioPipeline?
@@ -52,7 +52,7 @@ public final class AudioCapture {
     ///   - sampleRate: samples per second to resample to (44100, as Shadertoy's WebAudio context usually runs).
     ///   - startTimeout: seconds ``open()`` waits for the first sound (2: a sound server answers in milliseconds, a
     ///     device that does not exist at once; what has given nothing in 2 s is not going to).
-    public init(pipeline: String? = nil, sampleRate: Int = 44100, startTimeout: Double = 2) {
+    package init(pipeline: String? = nil, sampleRate: Int = 44100, startTimeout: Double = 2) {
         precondition(sampleRate > 0, "a sample rate is positive, not \(sampleRate)")
         self.source = pipeline ?? Self.defaultSource
         self.isDefaultDevice = pipeline == nil
@@ -69,7 +69,7 @@ public final class AudioCapture {
     ///   fails to open, `autoaudiosrc` finds none and would play silence, or the default device gives no sound within
     ///   ``startTimeout``); ``MediaError/audioPipeline(description:reason:)`` when a description cannot be built, or
     ///   fails, ends or gives no sound within ``startTimeout``. The capture is closed again.
-    public func open() throws(MediaError) {
+    package func open() throws(MediaError) {
         guard pipeline == nil else { return }
         stopReason = nil
         try MediaFramework.start()
@@ -92,7 +92,7 @@ public final class AudioCapture {
     /// The newest `count` samples, oldest first, zero-padded at the front when fewer have come; drains what arrived
     /// since the last call without waiting. Silence (all zeros) when the capture is not open.
     /// - Parameter count: samples wanted (``AudioSpectrum/windowSize`` for ``AudioSpectrum/texels(_:)``).
-    public func latest(count: Int = AudioSpectrum.windowSize) -> [Float] {
+    package func latest(count: Int = AudioSpectrum.windowSize) -> [Float] {
         precondition(count >= 0, "a window holds no fewer than 0 samples, not \(count)")
         guard let pipeline else { return [Float](repeating: 0, count: count) }
         history.reserve(count)
@@ -118,7 +118,7 @@ public final class AudioCapture {
     }
 
     /// Stops the pipeline (a device is released) and forgets the samples held. A later ``open()`` starts again.
-    public func close() {
+    package func close() {
         guard let pipeline else { return }
         pipeline.stop()
         self.pipeline = nil

@@ -19,17 +19,17 @@
 ///
 /// The work is one 1024-point radix-2 FFT over tables computed once (the window, the twiddle factors, the
 /// bit-reversed order); nothing is allocated per call but the returned array (the scratch is on the stack).
-public enum AudioSpectrum {
+package enum AudioSpectrum {
     /// Texels in a row: the spectrum's bins, and waveform samples.
-    public static let width = 512
+    package static let width = 512
     /// Rows: the spectrum (0) and the waveform (1).
-    public static let height = 2
+    package static let height = 2
     /// Samples analysed per frame (WebAudio `AnalyserNode`'s `fftSize` that Shadertoy uses).
-    public static let windowSize = 1024
+    package static let windowSize = 1024
     /// The level that maps to byte 0 of the spectrum (WebAudio's default `minDecibels`).
-    public static let minDecibels: Float = -100
+    package static let minDecibels: Float = -100
     /// The level that maps to byte 255 of the spectrum (WebAudio's default `maxDecibels`).
-    public static let maxDecibels: Float = -30
+    package static let maxDecibels: Float = -30
 
     /// Row 0: the magnitude spectrum of the last ``windowSize`` samples (Blackman window, FFT size 1024, bins
     /// 0..<512, magnitude in dB mapped linearly from -100 dB → 0 to -30 dB → 255, clamped), as WebAudio's
@@ -38,12 +38,12 @@ public enum AudioSpectrum {
     /// - Parameter samples: mono, in -1…1; fewer than ``windowSize`` are zero-padded at the front, of more only the
     ///   last ``windowSize`` count. A sample that is not finite (NaN, infinity) counts as 0.
     /// - Returns: ``width`` · ``height`` bytes, row 0 first.
-    public static func texels(_ samples: [Float]) -> [UInt8] {
+    package static func texels(_ samples: [Float]) -> [UInt8] {
         samples.withUnsafeBufferPointer { texels(of: $0) }
     }
 
     /// ``texels(_:)`` of samples in memory (a ring buffer's, a decoded track's), without copying them to an array.
-    public static func texels(of samples: UnsafeBufferPointer<Float>) -> [UInt8] {
+    package static func texels(of samples: UnsafeBufferPointer<Float>) -> [UInt8] {
         let n = windowSize
         let tables = FFTTables.shared
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * n) { scratch in
@@ -82,7 +82,7 @@ public enum AudioSpectrum {
     }
 
     /// Silence: row 0 all 0, row 1 all 128.
-    public static var silence: [UInt8] {
+    package static var silence: [UInt8] {
         [UInt8](repeating: 0, count: width) + [UInt8](repeating: 128, count: width)
     }
 

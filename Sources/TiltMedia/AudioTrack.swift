@@ -20,24 +20,24 @@ import CGStreamer
 ///
 /// A file longer than `maximumSeconds` is cut there: the first `maximumSeconds` are kept (and loop),
 /// ``isTruncated`` says so and ``notice`` is the warning to print. Immutable once made.
-public final class AudioTrack {
+package final class AudioTrack {
     /// The file decoded.
-    public let path: String
+    package let path: String
     /// Samples per second of ``samples`` (the file is resampled to it).
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// The longest stretch decoded, in seconds.
-    public let maximumSeconds: Double
+    package let maximumSeconds: Double
     /// The decoded sound: mono, in -1…1, at ``sampleRate``.
-    public let samples: [Float]
+    package let samples: [Float]
     /// Whether the file is longer than ``maximumSeconds`` and only its first ``maximumSeconds`` were kept.
-    public let isTruncated: Bool
+    package let isTruncated: Bool
 
     /// Seconds decoded (at most ``maximumSeconds``).
-    public var duration: Double { Double(samples.count) / Double(sampleRate) }
+    package var duration: Double { Double(samples.count) / Double(sampleRate) }
 
     /// The warning to print when the file was cut at ``maximumSeconds``
     /// (``MediaError/audioTruncated(path:maximumSeconds:)``), else `nil`.
-    public var notice: MediaError? {
+    package var notice: MediaError? {
         isTruncated ? .audioTruncated(path: path, maximumSeconds: maximumSeconds) : nil
     }
 
@@ -49,7 +49,7 @@ public final class AudioTrack {
     /// - Throws: ``MediaError/audio(path:problem:reason:)``: the file is missing or unreadable, not a file GStreamer
     ///   knows, holds no sound, has no decoder installed, or does not decode; ``MediaError/frameworkUnavailable(_:)``
     ///   or ``MediaError/missingElement(name:package:purpose:)`` when GStreamer or its base plugins are missing.
-    public convenience init(path: String, sampleRate: Int = 44100, maximumSeconds: Double = 600) throws(MediaError) {
+    package convenience init(path: String, sampleRate: Int = 44100, maximumSeconds: Double = 600) throws(MediaError) {
         try self.init(path: path, sampleRate: sampleRate, maximumSeconds: maximumSeconds, stallTimeout: 10)
     }
 
@@ -79,7 +79,7 @@ public final class AudioTrack {
     ///   - seconds: the time the window ends at (a non-finite time is silence).
     ///   - count: samples wanted (``AudioSpectrum/windowSize`` for ``AudioSpectrum/texels(_:)``).
     /// - Returns: `count` samples, oldest first.
-    public func window(endingAt seconds: Double, count: Int = AudioSpectrum.windowSize) -> [Float] {
+    package func window(endingAt seconds: Double, count: Int = AudioSpectrum.windowSize) -> [Float] {
         precondition(count >= 0, "a window holds no fewer than 0 samples, not \(count)")
         var window = [Float](repeating: 0, count: count)
         let length = samples.count

@@ -1,9 +1,9 @@
 import TiltCore
 
 /// What can go wrong with a media pipeline, each case saying what and what to do.
-public enum MediaError: Error, Equatable, CustomStringConvertible {
+package enum MediaError: Error, Equatable, CustomStringConvertible {
     /// What is wrong with a video file.
-    public enum VideoProblem: Sendable, Hashable {
+    package enum VideoProblem: Sendable, Hashable {
         /// GStreamer cannot tell what the bytes are (not a video, or not one it knows).
         case unknownType
         /// It is a video, but no decoder for its format is installed.
@@ -15,7 +15,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     }
 
     /// What is wrong with an audio file (``AudioTrack``).
-    public enum AudioProblem: Sendable, Hashable {
+    package enum AudioProblem: Sendable, Hashable {
         /// GStreamer cannot tell what the bytes are (not a sound file, or not one it knows).
         case unknownType
         /// A file GStreamer knows that holds no sound (a video without a soundtrack, a picture).
@@ -69,7 +69,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     /// An audio capture description GStreamer cannot build, or that fails, ends or stays silent when started.
     case audioPipeline(description: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .frameworkUnavailable(let reason):
             return "GStreamer would not start: \(reason); install the packages scripts/bootstrap lists"

@@ -1,5 +1,5 @@
 /// A video compression format a ``VideoEncoder`` can write, and the GStreamer encoders that make it.
-public enum VideoCodec: String, CaseIterable, Sendable {
+package enum VideoCodec: String, CaseIterable, Sendable {
     /// VP8 (`vp8enc`, libvpx): WebM's first codec; every browser plays it.
     case vp8
     /// VP9 (`vp9enc`, libvpx): about half VP8's size for the same quality; every current browser plays it.
@@ -8,7 +8,7 @@ public enum VideoCodec: String, CaseIterable, Sendable {
     case h264
 
     /// The name people know it by: `VP9`, `H.264`.
-    public var title: String {
+    package var title: String {
         switch self {
         case .vp8: "VP8"
         case .vp9: "VP9"
@@ -17,16 +17,16 @@ public enum VideoCodec: String, CaseIterable, Sendable {
     }
 
     /// A GStreamer element that encodes this codec, with the settings tilt gives it.
-    public struct Encoder: Sendable, Equatable {
+    package struct Encoder: Sendable, Equatable {
         /// The element's factory name, e.g. `vp9enc`.
-        public let element: String
+        package let element: String
         /// The Debian package that installs it.
-        public let package: String
+        package let package: String
         /// Its properties as `gst-launch` writes them, for `threads` encoding threads and at most `bitrate`
         /// bits a second.
         let properties: @Sendable (_ threads: Int, _ bitrate: Int) -> String
 
-        public static func == (a: Encoder, b: Encoder) -> Bool { a.element == b.element }
+        package static func == (a: Encoder, b: Encoder) -> Bool { a.element == b.element }
     }
 
     /// The encoders of this codec in order of preference; the first one installed is used.
@@ -35,7 +35,7 @@ public enum VideoCodec: String, CaseIterable, Sendable {
     /// which encodes 720p several times faster than its defaults, at constant quality (`end-usage=cq`) capped at
     /// ``bitrateCap(width:height:fps:)``, rather than libvpx's default 256 kbit/s, which turns a render's smooth
     /// gradients into blocks; x264 with the `faster` preset at constant quality 20.
-    public var encoders: [Encoder] {
+    package var encoders: [Encoder] {
         switch self {
         case .vp8:
             [
@@ -60,16 +60,16 @@ public enum VideoCodec: String, CaseIterable, Sendable {
 
     /// The most bits a second a VP8 or VP9 stream may take: 0.15 bits a pixel a frame (4.1 Mbit/s at 1280×720 and
     /// 30 fps), at least 200 kbit/s. Constant quality rarely needs it; it bounds a noisy preset's file.
-    public static func bitrateCap(width: Int, height: Int, fps: Double) -> Int {
+    package static func bitrateCap(width: Int, height: Int, fps: Double) -> Int {
         Int(min(2_000_000_000, max(200_000, Double(width * height) * fps * 0.15)))
     }
 
     /// The first of ``encoders`` that is installed, or `nil`.
-    public var installedEncoder: Encoder? {
+    package var installedEncoder: Encoder? {
         encoders.first { MediaFramework.hasElement($0.element) }
     }
 
     /// Whether the codec needs an even width and height: H.264's players decode 4:2:0 only, which halves both.
     /// (libvpx pads odd sizes itself.)
-    public var needsEvenSize: Bool { self == .h264 }
+    package var needsEvenSize: Bool { self == .h264 }
 }

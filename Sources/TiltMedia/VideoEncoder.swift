@@ -13,27 +13,27 @@ import TiltCore
 /// `.partial-…` file in the target's folder, renamed into place by ``finish()`` once the muxer has seen the end of
 /// the stream, so a failed, cancelled or interrupted (SIGINT, SIGTERM) encoding leaves no partial video and keeps
 /// the file that was there. Not thread-safe: use it from one thread.
-public final class VideoEncoder {
+package final class VideoEncoder {
     /// What to write.
-    public struct Configuration: Sendable, Equatable {
+    package struct Configuration: Sendable, Equatable {
         /// Frame width in pixels.
-        public var width: Int
+        package var width: Int
         /// Frame height in pixels.
-        public var height: Int
+        package var height: Int
         /// Frames per second (default 30); any positive rate, written as the nearest fraction.
-        public var fps: Double
+        package var fps: Double
         /// The file format.
-        public var container: VideoContainer
+        package var container: VideoContainer
         /// The codec; `nil` (the default) takes the container's ``VideoContainer/defaultCodec``.
-        public var codec: VideoCodec?
+        package var codec: VideoCodec?
         /// Encoding threads (default: the processors online).
-        public var threads: Int
+        package var threads: Int
         /// Frames waiting for the encoder at most (default 2): memory stays bounded, and a frame counts as done
         /// when the encoder has taken it, not when it was queued.
-        public var queuedFrames: Int
+        package var queuedFrames: Int
 
         /// A configuration with the defaults above.
-        public init(
+        package init(
             width: Int, height: Int, fps: Double = 30, container: VideoContainer, codec: VideoCodec? = nil,
             threads: Int? = nil, queuedFrames: Int = 2
         ) {
@@ -47,15 +47,15 @@ public final class VideoEncoder {
         }
 
         /// ``codec`` or the container's default.
-        public var resolvedCodec: VideoCodec? { codec ?? container.defaultCodec }
+        package var resolvedCodec: VideoCodec? { codec ?? container.defaultCodec }
     }
 
     /// The file being written, as given.
-    public let path: String
+    package let path: String
     /// What is written.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// Frames the encoder has been given so far.
-    public private(set) var frames = 0
+    package private(set) var frames = 0
 
     private let output: AtomicFileOutput
     private let backend: Backend
@@ -72,7 +72,7 @@ public final class VideoEncoder {
     /// - Returns: The encoder element that will be used (`nil` for GIF, which needs none).
     /// - Throws: ``MediaError`` (`.noEncoder`, `.missingElement`, `.unsupported`) saying what to install or change.
     @discardableResult
-    public static func check(_ configuration: Configuration) throws(MediaError) -> VideoCodec.Encoder? {
+    package static func check(_ configuration: Configuration) throws(MediaError) -> VideoCodec.Encoder? {
         try MediaFramework.start()
         let container = configuration.container
         let (width, height) = (configuration.width, configuration.height)
@@ -124,7 +124,7 @@ public final class VideoEncoder {
     ///   - inputs: Files being read (a replay log, a picture); `path` may be none of them.
     /// - Throws: ``MediaError``: what ``check(_:)`` throws, `.output` when the file cannot be created (a missing or
     ///   read-only folder), `.encoding` when GStreamer will not start the pipeline.
-    public init(path: String, configuration: Configuration, inputs: [String] = []) throws(MediaError) {
+    package init(path: String, configuration: Configuration, inputs: [String] = []) throws(MediaError) {
         let encoder = try Self.check(configuration)
         self.path = path
         self.configuration = configuration
@@ -192,7 +192,7 @@ public final class VideoEncoder {
     /// encoder than that.
     /// - Throws: ``MediaError/diskFull(path:frames:)`` or ``MediaError/encoding(path:reason:)``; the partial file is
     ///   then removed and the encoder is finished.
-    public func append(rgba: [UInt8]) throws(MediaError) {
+    package func append(rgba: [UInt8]) throws(MediaError) {
         precondition(!finished, "VideoEncoder.append after finish() or cancel()")
         precondition(rgba.count == frameBytes, "a frame of \(rgba.count) bytes; expected \(frameBytes)")
         switch backend {
@@ -223,7 +223,7 @@ public final class VideoEncoder {
 
     /// Ends the stream, waits until the muxer has written all of it, and puts the file in place.
     /// - Throws: ``MediaError``; the partial file is then removed and any earlier file at ``path`` kept.
-    public func finish() throws(MediaError) {
+    package func finish() throws(MediaError) {
         precondition(!finished, "VideoEncoder.finish after finish() or cancel()")
         switch backend {
         case .gif(let writer):
@@ -250,7 +250,7 @@ public final class VideoEncoder {
     }
 
     /// Stops encoding and removes the partial file; ``path`` is left as it was. Safe to call more than once.
-    public func cancel() {
+    package func cancel() {
         if case .gstreamer(let pipeline, _, _) = backend { pipeline.stop() }
         output.discard()
         finished = true

@@ -5,18 +5,18 @@ import CGStreamer
 ///
 /// Holds a reference to GStreamer's buffer (not to the app sink's sample, which the sink reuses), so holding a frame
 /// never blocks the pipeline for long; keep it no longer than it is on show. Immutable, so it may cross threads.
-public final class VideoFrame: @unchecked Sendable {
+package final class VideoFrame: @unchecked Sendable {
     /// Width in pixels.
-    public let width: Int
+    package let width: Int
     /// Height in pixels.
-    public let height: Int
+    package let height: Int
     /// Bytes from one row to the next (at least `width * 4`).
-    public let stride: Int
+    package let stride: Int
     /// When it is shown, seconds: the buffer's presentation time, plus, for a stepped file, the length of the loops
     /// played before it. Live frames carry the pipeline's running time.
-    public let time: Double
+    package let time: Double
     /// How long it is shown, seconds, when the stream says.
-    public let duration: Double?
+    package let duration: Double?
     private let buffer: UnsafeMutablePointer<GstBuffer>
 
     /// The frame of `sample` when it holds RGBA video, else `nil`; releases `sample` (one reference) either way.
@@ -46,7 +46,7 @@ public final class VideoFrame: @unchecked Sendable {
 
     /// Calls `body` with the pixels (`stride * height` bytes, or fewer for a last row cut to `width * 4`).
     /// - Returns: what `body` returns, or `nil` when the buffer cannot be read.
-    public func withPixels<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+    package func withPixels<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return nil }
         defer { gst_buffer_unmap(buffer, &map) }
@@ -56,7 +56,7 @@ public final class VideoFrame: @unchecked Sendable {
     }
 
     /// The pixels copied out, rows packed (`width * 4` bytes each); empty when the buffer cannot be read.
-    public var pixels: [UInt8] {
+    package var pixels: [UInt8] {
         withPixels { bytes in
             var packed = [UInt8](repeating: 0, count: width * height * 4)
             packed.withUnsafeMutableBytes { out in

@@ -2,38 +2,38 @@ import CGStreamer
 
 /// Reads a video file back, frame by frame, through GStreamer (`filesrc ! decodebin ! videoconvert ! appsink`): to
 /// check what ``VideoEncoder`` wrote, and for any caller that wants a file's frames as RGBA.
-public enum VideoProbe {
+package enum VideoProbe {
     /// One decoded frame.
-    public struct Frame: Sendable {
+    package struct Frame: Sendable {
         /// Its index in the file, from 0.
-        public var index: Int
+        package var index: Int
         /// Width in pixels.
-        public var width: Int
+        package var width: Int
         /// Height in pixels.
-        public var height: Int
+        package var height: Int
         /// Its presentation time in seconds, when the file says.
-        public var time: Double?
+        package var time: Double?
         /// RGBA8 pixels, top row first, `width * 4` bytes a row.
-        public var rgba: [UInt8]
+        package var rgba: [UInt8]
 
         /// The pixel at (`x`, `y`) as red, green, blue, alpha.
-        public func pixel(x: Int, y: Int) -> (UInt8, UInt8, UInt8, UInt8) {
+        package func pixel(x: Int, y: Int) -> (UInt8, UInt8, UInt8, UInt8) {
             let p = (y * width + x) * 4
             return (rgba[p], rgba[p + 1], rgba[p + 2], rgba[p + 3])
         }
     }
 
     /// What a file holds.
-    public struct Summary: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
         /// Frames decoded.
-        public var frames: Int
+        package var frames: Int
         /// Width of the frames (of the last, should it change).
-        public var width: Int
+        package var width: Int
         /// Height of the frames.
-        public var height: Int
+        package var height: Int
 
         /// A summary of `frames` frames of `width`×`height`.
-        public init(frames: Int, width: Int, height: Int) {
+        package init(frames: Int, width: Int, height: Int) {
             (self.frames, self.width, self.height) = (frames, width, height)
         }
     }
@@ -41,7 +41,7 @@ public enum VideoProbe {
     /// Decodes every frame of `path`, handing each to `body` (which may keep what it needs).
     /// - Throws: ``MediaError/decoding(path:reason:)`` with GStreamer's reason (no such file, not a video).
     @discardableResult
-    public static func scan(_ path: String, _ body: (Frame) throws -> Void = { _ in }) throws -> Summary {
+    package static func scan(_ path: String, _ body: (Frame) throws -> Void = { _ in }) throws -> Summary {
         try MediaFramework.start()
         let pipeline: MediaPipeline
         do {
@@ -93,7 +93,7 @@ public enum VideoProbe {
     }
 
     /// Every frame of `path` (for short videos; ``scan(_:_:)`` keeps only what it is asked to).
-    public static func frames(of path: String) throws -> [Frame] {
+    package static func frames(of path: String) throws -> [Frame] {
         var frames: [Frame] = []
         try scan(path) { frames.append($0) }
         return frames

@@ -15,9 +15,9 @@ import TiltCore
 /// ``open()`` waits for the first frame (or the error that stops it), so a missing camera or a file that does not
 /// decode fails there, with a ``MediaError`` that says which and what to do. Not thread-safe: use it from one thread
 /// (the render loop's).
-public final class VideoSource {
+package final class VideoSource {
     /// How frames are paced.
-    public enum Pacing: Sendable, Hashable {
+    package enum Pacing: Sendable, Hashable {
         /// Real time; the newest frame wins.
         case live
         /// Every frame in order, at the reader's pace (files only).
@@ -25,32 +25,32 @@ public final class VideoSource {
     }
 
     /// How the source behaves.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// Real time (``Pacing/live``, default) or frame by frame (``Pacing/stepped``).
-        public var pacing: Pacing
+        package var pacing: Pacing
         /// Seconds ``open()`` waits for the first frame before giving up (default 10: a camera takes a second or two
         /// to start, a file a few hundred milliseconds).
-        public var firstFrameTimeout: Double
+        package var firstFrameTimeout: Double
 
         /// A configuration; the defaults are documented on each property.
-        public init(pacing: Pacing = .live, firstFrameTimeout: Double = 10) {
+        package init(pacing: Pacing = .live, firstFrameTimeout: Double = 10) {
             self.pacing = pacing
             self.firstFrameTimeout = firstFrameTimeout
         }
     }
 
     /// What is played.
-    public let input: VideoInput
+    package let input: VideoInput
     /// How.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// Whether the pipeline exists and plays or is paused (between ``open()`` and ``close()``).
-    public var isOpen: Bool { pipeline != nil }
+    package var isOpen: Bool { pipeline != nil }
     /// Whether an open pipeline is paused (``setPaused(_:)``).
-    public private(set) var isPaused = false
+    package private(set) var isPaused = false
     /// Frames taken from the pipeline since the source was made (handed out or dropped for a newer one).
-    public private(set) var framesTaken = 0
+    package private(set) var framesTaken = 0
     /// Times a file was played to its end and started again.
-    public private(set) var loops = 0
+    package private(set) var loops = 0
 
     private var pipeline: UnsafeMutablePointer<GstElement>?
     private var sink: UnsafeMutablePointer<GstElement>?
@@ -68,7 +68,7 @@ public final class VideoSource {
     private var loopEnd = 0.0
 
     /// A source for `input`; nothing is opened until ``open()``.
-    public init(_ input: VideoInput, configuration: Configuration = Configuration()) {
+    package init(_ input: VideoInput, configuration: Configuration = Configuration()) {
         self.input = input
         self.configuration = configuration
     }
@@ -102,7 +102,7 @@ public final class VideoSource {
     ///   pipeline can fail here; what stops it later is thrown by ``latestFrame()``, said as at opening.
     /// - Throws: `MediaError`: no camera, a busy camera, a file that does not decode, a pipeline that cannot be
     ///   built, or no frame within ``Configuration/firstFrameTimeout`` seconds. The source is closed again.
-    public func open(waitingForFirstFrame wait: Bool = true) throws(MediaError) {
+    package func open(waitingForFirstFrame wait: Bool = true) throws(MediaError) {
         guard pipeline == nil else { return }
         if case .file = input {
         } else {
@@ -152,7 +152,7 @@ public final class VideoSource {
     }
 
     /// Stops the pipeline (state NULL: a camera is released) and frees it. A later ``open()`` starts again.
-    public func close() {
+    package func close() {
         pending = nil
         pendingStop = nil
         current = nil
@@ -169,7 +169,7 @@ public final class VideoSource {
 
     /// Pauses or resumes an open pipeline where it is (a file keeps its place; a live source may drop what it
     /// captured meanwhile).
-    public func setPaused(_ paused: Bool) {
+    package func setPaused(_ paused: Bool) {
         guard let pipeline, paused != isPaused else { return }
         gst_element_set_state(pipeline, paused ? GST_STATE_PAUSED : GST_STATE_PLAYING)
         isPaused = paused
@@ -179,7 +179,7 @@ public final class VideoSource {
     /// paused). Never waits. A file that reached its end starts again.
     /// - Throws: `MediaError.stream` when the pipeline stopped with an error, or a camera or pipeline ended (it is
     ///   then closed).
-    public func latestFrame() throws(MediaError) -> VideoFrame? {
+    package func latestFrame() throws(MediaError) -> VideoFrame? {
         if let stop = pendingStop {
             pendingStop = nil
             throw stop
@@ -211,7 +211,7 @@ public final class VideoSource {
     /// every frame up to it; past the end the file loops. Ask for increasing times: an earlier time returns the
     /// frame on show now.
     /// - Throws: `MediaError` when the file stops decoding or gives no frame within the timeout.
-    public func frame(at seconds: Double) throws(MediaError) -> VideoFrame {
+    package func frame(at seconds: Double) throws(MediaError) -> VideoFrame {
         precondition(configuration.pacing == .stepped, "frame(at:) needs a stepped source")
         if pipeline == nil { try open() }
         // Container timestamps are often rounded to the millisecond (WebM): allow that much.

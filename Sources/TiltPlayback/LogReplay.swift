@@ -6,7 +6,7 @@ import TiltSensors
 ///
 /// This lives outside `TiltRender` so that the renderer consumes frames only and does not link the sensor stack
 /// (libiio, zlib, libsystemd): `tiltfx` reads the log here and hands the frames to `TiltRender.MotionTimeline`.
-public enum LogReplay {
+package enum LogReplay {
     /// Reads `path` (CSV or CSV.gz) and fuses every sample.
     /// - Parameters:
     ///   - strict: Stop at the first bad row (`--strict`) instead of skipping and counting it, the bad-row policy of
@@ -14,7 +14,7 @@ public enum LogReplay {
     ///   - report: Called with each line to show a person: the skipped rows reported, then their summary.
     /// - Returns: the frames in time order, with times relative to the log's first sample.
     /// - Throws: ``PlaybackError`` naming the file and what is wrong with it (a truncated log included).
-    public static func frames(
+    package static func frames(
         path: String, strict: Bool = false, report: (String) -> Void = { _ in }
     ) throws(PlaybackError) -> [AttitudeFrame] {
         let log: SensorLog
@@ -27,7 +27,7 @@ public enum LogReplay {
     /// Fuses every sample of `log`, not across its gaps (``SensorLog/gaps``).
     /// - Returns: the frames in time order, with times relative to the log's first sample.
     /// - Throws: ``PlaybackError`` when the log holds no samples.
-    public static func frames(of log: SensorLog) throws(PlaybackError) -> [AttitudeFrame] {
+    package static func frames(of log: SensorLog) throws(PlaybackError) -> [AttitudeFrame] {
         guard let first = log.samples.first else {
             throw PlaybackError(
                 .empty, path: log.path, reason: "the log holds no samples; record one with `tilt record`")

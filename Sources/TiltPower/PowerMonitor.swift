@@ -12,20 +12,20 @@ import TiltCore
 /// only every ``Configuration/pollInterval`` seconds to re-read the sysfs files, which have no change notification
 /// of their own. Nothing else runs while idle. A profile from power-profiles-daemon wins over `platform_profile`.
 /// Finding nothing at all means mains power with no profile.
-public final class PowerMonitor: Sendable {
+package final class PowerMonitor: Sendable {
     /// Where to look.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// The `power_supply` class folder.
-        public var powerSupplyRoot: String
+        package var powerSupplyRoot: String
         /// The ACPI platform profile file; `nil` skips it.
-        public var platformProfilePath: String?
+        package var platformProfilePath: String?
         /// Which D-Bus to ask power-profiles-daemon on.
-        public var bus: Bus
+        package var bus: Bus
         /// Seconds between re-reads of the sysfs files (and of the profile, in case a signal was missed).
-        public var pollInterval: Double
+        package var pollInterval: Double
 
         /// The D-Bus to use.
-        public enum Bus: Sendable, Hashable {
+        package enum Bus: Sendable, Hashable {
             /// The system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else `/run/dbus/system_bus_socket`).
             case system
             /// A bus at this D-Bus address, e.g. `unix:path=/tmp/bus`.
@@ -35,7 +35,7 @@ public final class PowerMonitor: Sendable {
         }
 
         /// The standard places, polling every 15 s.
-        public init(
+        package init(
             powerSupplyRoot: String = PowerSupplyProbe.defaultRoot,
             platformProfilePath: String? = PowerMonitor.defaultPlatformProfilePath, bus: Bus = .system,
             pollInterval: Double = 15
@@ -48,16 +48,16 @@ public final class PowerMonitor: Sendable {
     }
 
     /// `/sys/firmware/acpi/platform_profile`.
-    public static let defaultPlatformProfilePath = "/sys/firmware/acpi/platform_profile"
+    package static let defaultPlatformProfilePath = "/sys/firmware/acpi/platform_profile"
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let log: @Sendable (String) -> Void
     /// The write end of the pipe that wakes ``run(onChange:)`` to stop; the read end is polled.
     private let wake: (read: Int32, write: Int32)
     private let stopped = Atomic<Bool>(false)
 
     /// Creates a monitor. `log` receives notes worth a log line (a bus that cannot be reached, a profile found).
-    public init(configuration: Configuration = .init(), log: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(configuration: Configuration = .init(), log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.configuration = configuration
         self.log = log
         var fds: [Int32] = [-1, -1]
@@ -78,7 +78,7 @@ public final class PowerMonitor: Sendable {
     }
 
     /// The state of the sysfs files and the platform profile now (no D-Bus).
-    public func readFiles() -> PowerState {
+    package func readFiles() -> PowerState {
         let supplies = PowerSupplyProbe(root: configuration.powerSupplyRoot).read()
         let profile = configuration.platformProfilePath.flatMap(PowerSupplyProbe.readAttribute)
         return PowerState(onBattery: supplies.onBattery, capacity: supplies.capacity, profile: profile)
@@ -87,7 +87,7 @@ public final class PowerMonitor: Sendable {
     /// Reads the power state, calls `onChange` with it, and then again at every change, until ``stop()``.
     ///
     /// Blocks the calling thread (give it a thread of its own); `onChange` runs on it. Call it once per monitor.
-    public func run(onChange: (PowerState) -> Void) {
+    package func run(onChange: (PowerState) -> Void) {
         var bus: PowerProfilesBus?
         var busProfile: String?
         var lastBusProblem: String?
@@ -147,7 +147,7 @@ public final class PowerMonitor: Sendable {
     }
 
     /// Makes ``run(onChange:)`` return soon. Safe from any thread, more than once.
-    public func stop() {
+    package func stop() {
         stopped.store(true, ordering: .releasing)
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)

@@ -1,8 +1,8 @@
 /// Why a power probe could not read something. Probing never stops the daemon: a failed probe reads as "nothing
 /// found" and is retried at the next poll.
-public struct PowerProbeError: Error, CustomStringConvertible, Sendable, Hashable {
+package struct PowerProbeError: Error, CustomStringConvertible, Sendable, Hashable {
     /// What went wrong with the D-Bus of power-profiles-daemon.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The bus could not be connected to.
         case unreachable
         /// The bus refused a subscription to profile changes.
@@ -12,11 +12,11 @@ public struct PowerProbeError: Error, CustomStringConvertible, Sendable, Hashabl
     }
 
     /// What went wrong.
-    public let kind: Kind
+    package let kind: Kind
     /// The bus: its D-Bus address, or "the system bus".
-    public let address: String
+    package let address: String
     /// The system's words for the failure (with the step that failed, where it is not the connect).
-    public let reason: String
+    package let reason: String
 
     /// The D-Bus at `address` could not be used, for `reason`.
     init(_ kind: Kind, address: String, reason: String) {
@@ -25,7 +25,7 @@ public struct PowerProbeError: Error, CustomStringConvertible, Sendable, Hashabl
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         "cannot follow power-profiles-daemon on \(address): \(reason); "
             + "power profiles are ignored until it answers (check DBUS_SYSTEM_BUS_ADDRESS or --system-bus)"
     }

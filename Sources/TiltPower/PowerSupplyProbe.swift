@@ -9,30 +9,30 @@
 /// `Discharging`, `Full`, `Not charging`) and `capacity` in percent. Batteries of peripherals (`scope` is `Device`,
 /// e.g. a wireless mouse) are ignored. The kernel sends no change notification that a reader can wait on without
 /// udev, so callers poll this (cheaply: a few small reads).
-public struct PowerSupplyProbe: Sendable {
+package struct PowerSupplyProbe: Sendable {
     /// What the supplies say.
-    public struct Reading: Sendable, Hashable {
+    package struct Reading: Sendable, Hashable {
         /// No mains supply is online and a battery discharges (or mains supplies exist and none is online).
-        public var onBattery: Bool
+        package var onBattery: Bool
         /// The mean charge of the system batteries, in percent, if any reports it.
-        public var capacity: Int?
+        package var capacity: Int?
         /// Whether any mains supply or system battery was found at all.
-        public var found: Bool
+        package var found: Bool
     }
 
     /// The default sysfs folder.
-    public static let defaultRoot = "/sys/class/power_supply"
+    package static let defaultRoot = "/sys/class/power_supply"
 
     /// The folder holding one subfolder per supply.
-    public var root: String
+    package var root: String
 
     /// Creates a probe of `root` (tests point it at a fake tree in a temporary folder).
-    public init(root: String = PowerSupplyProbe.defaultRoot) {
+    package init(root: String = PowerSupplyProbe.defaultRoot) {
         self.root = root
     }
 
     /// Reads every supply now. A missing or unreadable folder reads as "nothing found": mains power.
-    public func read() -> Reading {
+    package func read() -> Reading {
         var mainsSupplies = 0
         var mainsOnline = false
         var discharging = false

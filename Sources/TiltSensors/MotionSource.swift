@@ -5,7 +5,7 @@ import TiltCore
 /// The daemon runs a source only while someone watches (sensor on demand): it calls ``run(rate:events:)`` when the
 /// first watcher arrives and cancels that task when the last one leaves, and calls it again later. A source keeps
 /// whatever it needs between runs (a replay keeps its position).
-public protocol MotionSource: Sendable {
+package protocol MotionSource: Sendable {
     /// What the source reads, for `hello`, `status` and `tilt sensors`.
     var sensors: [SensorDescription] { get }
 
@@ -30,7 +30,7 @@ public protocol MotionSource: Sendable {
 }
 
 extension MotionSource {
-    public var calibrationLabel: String? { nil }
+    package var calibrationLabel: String? { nil }
 }
 
 /// What a kind of motion source reads, as its settings say: a value that opens the source, and that tells whether a
@@ -38,7 +38,7 @@ extension MotionSource {
 ///
 /// Each kind's configuration says once what is particular to it, so the daemon, `tiltd --check` and the calibration
 /// handle every source alike: a replay's speed, why a source searches no calibration, the words of its error.
-public protocol MotionSourceConfiguration: Sendable, Hashable {
+package protocol MotionSourceConfiguration: Sendable, Hashable {
     /// Opens the source: checks that what it names is there (a log's header, a device, an address); reads no samples.
     func open() throws -> any MotionSource
 
@@ -55,17 +55,17 @@ public protocol MotionSourceConfiguration: Sendable, Hashable {
 }
 
 extension MotionSourceConfiguration {
-    public var calibrationExemption: String? { nil }
-    public var speed: Double { 1 }
+    package var calibrationExemption: String? { nil }
+    package var speed: Double { 1 }
 
     /// Whether `other` is a configuration of the same kind, equal to this one.
-    public func isEqual(to other: any MotionSourceConfiguration) -> Bool {
+    package func isEqual(to other: any MotionSourceConfiguration) -> Bool {
         (other as? Self) == self
     }
 }
 
 /// What a running source reports.
-public enum MotionSourceEvent: Sendable, Equatable {
+package enum MotionSourceEvent: Sendable, Equatable {
     /// One calibrated-to-SI, mount-corrected sample.
     case sample(MotionSample)
     /// The sensor changed state (active, idle, lost), with a reason a person can read.
@@ -80,9 +80,9 @@ public enum MotionSourceEvent: Sendable, Equatable {
 }
 
 /// A failure of a motion source that stops it: what failed, as its own typed error a caller can switch on.
-public struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What failed.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The replayed log (a damaged or truncated log under `--strict`, a read error).
         case log(SensorLogError)
         /// The IIO device (permanently: a transient loss is retried, not thrown).
@@ -94,15 +94,15 @@ public struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equat
     }
 
     /// What failed.
-    public var kind: Kind
+    package var kind: Kind
 
     /// A failure of `kind`.
-    public init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
     /// What failed, and what to do.
-    public var message: String { description }
+    package var message: String { description }
 
-    public var description: String {
+    package var description: String {
         switch kind {
         case .log(let error): error.description
         case .device(let error): error.description

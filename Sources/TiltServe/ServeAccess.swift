@@ -4,14 +4,14 @@ import TiltCore
 
 /// Who may open a WebSocket or read a preset's files: the token and the `Origin` checks, one decision for the
 /// upgrader and the HTTP answer that explains a refusal.
-public struct ServeAccess: Sendable {
+package struct ServeAccess: Sendable {
     /// The token the URL printed at start carries.
-    public let token: String
+    package let token: String
     /// The origins allowed: the server's own and each `--allow-origin`.
-    public let origins: Set<String>
+    package let origins: Set<String>
 
     /// The access rules of a server bound to `host`:`port`.
-    public init(token: String, host: String, port: Int, allowedOrigins: [String]) {
+    package init(token: String, host: String, port: Int, allowedOrigins: [String]) {
         self.token = token
         var origins = Set(allowedOrigins.map { Self.trimmed($0) })
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
@@ -25,14 +25,14 @@ public struct ServeAccess: Sendable {
     }
 
     /// Why a request is refused.
-    public enum Refusal: Error, Sendable, Equatable {
+    package enum Refusal: Error, Sendable, Equatable {
         /// No token, or not this start's.
         case token
         /// A browser page of another origin.
         case origin(String)
 
         /// The body of the 403 answer.
-        public var message: String {
+        package var message: String {
             switch self {
             case .token: "missing or wrong token; open the URL tiltfx serve printed"
             case .origin(let origin): "origin \(origin) is not allowed; pass --allow-origin \(origin)"
@@ -42,7 +42,7 @@ public struct ServeAccess: Sendable {
 
     /// Checks a request: its token always, its `Origin` when it has one and `checksOrigin` (WebSocket handshakes).
     /// - Returns: `nil` when allowed, else why not.
-    public func refusal(uri: String, headers: HTTPHeaders, checksOrigin: Bool) -> Refusal? {
+    package func refusal(uri: String, headers: HTTPHeaders, checksOrigin: Bool) -> Refusal? {
         if checksOrigin, let origin = headers.first(name: "origin"), !origins.contains(Self.trimmed(origin)) {
             return .origin(origin)
         }
@@ -53,7 +53,7 @@ public struct ServeAccess: Sendable {
     }
 
     /// The path of a request URI, without its query.
-    public static func path(of uri: String) -> Substring {
+    package static func path(of uri: String) -> Substring {
         uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
     }
 

@@ -3,52 +3,52 @@ import TiltCore
 import TiltEffects
 
 /// What `tiltfx serve` serves and how: where it listens, where tiltd and the presets are, and its limits.
-public struct ServeConfiguration: Sendable {
+package struct ServeConfiguration: Sendable {
     /// The address to bind (`--listen HOST:PORT`; port 0 picks a free one).
-    public var host: String = "127.0.0.1"
+    package var host: String = "127.0.0.1"
     /// The port to bind; 0 picks a free one.
-    public var port: Int = 8765
+    package var port: Int = 8765
     /// tiltd's socket, already resolved.
-    public var socketPath: String
+    package var socketPath: String
     /// Where presets are found (the same search as every `tiltfx` command).
-    public var library: PresetLibrary
+    package var library: PresetLibrary
     /// The folder of pages (`Web/`).
-    public var webDirectory: String
+    package var webDirectory: String
     /// Origins allowed besides the server's own (`--allow-origin`).
-    public var allowedOrigins: [String] = []
+    package var allowedOrigins: [String] = []
     /// The token every WebSocket and `/presets/…` request must carry; random per start unless set (tests).
-    public var token: String = ServeConfiguration.randomToken()
+    package var token: String = ServeConfiguration.randomToken()
     /// The limits on clients and messages.
-    public var limits = Limits()
+    package var limits = Limits()
 
     /// Limits that keep one page (or a foreign one) from exhausting the server.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Largest `/edit` message, bytes.
-        public var editMessageBytes = 256 * 1024
+        package var editMessageBytes = 256 * 1024
         /// Largest `/motion` message, bytes.
-        public var motionMessageBytes = 4 * 1024
+        package var motionMessageBytes = 4 * 1024
         /// Messages a second a connection may send on average.
-        public var messagesPerSecond = 20.0
+        package var messagesPerSecond = 20.0
         /// Messages a connection may send at once after a quiet spell.
-        public var messageBurst = 40.0
+        package var messageBurst = 40.0
         /// Messages refused for the rate before the connection is closed with 1008.
-        public var refusedBeforeClose = 100
+        package var refusedBeforeClose = 100
         /// WebSocket connections at once.
-        public var maxClients = 32
+        package var maxClients = 32
 
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     /// A configuration with the defaults for the rest.
-    public init(socketPath: String, library: PresetLibrary, webDirectory: String) {
+    package init(socketPath: String, library: PresetLibrary, webDirectory: String) {
         self.socketPath = socketPath
         self.library = library
         self.webDirectory = webDirectory
     }
 
     /// 128 random bits from the system's generator, as 32 hex digits.
-    public static func randomToken() -> String {
+    package static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in
             let hex = String(generator.next() as UInt64, radix: 16)
@@ -57,13 +57,13 @@ public struct ServeConfiguration: Sendable {
     }
 
     /// Whether `host` is a loopback address (the default, safe bind).
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 
     /// The folders searched for the pages, in order: `Web/` above the program or the working directory (a clone),
     /// then the installed `PREFIX/share/tilt/web` and `$XDG_DATA_DIRS`.
-    public static func webSearchPaths() -> [String] {
+    package static func webSearchPaths() -> [String] {
         var paths: [String] = []
         var url = URL(fileURLWithPath: InstalledData.executablePath).deletingLastPathComponent()
         for _ in 0..<5 {

@@ -16,7 +16,7 @@ import TiltEffects
 /// print(server.url)          // http://127.0.0.1:8765/?token=…
 /// try server.waitUntilClosed()
 /// ```
-public final class ServeServer: Sendable {
+package final class ServeServer: Sendable {
     /// What every connection's handlers share: the access rules, the limits, the folders and the client count.
     final class Shared: Sendable {
         let access: ServeAccess
@@ -81,12 +81,12 @@ public final class ServeServer: Sendable {
     /// Whether ``close()`` ran; its lock is held for the whole close.
     private let closing = NIOLockedValueBox(false)
     /// The address bound (the real port when 0 was asked).
-    public let host: String
+    package let host: String
     /// The port bound.
-    public let port: Int
+    package let port: Int
 
     /// The page's URL with the token: the line `tiltfx serve` prints first.
-    public var url: String {
+    package var url: String {
         // A wildcard bind (every address) is shown as loopback: the page is meant for this machine.
         let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host.contains(":") ? "[\(host)]" : host
         return "http://\(shown):\(port)/?token=\(shared.access.token)"
@@ -102,7 +102,7 @@ public final class ServeServer: Sendable {
 
     /// Binds and starts serving.
     /// - Throws: the bind's error (address in use, not an address of this machine).
-    public static func start(_ configuration: ServeConfiguration, logger: Logger) throws -> ServeServer {
+    package static func start(_ configuration: ServeConfiguration, logger: Logger) throws -> ServeServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let compiler = ShaderCompileThread()
         let portBox = NIOLockedValueBox<Shared?>(nil)
@@ -131,7 +131,7 @@ public final class ServeServer: Sendable {
     }
 
     /// Waits until ``close()`` (or an error) closes the listening socket.
-    public func waitUntilClosed() throws {
+    package func waitUntilClosed() throws {
         try channel.closeFuture.wait()
         // Finishes the close here, or waits for the one under way on another thread (a signal handler's): the
         // program must not exit while the event loop and the GL thread are still being shut down (it aborted).
@@ -140,7 +140,7 @@ public final class ServeServer: Sendable {
 
     /// Stops listening, closes every connection and ends the GL thread; a second call (from another thread too)
     /// returns once the first has finished.
-    public func close() {
+    package func close() {
         closing.withLockedValue { closed in
             guard !closed else { return }
             closed = true

@@ -10,11 +10,11 @@ import NIOCore
 ///
 /// NIO names the system call that failed (`bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)`); a
 /// user needs only the reason.
-public struct ServeStartError: Error, CustomStringConvertible {
+package struct ServeStartError: Error, CustomStringConvertible {
     /// The system error the listening socket failed with (`EADDRINUSE`, `EACCES`, …), or `nil` when it was not one.
-    public let errno: Int32?
+    package let errno: Int32?
     /// The system's words for it.
-    public let description: String
+    package let description: String
 
     init(_ error: any Error) {
         if let error = error as? IOError {

@@ -3,12 +3,12 @@ import TiltCore
 
 /// Where a bench finds its inputs (the data folder, the log, the tiltd to run): the path an option names, checked,
 /// else the first usable default.
-public enum BenchInput {
+package enum BenchInput {
     /// The clone this `tilt` runs from (the bundled fixtures and the shared data live beside it): the folder holding
     /// `Package.swift` above the executable (a build in `.build/…/debug/`), else the working directory (an installed
     /// `tilt`). Found from the executable rather than `#filePath`, so no installed program names the build machine's
     /// folders.
-    public static let repository: URL = {
+    package static let repository: URL = {
         var folder = URL(fileURLWithPath: InstalledData.executablePath).deletingLastPathComponent()
         while folder.path != "/" {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
@@ -28,7 +28,7 @@ public enum BenchInput {
     ///   - missing: The message when no default is usable.
     /// - Throws: ``BenchError`` for a named path that is not usable, and when no default is: a missing file is not
     ///   a usage mistake, so it exits with status 1 and its message, without the usage text.
-    public static func resolve(
+    package static func resolve(
         option: String, given: String?, defaults: [String], usable: (String) -> Bool, unusable: String,
         missing: String
     ) throws -> String {
@@ -41,13 +41,13 @@ public enum BenchInput {
     }
 
     /// Whether `path` is a folder.
-    public static func isFolder(_ path: String) -> Bool {
+    package static func isFolder(_ path: String) -> Bool {
         var isDirectory = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 
     /// The tiltd `tilt bench daemon` runs: `given` (`--tiltd`), else the tiltd next to this executable.
-    public static func tiltd(given: String?) throws -> String {
+    package static func tiltd(given: String?) throws -> String {
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         return try resolve(
             option: "--tiltd", given: given,
@@ -58,7 +58,7 @@ public enum BenchInput {
 
     /// The log `tilt bench daemon` replays: `given` (`--log`), else the bundled fixture (from the working
     /// directory, then from the repository this was built in).
-    public static func daemonLog(given: String?) throws -> String {
+    package static func daemonLog(given: String?) throws -> String {
         let fixture = "Tests/Fixtures/broad-01-excerpt.csv.gz"
         let candidates = [
             FileManager.default.currentDirectoryPath + "/" + fixture,
@@ -72,7 +72,7 @@ public enum BenchInput {
 
     /// The data folder of `tilt bench fusion`: `given` (`--data`), else `../shared/data/broad` from the working
     /// directory, else from the repository.
-    public static func dataFolder(given: String?) throws -> String {
+    package static func dataFolder(given: String?) throws -> String {
         let candidates = [
             FileManager.default.currentDirectoryPath + "/../shared/data/broad",
             repository.appendingPathComponent("../shared/data/broad").path,
@@ -84,10 +84,10 @@ public enum BenchInput {
 }
 
 /// A benchmark failure that is not a usage mistake: printed as `error: …` without the usage text.
-public typealias BenchError = TiltError<BenchErrorKind>
+package typealias BenchError = TiltError<BenchErrorKind>
 
 /// What went wrong.
-public enum BenchErrorKind: Sendable, Hashable {
+package enum BenchErrorKind: Sendable, Hashable {
     /// An input (a program, a log, a folder of logs) is missing, unusable or unreadable.
     case input
     /// The daemon under test did not start, answer or serve its clients.

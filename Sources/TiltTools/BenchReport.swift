@@ -2,52 +2,52 @@ import FoundationEssentials
 import TiltCore
 
 /// What `tilt bench daemon` measured, and its printed form.
-public struct BenchReport: Sendable {
+package struct BenchReport: Sendable {
     /// Watching clients.
-    public var clients: Int
+    package var clients: Int
     /// Frames per second each client asked for.
-    public var rate: Double
+    package var rate: Double
     /// The measurement window as it was, seconds.
-    public var seconds: Double
+    package var seconds: Double
     /// The replayed log's file name.
-    public var logName: String
+    package var logName: String
     /// The log's sampling rate, if it says.
-    public var logRate: Double?
+    package var logRate: Double?
     /// Frames each client received in the window.
-    public var frames: [Int] = []
+    package var frames: [Int] = []
     /// Frames the daemon dropped for clients that were not reading fast enough, summed over the clients.
-    public var daemonDrops = 0
+    package var daemonDrops = 0
     /// How many clients answered the status request that counts drops.
-    public var statusAnswers = 0
+    package var statusAnswers = 0
     /// Sample-to-client latencies, seconds.
-    public var latencies: [Double] = []
+    package var latencies: [Double] = []
     /// The daemon's CPU over the window, percent of one core.
-    public var cpuPercent: Double?
+    package var cpuPercent: Double?
     /// The bench's own CPU over the window: near 100 % means the clients, not the daemon, set the latency.
-    public var benchCPUPercent: Double?
+    package var benchCPUPercent: Double?
     /// The daemon's resident memory, bytes: before the clients, with them, and after they left.
-    public var rssStart: Int?
+    package var rssStart: Int?
     /// See ``rssStart``.
-    public var rssLoaded: Int?
+    package var rssLoaded: Int?
     /// See ``rssStart``.
-    public var rssAfterClients: Int?
+    package var rssAfterClients: Int?
     /// Connections made and dropped after the measurement (`--churn`); 0 for none.
-    public var churn = 0
+    package var churn = 0
     /// The daemon's resident memory and open descriptors before and after the churn, and the clients it still
     /// counted after it.
-    public var rssBeforeChurn: Int?
+    package var rssBeforeChurn: Int?
     /// See ``rssBeforeChurn``.
-    public var rssAfterChurn: Int?
+    package var rssAfterChurn: Int?
     /// See ``rssBeforeChurn``.
-    public var fdsBeforeChurn: Int?
+    package var fdsBeforeChurn: Int?
     /// See ``rssBeforeChurn``.
-    public var fdsAfterChurn: Int?
+    package var fdsAfterChurn: Int?
     /// See ``rssBeforeChurn``.
-    public var clientsAfterChurn: Int?
+    package var clientsAfterChurn: Int?
 
     /// A report of `clients` × `rate` Hz over `seconds`, replaying `logName` (sampled at `logRate` Hz, if known);
     /// the measurements are filled in as they are made.
-    public init(clients: Int, rate: Double, seconds: Double, logName: String, logRate: Double?) {
+    package init(clients: Int, rate: Double, seconds: Double, logName: String, logRate: Double?) {
         self.clients = clients
         self.rate = rate
         self.seconds = seconds
@@ -56,10 +56,10 @@ public struct BenchReport: Sendable {
     }
 
     /// Frames each client should get: the lower of the requested and the log's rate, over the window.
-    public var expectedPerClient: Double { min(rate, logRate ?? rate) * seconds }
+    package var expectedPerClient: Double { min(rate, logRate ?? rate) * seconds }
 
     /// The report as `tilt bench daemon` prints it.
-    public var text: String {
+    package var text: String {
         func mib(_ bytes: Int?) -> String { bytes.map { String(printf: "%.1f MiB", Double($0) / 1_048_576) } ?? "?" }
         func ms(_ seconds: Double) -> String { String(printf: "%.3f ms", seconds * 1000) }
         let total = frames.reduce(0, +)

@@ -3,16 +3,16 @@ import TiltCore
 
 /// How a calibration talks to the person holding the device: prompts and messages (standard error), answers
 /// (standard input) and progress lines. Injected, so that the collection runs in tests without a terminal.
-public struct CalibrationConsole: Sendable {
+package struct CalibrationConsole: Sendable {
     /// Shows one line (without its newline).
-    public var say: @Sendable (String) -> Void
+    package var say: @Sendable (String) -> Void
     /// Waits for the person to press Enter; `nil` when the input has ended.
-    public var readLine: @Sendable () async -> String?
+    package var readLine: @Sendable () async -> String?
     /// A new progress line.
-    public var progressLine: @Sendable () -> ProgressLine
+    package var progressLine: @Sendable () -> ProgressLine
 
     /// A console of `say`, `readLine` and `progressLine`.
-    public init(
+    package init(
         say: @escaping @Sendable (String) -> Void, readLine: @escaping @Sendable () async -> String?,
         progressLine: @escaping @Sendable () -> ProgressLine
     ) {
@@ -22,7 +22,7 @@ public struct CalibrationConsole: Sendable {
     }
 
     /// Messages and progress on standard error, answers from standard input.
-    public static let standard = CalibrationConsole(
+    package static let standard = CalibrationConsole(
         say: { StandardStream.error.write(Data(($0 + "\n").utf8)) }, readLine: readLineAsync,
         progressLine: { ProgressLine() })
 }

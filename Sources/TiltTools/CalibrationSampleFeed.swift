@@ -5,23 +5,23 @@ import TiltSensors
 import TiltWire
 
 /// Where `tilt calibrate` gets its samples: a log read at once, or the daemon's raw stream (``RawSampleFeed``).
-public struct CalibrationSampleFeed: Sendable {
+package struct CalibrationSampleFeed: Sendable {
     /// What is known about the device that produced the samples.
-    public struct Device: Sendable {
+    package struct Device: Sendable {
         /// The first sensor's name (the IIO driver, e.g. `bmi160`), if known.
-        public var name: String?
+        package var name: String?
         /// Where the samples come from, for the file's comment.
-        public var origin: String
+        package var origin: String
 
         /// A device named `name` whose samples come from `origin`.
-        public init(name: String?, origin: String) {
+        package init(name: String?, origin: String) {
             self.name = name
             self.origin = origin
         }
     }
 
     /// Where the samples are.
-    public enum Source: Sendable {
+    package enum Source: Sendable {
         /// All samples of the log (`--input`).
         case log([MotionSample])
         /// A live stream (the daemon's raw samples), collected as the command asks.
@@ -29,12 +29,12 @@ public struct CalibrationSampleFeed: Sendable {
     }
 
     /// The device the samples come from.
-    public let device: Device
+    package let device: Device
     /// The samples.
-    public let source: Source
+    package let source: Source
 
     /// A feed of `source`'s samples from `device` (for tests: a scripted stream).
-    public init(device: Device, source: Source) {
+    package init(device: Device, source: Source) {
         self.device = device
         self.source = source
     }
@@ -43,7 +43,7 @@ public struct CalibrationSampleFeed: Sendable {
     /// rows (see ``SensorLog/read(path:badRows:report:)``).
     ///
     /// - Throws: ``CalibrateError`` naming the file and the problem.
-    public init(logPath path: String, badRows: BadRowPolicy, report: (String) -> Void) throws {
+    package init(logPath path: String, badRows: BadRowPolicy, report: (String) -> Void) throws {
         let log: SensorLog
         do {
             log = try SensorLog.read(path: path, badRows: badRows, report: report)
@@ -55,7 +55,7 @@ public struct CalibrationSampleFeed: Sendable {
     }
 
     /// Checks that the daemon streams uncalibrated samples, then starts collecting them.
-    public init(socketPath: String?) async throws {
+    package init(socketPath: String?) async throws {
         let answer = try await TiltConnection.request(.status, socketPath: socketPath) {
             if case .status = $0 { return true } else { return false }
         }
@@ -78,7 +78,7 @@ public struct CalibrationSampleFeed: Sendable {
 
 /// A live stream of raw samples that a calibration collects from: ``RawSampleFeed`` from tiltd, or a scripted one
 /// in tests.
-public protocol CalibrationSampleStream: Sendable {
+package protocol CalibrationSampleStream: Sendable {
     /// Forgets what was collected so far.
     func restart()
     /// The samples collected since the last ``restart()``.
@@ -90,13 +90,13 @@ public protocol CalibrationSampleStream: Sendable {
 
 extension RawSampleFeed: CalibrationSampleStream {
     /// ``RawSampleFeed/collect(seconds:stallTimeout:progress:)`` with the default stall timeout.
-    public func collectSpan(seconds: Double, progress: (Double, Int) -> Void) async throws -> [MotionSample] {
+    package func collectSpan(seconds: Double, progress: (Double, Int) -> Void) async throws -> [MotionSample] {
         try await collect(seconds: seconds, progress: progress)
     }
 }
 
 /// A `tilt calibrate` failure: the message says what went wrong and what to do.
-public typealias CalibrateError = TiltError<CalibrateErrorKind>
+package typealias CalibrateError = TiltError<CalibrateErrorKind>
 
 /// What went wrong.
 ///
@@ -106,6 +106,6 @@ public typealias CalibrateError = TiltError<CalibrateErrorKind>
 /// - `coverage`: the readings do not cover what the fit needs (no magnetometer, too few directions)
 /// - `output`: the calibration file cannot be written: it exists (without `--force`), is damaged, unwritable, or the
 ///   device has no identity to file it under
-public enum CalibrateErrorKind: Sendable, Hashable {
+package enum CalibrateErrorKind: Sendable, Hashable {
     case input, daemon, incomplete, coverage, output
 }

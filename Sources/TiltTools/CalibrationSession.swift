@@ -5,45 +5,45 @@ import TiltSensors
 /// What `tilt calibrate gyro|accel|mag` measure: the samples collected from a ``CalibrationSampleFeed`` (all of a
 /// log, or live from tiltd with prompts and progress on a ``CalibrationConsole``) and the fit made of them, with the
 /// summary that goes into the file's comment.
-public struct CalibrationSession: Sendable {
+package struct CalibrationSession: Sendable {
     /// Where the samples come from.
-    public let feed: CalibrationSampleFeed
+    package let feed: CalibrationSampleFeed
     /// Where prompts and progress go, and answers come from.
-    public let console: CalibrationConsole
+    package let console: CalibrationConsole
     /// How often a live collection looks at the stream.
-    public var pollInterval: Duration
+    package var pollInterval: Duration
 
     /// A session on `feed`, talking through `console`.
-    public init(feed: CalibrationSampleFeed, console: CalibrationConsole = .standard) {
+    package init(feed: CalibrationSampleFeed, console: CalibrationConsole = .standard) {
         self.feed = feed
         self.console = console
         pollInterval = .milliseconds(200)
     }
 
     /// A measured gyroscope bias.
-    public struct GyroResult: Sendable {
+    package struct GyroResult: Sendable {
         /// The bias, rad/s.
-        public var bias: Vector3
+        package var bias: Vector3
         /// Sample count and movement, for the file's comment and the printed line.
-        public var summary: String
+        package var summary: String
     }
 
     /// A measured accelerometer correction.
-    public struct AccelResult: Sendable {
+    package struct AccelResult: Sendable {
         /// Offset and matrix.
-        public var fit: PositionFinder.Fit
+        package var fit: PositionFinder.Fit
         /// The positions and the largest residual.
-        public var summary: String
+        package var summary: String
     }
 
     /// A measured magnetometer correction.
-    public struct MagResult: Sendable {
+    package struct MagResult: Sendable {
         /// The hard iron, µT.
-        public var hardIron: Vector3
+        package var hardIron: Vector3
         /// The soft iron.
-        public var softIron: Matrix3
+        package var softIron: Matrix3
         /// The readings, the directions they cover and the field strength.
-        public var summary: String
+        package var summary: String
     }
 
     // MARK: Gyroscope
@@ -52,7 +52,7 @@ public struct CalibrationSession: Sendable {
     /// collected live.
     ///
     /// - Throws: ``CalibrateError`` when the log is too short; ``CalibrationFitError`` when the device moved.
-    public func gyro(duration: Double, limits: CalibrationFit.StillnessLimits) async throws -> GyroResult {
+    package func gyro(duration: Double, limits: CalibrationFit.StillnessLimits) async throws -> GyroResult {
         let samples = try await stillSamples(duration: duration)
         let (bias, stats) = try CalibrationFit.gyroBias(samples, limits: limits)
         let summary = String(
@@ -62,7 +62,7 @@ public struct CalibrationSession: Sendable {
     }
 
     /// `duration` seconds of samples: the start of a log, or collected live with a progress line.
-    public func stillSamples(duration: Double) async throws -> [MotionSample] {
+    package func stillSamples(duration: Double) async throws -> [MotionSample] {
         switch feed.source {
         case .log(let all):
             guard let start = all.first?.time else { throw CalibrateError(.input, "the log holds no samples") }
@@ -95,7 +95,7 @@ public struct CalibrationSession: Sendable {
     ///
     /// - Throws: ``CalibrateError`` when the input ends or the time runs out; ``CalibrationFitError`` when the
     ///   positions do not fit.
-    public func accel(seconds: Double, automatic: Bool, timeout: Double) async throws -> AccelResult {
+    package func accel(seconds: Double, automatic: Bool, timeout: Double) async throws -> AccelResult {
         let finder = try await positions(seconds: seconds, automatic: automatic, timeout: timeout)
         let fit = try finder.fit()
         let summary = String(
@@ -104,7 +104,7 @@ public struct CalibrationSession: Sendable {
     }
 
     /// The six positions (see ``accel(seconds:automatic:timeout:)``); the finder may be incomplete for a log.
-    public func positions(seconds: Double, automatic: Bool, timeout: Double) async throws -> PositionFinder {
+    package func positions(seconds: Double, automatic: Bool, timeout: Double) async throws -> PositionFinder {
         var finder = PositionFinder(seconds: seconds)
         switch feed.source {
         case .log(let all):
@@ -181,7 +181,7 @@ public struct CalibrationSession: Sendable {
     ///
     /// - Throws: ``CalibrateError`` when there are no readings or too few directions; ``CalibrationFitError``
     ///   when they do not fit an ellipsoid.
-    public func mag(duration: Double, minCoverage: Double) async throws -> MagResult {
+    package func mag(duration: Double, minCoverage: Double) async throws -> MagResult {
         let points: [Vector3]
         switch feed.source {
         case .log(let all):
@@ -209,7 +209,7 @@ public struct CalibrationSession: Sendable {
     }
 
     /// The magnetometer readings of `feed` until all 26 directions are seen or `duration` seconds have passed.
-    public func magnetometerReadings(_ feed: any CalibrationSampleStream, duration: Double) async throws -> [Vector3] {
+    package func magnetometerReadings(_ feed: any CalibrationSampleStream, duration: Double) async throws -> [Vector3] {
         feed.restart()
         let started = ContinuousClock.now
         var line = console.progressLine()

@@ -4,24 +4,24 @@ import TiltSensors
 
 /// Writes what `tilt calibrate` measured into a calibration file: a new one matched to this machine and sensor,
 /// or, when asked, the sensor's section of an existing one (``CalibrationFileUpdate``).
-public struct CalibrationWriter: Sendable {
+package struct CalibrationWriter: Sendable {
     /// The file to write; `nil`: the user's `calibration.d` file for the sensor.
-    public var output: String?
+    package var output: String?
     /// Whether an existing file may be changed (its section for this sensor replaced).
-    public var force: Bool
+    package var force: Bool
     /// Whether a file that matches every device may be written.
-    public var matchAny: Bool
+    package var matchAny: Bool
     /// The sensor's name (`nil`: the one the samples name) and label.
-    public var name: String?
+    package var name: String?
     /// See ``name``.
-    public var label: String?
+    package var label: String?
     /// Where the machine's DMI strings are read.
-    public var dmiRoot: String
+    package var dmiRoot: String
     /// Where a note about the match goes (standard error).
-    public var note: @Sendable (String) -> Void
+    package var note: @Sendable (String) -> Void
 
     /// A writer of `output` (see the properties).
-    public init(
+    package init(
         output: String?, force: Bool, matchAny: Bool, name: String?, label: String?, dmiRoot: String,
         note: @escaping @Sendable (String) -> Void = { StandardStream.error.write(Data(($0 + "\n").utf8)) }
     ) {
@@ -35,7 +35,7 @@ public struct CalibrationWriter: Sendable {
     }
 
     /// The machine's DMI strings with ``name`` (else `defaultName`) and ``label``.
-    public func identity(defaultName: String?) -> CalibrationIdentity {
+    package func identity(defaultName: String?) -> CalibrationIdentity {
         CalibrationLoader.identity(dmiRoot: dmiRoot, name: name ?? defaultName, label: label)
     }
 
@@ -46,7 +46,7 @@ public struct CalibrationWriter: Sendable {
     ///
     /// - Returns: The path written.
     /// - Throws: ``CalibrateError`` saying what is wrong with the file and what to do.
-    public func write(
+    package func write(
         device: CalibrationSampleFeed.Device, part: CalibrationFileUpdate.Part, summary: String,
         update: (inout Calibration) -> Void
     ) throws -> String {
@@ -83,7 +83,7 @@ public struct CalibrationWriter: Sendable {
     }
 
     /// What to tell after writing `path`: `SIGHUP` re-resolves the calibration, so a reload applies it.
-    public static func applyHint(_ path: String) -> String {
+    package static func applyHint(_ path: String) -> String {
         "wrote \(path); `systemctl reload tiltd` (or `kill -HUP` tiltd's pid) applies it, unless tiltd runs with "
             + "--no-calibration: then restart it without"
     }

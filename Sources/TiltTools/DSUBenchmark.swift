@@ -17,13 +17,13 @@ import TiltWire
 /// data packets a second, the daemon's CPU in both windows, and the time from a sample entering tiltd (its frame's
 /// `mono`) to its DSU packet arriving here, matched by the sample's time (the packet's microsecond timestamp), beside
 /// the same for the socket's frames.
-public struct DSUBenchmark: Sendable {
-    public var rate: Double
-    public var seconds: Double
-    public var tiltd: String?
-    public var log: String?
+package struct DSUBenchmark: Sendable {
+    package var rate: Double
+    package var seconds: Double
+    package var tiltd: String?
+    package var log: String?
 
-    public init(rate: Double, seconds: Double, tiltd: String?, log: String?) {
+    package init(rate: Double, seconds: Double, tiltd: String?, log: String?) {
         self.rate = rate
         self.seconds = seconds
         self.tiltd = tiltd
@@ -31,23 +31,23 @@ public struct DSUBenchmark: Sendable {
     }
 
     /// What was measured.
-    public struct Report: Sendable {
-        public var rate: Double
-        public var seconds: Double
-        public var logName: String
+    package struct Report: Sendable {
+        package var rate: Double
+        package var seconds: Double
+        package var logName: String
         /// Data packets received a second while subscribed.
-        public var packetsPerSecond: Double
+        package var packetsPerSecond: Double
         /// Gaps in the packets' numbers: packets lost between tiltd and here.
-        public var lostPackets: Int
+        package var lostPackets: Int
         /// tiltd's CPU, percent of one core: with the watcher alone, and with the DSU subscriber too.
-        public var cpuBaseline: Double?
-        public var cpuWithDSU: Double?
+        package var cpuBaseline: Double?
+        package var cpuWithDSU: Double?
         /// Sample → DSU packet and sample → socket frame, seconds.
-        public var dsuLatencies: [Double]
-        public var frameLatencies: [Double]
+        package var dsuLatencies: [Double]
+        package var frameLatencies: [Double]
 
         /// The report as people read it.
-        public var text: String {
+        package var text: String {
             func ms(_ values: [Double], _ p: Double) -> String {
                 guard !values.isEmpty else { return "n/a" }
                 let sorted = values.sorted()
@@ -72,7 +72,7 @@ public struct DSUBenchmark: Sendable {
     /// Runs the daemon, the watcher and the subscriber.
     ///
     /// - Throws: ``BenchError`` when an input is missing, the log has no rate, or the daemon does not start or serve.
-    public func run() throws -> Report {
+    package func run() throws -> Report {
         let log = try BenchInput.daemonLog(given: log)
         guard let logRate = (try? SensorLogReader(path: log))?.metadata["sampling_rate_hz"].flatMap(Double.init),
             logRate > 0

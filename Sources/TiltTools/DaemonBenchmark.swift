@@ -15,23 +15,23 @@ import TiltWire
 /// let report = try DaemonBenchmark(clients: 10, rate: 60, seconds: 10, tiltd: path, log: log).run()
 /// print(report.text)
 /// ```
-public struct DaemonBenchmark: Sendable {
+package struct DaemonBenchmark: Sendable {
     /// Watching clients.
-    public var clients: Int
+    package var clients: Int
     /// Frames per second each client asks for.
-    public var rate: Double
+    package var rate: Double
     /// Length of the measurement window, seconds.
-    public var seconds: Double
+    package var seconds: Double
     /// The tiltd executable to run (`nil`: the one next to this executable, see ``BenchInput/tiltd(given:)``).
-    public var tiltd: String?
+    package var tiltd: String?
     /// The sensor log it replays in a loop (`nil`: the bundled one, see ``BenchInput/daemonLog(given:)``).
-    public var log: String?
+    package var log: String?
     /// Connections to make and drop after the measurement; 0 for none.
-    public var churn: Int
+    package var churn: Int
 
     /// A benchmark of `clients` watchers at `rate` Hz for `seconds`, on `tiltd` replaying `log`, then `churn`
     /// connections that vanish.
-    public init(clients: Int, rate: Double, seconds: Double, tiltd: String?, log: String?, churn: Int = 0) {
+    package init(clients: Int, rate: Double, seconds: Double, tiltd: String?, log: String?, churn: Int = 0) {
         self.clients = clients
         self.rate = rate
         self.seconds = seconds
@@ -45,7 +45,7 @@ public struct DaemonBenchmark: Sendable {
     ///
     /// - Throws: ``BenchError`` when too few files may be opened, an input is missing, the daemon does not start, or
     ///   not every client gets a frame within 10 s; ``TiltClientError`` when connecting fails.
-    public func run() throws -> BenchReport {
+    package func run() throws -> BenchReport {
         let fileLimit = ProcessProbe.raiseOpenFileLimit()
         if fileLimit < UInt64(clients + 64) {
             throw BenchError(

@@ -3,14 +3,14 @@ import TiltFusion
 import TiltSensors
 
 /// `tilt fuse`'s output: the daemon's pipeline run over every sample of a log, one CSV row per sample.
-public enum FusedCSV {
+package enum FusedCSV {
     /// The header line: time, quaternion (device → earth, ENU, Hamilton), Euler angles and tilt (radians), the
     /// bias-corrected rotation rate, gravity, user acceleration and the flags.
-    public static let header =
+    package static let header =
         "t,qw,qx,qy,qz,roll,pitch,yaw,tilt_x,tilt_y,rate_x,rate_y,rate_z,grav_x,grav_y,grav_z,user_x,user_y,user_z,rest,accel_disturbed,mag_disturbed\n"
 
     /// The row of `frame`, fused from a sample at `time`, with its newline.
-    public static func row(time: Double, _ f: AttitudeFrame) -> String {
+    package static func row(time: Double, _ f: AttitudeFrame) -> String {
         let q = f.quaternion
         let e = f.euler
         var text = "\(time),\(q.w),\(q.x),\(q.y),\(q.z),\(e.roll),\(e.pitch),\(e.yaw),\(f.tilt.x),\(f.tilt.y),"
@@ -29,7 +29,7 @@ public enum FusedCSV {
     /// - Parameter predict: Seconds ahead (whole milliseconds, 0 … 0.1): each row's attitude, gravity and tilt are
     ///   those predicted for its time plus this (``MotionPipeline/predictedFrame(_:horizon:)``); its `t` stays the
     ///   sample's time. 0 writes the attitude as fused.
-    public static func fuse(
+    package static func fuse(
         _ samples: [MotionSample], gaps: [Int: SampleGap] = [:], useMagnetometer: Bool, name: String,
         predict: Double = 0, emit: (String) throws -> Void
     ) throws {

@@ -9,18 +9,18 @@ import TiltSensors
 
 /// `tilt bench fusion`: every log of a folder fused with and without its magnetometer, scored against its reference
 /// with BROAD's metric, and the filter timed; or the tuned parameters scored by leaving each trial out.
-public enum FusionBenchmark {
+package enum FusionBenchmark {
     /// A log with a reference orientation.
-    public struct Trial: Sendable {
+    package struct Trial: Sendable {
         /// The file name.
-        public var name: String
+        package var name: String
         /// The samples.
-        public var log: SensorLog
+        package var log: SensorLog
         /// The reference orientation of each sample, where known.
-        public var truth: [Quaternion?]
+        package var truth: [Quaternion?]
 
         /// The trial `name` of `log`, with its reference `truth`.
-        public init(name: String, log: SensorLog, truth: [Quaternion?]) {
+        package init(name: String, log: SensorLog, truth: [Quaternion?]) {
             self.name = name
             self.log = log
             self.truth = truth
@@ -28,27 +28,27 @@ public enum FusionBenchmark {
     }
 
     /// One trial's scores: 9D (`nil` for a log without a magnetometer) and 6D.
-    public typealias Row = (name: String, nine: BroadScore?, six: BroadScore)
+    package typealias Row = (name: String, nine: BroadScore?, six: BroadScore)
 
     /// The scores and speed of one filter configuration over every trial.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The configuration's label (its `--set` values).
-        public var label: String
+        package var label: String
         /// One row per trial.
-        public var rows: [(name: String, nine: BroadScore?, six: BroadScore)]
+        package var rows: [(name: String, nine: BroadScore?, six: BroadScore)]
         /// Samples fused per second of filter time, 9D and 6D together, and how many.
-        public var rate: Double
+        package var rate: Double
         /// See ``rate``.
-        public var samples: Int
+        package var samples: Int
         /// Samples fused per second of filter time, 9D alone, and how many.
-        public var nineRate: Double
+        package var nineRate: Double
         /// See ``nineRate``.
-        public var nineSamples: Int
+        package var nineSamples: Int
         /// The heading accuracy the 9D frames reported, per trial where they did.
-        public var headingAccuracies: [Double]
+        package var headingAccuracies: [Double]
 
         /// The table, the reported heading accuracy and the speed, as `tilt bench fusion` prints them.
-        public var text: String {
+        package var text: String {
             var lines = [FusionBenchmark.table(rows)]
             if !headingAccuracies.isEmpty {
                 lines.append(
@@ -65,7 +65,7 @@ public enum FusionBenchmark {
         }
 
         /// The result as one JSON object (see ``FusionBenchmark/json(_:label:rate:samples:nineRate:nineSamples:)``).
-        public var json: String {
+        package var json: String {
             FusionBenchmark.json(
                 rows, label: label, rate: rate, samples: samples, nineRate: nineRate, nineSamples: nineSamples)
         }
@@ -74,7 +74,7 @@ public enum FusionBenchmark {
     /// The sorted names of the `.csv` and `.csv.gz` logs in `folder` that match the shell `pattern`, if any.
     ///
     /// - Throws: ``BenchError`` when the folder cannot be listed or holds no such log.
-    public static func logNames(in folder: String, matching pattern: String?) throws -> [String] {
+    package static func logNames(in folder: String, matching pattern: String?) throws -> [String] {
         let all: [String]
         do {
             all = try FileManager.default.contentsOfDirectory(atPath: folder)
@@ -99,7 +99,7 @@ public enum FusionBenchmark {
     /// a line per log (and one per log skipped).
     ///
     /// - Throws: ``BenchError`` when a log cannot be read, or none has a reference.
-    public static func trials(
+    package static func trials(
         in folder: String, names: [String], read: (String) throws -> SensorLog, progress: (String) -> Void
     ) throws -> [Trial] {
         var trials: [Trial] = []
@@ -124,7 +124,7 @@ public enum FusionBenchmark {
     }
 
     /// Fuses and scores every trial with `configuration`, labelled `label`.
-    public static func score(
+    package static func score(
         _ trials: [Trial], configuration: AttitudeFilter.Configuration, label: String
     ) -> Result {
         var rows: [Row] = []
@@ -156,7 +156,7 @@ public enum FusionBenchmark {
     /// magnetometer, as a table; `progress` gets a line per step.
     ///
     /// - Throws: ``BenchError`` with fewer than two such trials.
-    public static func crossValidate(
+    package static func crossValidate(
         _ trials: [Trial], base: AttitudeFilter.Configuration, progress: (String) -> Void
     ) throws -> String {
         let trials = trials.filter(\.log.hasMagnetometer).map {
@@ -170,7 +170,7 @@ public enum FusionBenchmark {
 
     /// One JSON object: `{"label":…,"speed":samples/s,"samples":N,"speed9D":…,"samples9D":…,"trials":[{"name":…,"nine":{…}|null,"six":{…}}]}`,
     /// each score as `{"total":…,"heading":…,"inclination":…}` in degrees (`null` where not finite).
-    public static func json(
+    package static func json(
         _ rows: [(name: String, nine: BroadScore?, six: BroadScore)], label: String, rate: Double, samples: Int,
         nineRate: Double, nineSamples: Int
     ) -> String {
@@ -189,7 +189,7 @@ public enum FusionBenchmark {
             + trials.joined(separator: ",") + "]}"
     }
     /// The leave-one-trial-out table: the candidates, each trial's held-out and default scores, the values chosen.
-    public static func crossValidationTable(_ result: CrossValidation) -> String {
+    package static func crossValidationTable(_ result: CrossValidation) -> String {
         func cell(_ v: Double) -> String { v.isFinite ? String(printf: "%7.2f", v) : "      –" }
         let width = max(5, result.rows.map(\.name.count).max() ?? 5)
         func pad(_ s: String) -> String { s.padded(to: width) }
@@ -224,7 +224,7 @@ public enum FusionBenchmark {
     }
 
     /// The scores table: one row per trial, 9D and 6D, then the means.
-    public static func table(_ rows: [(name: String, nine: BroadScore?, six: BroadScore)]) -> String {
+    package static func table(_ rows: [(name: String, nine: BroadScore?, six: BroadScore)]) -> String {
         func cell(_ v: Double?) -> String { v.map { String(printf: "%7.2f", $0) } ?? "      –" }
         let width = max(5, rows.map(\.name.count).max() ?? 5)
         func pad(_ s: String) -> String { s.padded(to: width) }

@@ -3,7 +3,7 @@ import TiltCore
 import TiltWire
 
 /// What can stop `tilt tare`.
-public enum TareErrorKind: Sendable, Hashable {
+package enum TareErrorKind: Sendable, Hashable {
     /// The sensor is lost or finished (a replay that ended): there is no pose now to tare on.
     case noSensor
     /// The sensor was started for the tare but sent no settled frame in time.
@@ -13,7 +13,7 @@ public enum TareErrorKind: Sendable, Hashable {
 }
 
 /// Why `tilt tare` did not tare: its kind and the words for people.
-public typealias TareError = TiltError<TareErrorKind>
+package typealias TareError = TiltError<TareErrorKind>
 
 /// `tilt tare`: re-centres the tilt on the pose the device has *now*.
 ///
@@ -22,17 +22,17 @@ public typealias TareError = TiltError<TareErrorKind>
 /// and `tilt tare` said it had tared. Here the tare is sent on a watching connection once a settled frame
 /// (not `initializing`) shows the sensor runs, so it is taken on the pose of that moment; a sensor that is lost or
 /// finished has no pose now, and nothing is tared.
-public enum LiveTare {
+package enum LiveTare {
     /// How a tare went.
-    public struct Outcome: Sendable, Hashable {
+    package struct Outcome: Sendable, Hashable {
         /// The new reference (device → earth).
-        public var reference: Quaternion
+        package var reference: Quaternion
         /// The sensor had been idle and was started for the tare.
-        public var startedTheSensor: Bool
+        package var startedTheSensor: Bool
     }
 
     /// Whether a tare can be taken with the sensor in `state`, or why not.
-    public static func refusal(sensor state: SensorState) -> TareError? {
+    package static func refusal(sensor state: SensorState) -> TareError? {
         switch state {
         case .active, .idle: nil
         case .lost, .finished, .unknown:
@@ -47,7 +47,7 @@ public enum LiveTare {
     ///
     /// - Parameter timeout: How long to wait for the first settled frame, in seconds.
     /// - Throws: ``TareError``, or the connection's `TiltClientError` (tiltd not running, no permission).
-    public static func run(socketPath: String?, timeout: Double = 5) async throws -> Outcome {
+    package static func run(socketPath: String?, timeout: Double = 5) async throws -> Outcome {
         let answer = try await TiltConnection.request(.status, socketPath: socketPath) {
             if case .status = $0 { true } else { false }
         }

@@ -6,22 +6,22 @@ import TiltSensors
 
 /// `tilt replay`: a sensor log played through the daemon's pipeline in this process, at the recorded pace, with the
 /// frames due at a rate of log time handed out. No daemon or socket is involved.
-public struct PipelineReplay: Sendable {
+package struct PipelineReplay: Sendable {
     /// The log's path.
-    public var log: String
+    package var log: String
     /// Replay speed: 1 is real time.
-    public var speed: Double
+    package var speed: Double
     /// Frames handed out per second of log time.
-    public var rate: Double
+    package var rate: Double
     /// Whether the magnetometer is fused (9D).
-    public var useMagnetometer: Bool
+    package var useMagnetometer: Bool
     /// The tilt soft-clamp limit, radians.
-    public var limit: Double
+    package var limit: Double
     /// What to do with a malformed row.
-    public var badRows: BadRowPolicy
+    package var badRows: BadRowPolicy
 
     /// A replay of `log` (see the properties).
-    public init(
+    package init(
         log: String, speed: Double = 1, rate: Double = 10, useMagnetometer: Bool = true, limit: Double = 0.5,
         badRows: BadRowPolicy = .skip
     ) {
@@ -34,16 +34,16 @@ public struct PipelineReplay: Sendable {
     }
 
     /// What a replay did: samples fused and bad rows skipped.
-    public struct Summary: Sendable, Hashable {
+    package struct Summary: Sendable, Hashable {
         /// Samples fused.
-        public var fused: UInt64
+        package var fused: UInt64
         /// Rows skipped as malformed.
-        public var skipped: Int
+        package var skipped: Int
         /// Gaps in the log (markers, time going back), not fused across.
-        public var gaps: Int = 0
+        package var gaps: Int = 0
 
         /// What `tilt replay` prints at the end.
-        public var text: String {
+        package var text: String {
             "replayed \(fused) samples, skipped \(skipped) bad rows"
                 + (gaps > 0 ? ", \(gaps) gap\(gaps == 1 ? "" : "s") not fused across" : "")
         }
@@ -53,7 +53,7 @@ public struct PipelineReplay: Sendable {
     /// leaving the active state).
     ///
     /// - Throws: ``SensorLogError`` when the log cannot be read (it names the file), or what the source throws.
-    public func run(
+    package func run(
         show: @escaping @Sendable (AttitudeFrame) -> Void, report: @escaping @Sendable (String) -> Void
     ) async throws -> Summary {
         var replay = LogReplaySource.Configuration(path: log, speed: speed, useMagnetometer: useMagnetometer)
@@ -96,19 +96,19 @@ public struct PipelineReplay: Sendable {
 }
 
 /// When a replay shows a frame: every `1/rate` seconds of log time, starting again after a gap in the log.
-public struct ReplaySchedule: Sendable, Hashable {
+package struct ReplaySchedule: Sendable, Hashable {
     /// Seconds of log time between frames.
-    public let period: Double
+    package let period: Double
     /// The log time of the next frame due; `nil` before the first.
-    public private(set) var nextShown: Double?
+    package private(set) var nextShown: Double?
 
     /// A schedule of `rate` frames per second of log time.
-    public init(rate: Double) {
+    package init(rate: Double) {
         period = 1 / rate
     }
 
     /// Whether the sample at `time` is shown; if so, the next frame is scheduled.
-    public mutating func isDue(_ time: Double) -> Bool {
+    package mutating func isDue(_ time: Double) -> Bool {
         if let next = nextShown, time < next { return false }
         // Keep to the schedule; after a gap in the log, start it again from this sample.
         if let next = nextShown, time - next < period {

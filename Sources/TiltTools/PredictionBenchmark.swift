@@ -13,37 +13,37 @@ import TiltSensors
 /// over the rows outside the movement phases where the reference is still (``stillRows(times:truth:)``). With `crossValidate`, each trial is predicted with a model fitted on
 /// the other trials only (``PredictionFit``), and the model fitted on all of them is printed: the weights
 /// ``AttitudePredictor/Model/fitted`` ships.
-public enum PredictionBenchmark {
+package enum PredictionBenchmark {
     /// One trial's result.
-    public struct Row: Sendable {
-        public var name: String
+    package struct Row: Sendable {
+        package var name: String
         /// Inclination RMSE against the reference at `t + h`, degrees: as fused, plain constant-rate prediction
         /// from the raw gyroscope, and the predictor's.
-        public var unpredicted: Double
-        public var constantRate: Double
-        public var predicted: Double
+        package var unpredicted: Double
+        package var constantRate: Double
+        package var predicted: Double
         /// RMS of the shaped tilt's change per sample outside movement, radians: as fused and predicted.
-        public var restJitter: Double
-        public var predictedRestJitter: Double
+        package var restJitter: Double
+        package var predictedRestJitter: Double
         /// Rows scored.
-        public var count: Int
+        package var count: Int
 
-        public var constantRateRatio: Double { constantRate / unpredicted }
-        public var predictedRatio: Double { predicted / unpredicted }
-        public var jitterRatio: Double { predictedRestJitter / restJitter }
+        package var constantRateRatio: Double { constantRate / unpredicted }
+        package var predictedRatio: Double { predicted / unpredicted }
+        package var jitterRatio: Double { predictedRestJitter / restJitter }
     }
 
     /// The report: the rows, and the model fitted on every trial when cross-validating.
-    public struct Report: Sendable {
-        public var horizon: Double
-        public var rows: [Row]
-        public var crossValidated: Bool
-        public var fittedOnAll: AttitudePredictor.Model?
+    package struct Report: Sendable {
+        package var horizon: Double
+        package var rows: [Row]
+        package var crossValidated: Bool
+        package var fittedOnAll: AttitudePredictor.Model?
     }
 
     /// Runs the benchmark at `horizon` seconds over `trials`, with the shipped model or, with `crossValidate`,
     /// a model fitted without each trial; `progress` gets a line per step.
-    public static func run(
+    package static func run(
         _ trials: [FusionBenchmark.Trial], horizon: Double, crossValidate: Bool,
         model: AttitudePredictor.Model = .fitted, progress: (String) -> Void = { _ in }
     ) -> Report {
@@ -190,7 +190,7 @@ public enum PredictionBenchmark {
     }
 
     /// The table and its summary, as `tilt bench fusion --predict` prints them.
-    public static func text(_ report: Report) -> String {
+    package static func text(_ report: Report) -> String {
         let rows = report.rows
         func cell(_ v: Double, _ format: String = "%8.3f") -> String {
             v.isFinite ? String(printf: format, v) : "       –"

@@ -5,17 +5,17 @@ import FoundationEssentials
 #endif
 
 /// Readings of another process from `/proc`: CPU time, resident memory and open file descriptors.
-public struct ProcessProbe: Sendable {
+package struct ProcessProbe: Sendable {
     /// The process read.
-    public let pid: Int32
+    package let pid: Int32
 
     /// Probes the process `pid`.
-    public init(pid: Int32) {
+    package init(pid: Int32) {
         self.pid = pid
     }
 
     /// User plus system CPU time so far, seconds (`/proc/PID/stat` fields 14 and 15).
-    public var cpuSeconds: Double? {
+    package var cpuSeconds: Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let ticks = Self.cpuTicks(stat: text)
         else { return nil }
@@ -23,13 +23,13 @@ public struct ProcessProbe: Sendable {
     }
 
     /// Resident set size, bytes (`VmRSS` in `/proc/PID/status`).
-    public var residentBytes: Int? {
+    package var residentBytes: Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         return Self.residentBytes(status: text)
     }
 
     /// Number of open file descriptors (entries of `/proc/PID/fd`).
-    public var openDescriptors: Int? {
+    package var openDescriptors: Int? {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count
     }
 
@@ -38,7 +38,7 @@ public struct ProcessProbe: Sendable {
     ///
     /// The command name (field 2) is in parentheses and may itself hold spaces and parentheses, so the fields are
     /// counted from the last `)`.
-    public static func cpuTicks(stat text: String) -> Double? {
+    package static func cpuTicks(stat text: String) -> Double? {
         guard let close = text.lastIndex(of: ")") else { return nil }
         // After "pid (comm) " come the fields from 3 (state) on; utime and stime are fields 14 and 15.
         let fields = text[text.index(after: close)...].split(separator: " ")
@@ -48,7 +48,7 @@ public struct ProcessProbe: Sendable {
 
     /// The resident set size in bytes, from the text of `/proc/PID/status` (its `VmRSS:` line, in KiB); `nil`
     /// when there is none (a kernel thread, a zombie).
-    public static func residentBytes(status text: String) -> Int? {
+    package static func residentBytes(status text: String) -> Int? {
         for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             let kib = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
             return kib.map { $0 * 1024 }
@@ -57,7 +57,7 @@ public struct ProcessProbe: Sendable {
     }
 
     /// This process's own user plus system CPU time so far, seconds.
-    public static var ownCPUSeconds: Double {
+    package static var ownCPUSeconds: Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
@@ -66,7 +66,7 @@ public struct ProcessProbe: Sendable {
 
     /// Raises this process's soft limit on open files to its hard limit; returns the new soft limit.
     @discardableResult
-    public static func raiseOpenFileLimit() -> UInt64 {
+    package static func raiseOpenFileLimit() -> UInt64 {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
         if limit.rlim_cur < limit.rlim_max {

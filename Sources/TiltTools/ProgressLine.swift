@@ -6,7 +6,7 @@ import TiltCore
 #endif
 
 /// A progress line on standard error: rewritten in place on a terminal, else one plain line a second.
-public struct ProgressLine {
+package struct ProgressLine {
     private let terminal: Bool
     private let write: (String) -> Void
     private let now: () -> ContinuousClock.Instant
@@ -16,7 +16,7 @@ public struct ProgressLine {
     /// A progress line written by `write` (default: standard error); `terminal` (default: whether standard error
     /// is one) rewrites it in place at most five times a second, else each text is a line of its own, at most one
     /// a second. `now` is the clock the intervals are measured on.
-    public init(
+    package init(
         terminal: Bool = isatty(STDERR_FILENO) == 1,
         write: @escaping (String) -> Void = { StandardStream.error.write(Data($0.utf8)) },
         now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now }
@@ -28,7 +28,7 @@ public struct ProgressLine {
     }
 
     /// Shows `text` unless the last one was shown very recently (`force` shows it anyway).
-    public mutating func show(_ text: String, force: Bool = false) {
+    package mutating func show(_ text: String, force: Bool = false) {
         let interval: Duration = terminal ? .milliseconds(200) : .seconds(1)
         let time = now()
         guard force || time - last >= interval else { return }
@@ -42,7 +42,7 @@ public struct ProgressLine {
     }
 
     /// Ends the line.
-    public mutating func finish() {
+    package mutating func finish() {
         if shown { write("\n") }
         shown = false
     }

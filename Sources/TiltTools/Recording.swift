@@ -14,9 +14,9 @@ import TiltWire
 /// recording that never gets a sample leaves no file. A failure (a full disk, a log that cannot be opened, a daemon
 /// that never answers) ends the recording; what was written before it stays in the log. The command decides when to
 /// stop (``failed``, a signal, a duration) and calls ``finish()``.
-public final class Recording: Sendable {
+package final class Recording: Sendable {
     /// Where samples come from.
-    public enum Source: Sendable, Hashable {
+    package enum Source: Sendable, Hashable {
         /// tiltd's raw samples on the socket at this path.
         case daemon(socketPath: String)
         /// The IIO sensors of a libiio context (`local:`, `ip:HOST`), sampled at `rate` Hz when given.
@@ -24,30 +24,30 @@ public final class Recording: Sendable {
     }
 
     /// How a recording ended.
-    public struct Outcome: Sendable, Hashable {
+    package struct Outcome: Sendable, Hashable {
         /// Samples written.
-        public var rows: Int
+        package var rows: Int
         /// Samples the source rejected (damaged, out of range).
-        public var rejected: Int
+        package var rejected: Int
         /// Whether a log was opened (the sensors were described): without one there is nothing to keep.
-        public var opened: Bool
+        package var opened: Bool
         /// Why the recording stopped early or could not be finished, or `nil`.
-        public var failure: String?
+        package var failure: String?
         /// What kind of failure, when there is one (the words are ``failure``).
-        public var failureKind: RecordingErrorKind?
+        package var failureKind: RecordingErrorKind?
         /// Samples tiltd could not send (its `gap` messages), each gap marked in the log.
-        public var lost: Int = 0
+        package var lost: Int = 0
         /// Gaps marked in the log: samples lost, and reconnections (whose loss is not known).
-        public var gaps: Int = 0
+        package var gaps: Int = 0
         /// Times the recording reconnected to tiltd after it had begun (each a gap whose loss is not known).
-        public var reconnections: Int = 0
+        package var reconnections: Int = 0
         /// Why the source ended the recording by itself (a replay that finished), or `nil`.
-        public var sourceEnded: String?
+        package var sourceEnded: String?
     }
 
     /// How long a recording through tiltd waits for a first connection (a daemon started just before may not have
     /// opened its socket yet) before it stops with the cause.
-    public static let startGrace: Duration = .seconds(2)
+    package static let startGrace: Duration = .seconds(2)
 
     private let source: Source
     private let log: String
@@ -58,7 +58,7 @@ public final class Recording: Sendable {
 
     /// A recording from `source` into the log file `log`, named `output` in messages.
     /// - Parameter say: shows progress and events (standard error); each text carries its own line breaks.
-    public init(source: Source, log: String, output: String, say: @escaping @Sendable (String) -> Void) {
+    package init(source: Source, log: String, output: String, say: @escaping @Sendable (String) -> Void) {
         self.source = source
         self.log = log
         self.output = output
@@ -67,7 +67,7 @@ public final class Recording: Sendable {
 
     /// Starts recording.
     /// - Throws: the error of opening the IIO sensors (a daemon is only connected to later, with retries).
-    public func start() throws {
+    package func start() throws {
         let running: Task<Void, any Error>
         switch source {
         case .iio(let uri, let rate): running = try recordFromIIO(uri: uri, rate: rate)
@@ -77,14 +77,14 @@ public final class Recording: Sendable {
     }
 
     /// Whether the recording has failed and should be finished.
-    public var failed: Bool { state.withLock { $0.failure != nil } }
+    package var failed: Bool { state.withLock { $0.failure != nil } }
 
     /// Why the source has ended (a replay that `finished`): the recording is complete and should be finished.
-    public var sourceEnded: String? { state.withLock { $0.sourceEnded } }
+    package var sourceEnded: String? { state.withLock { $0.sourceEnded } }
 
     /// Stops the source, closes the log and says how the recording went.
     /// - Returns: the outcome, and the error the source's task ended with, if any.
-    public func finish() async -> (outcome: Outcome, sourceError: (any Error)?) {
+    package func finish() async -> (outcome: Outcome, sourceError: (any Error)?) {
         let running = task.withLock { $0 }
         running?.cancel()
         var sourceError: (any Error)?
@@ -221,7 +221,7 @@ public final class Recording: Sendable {
     /// daemon replays (`hello` names it as its sensor's `location`), which recording over would replace with a
     /// recording of itself, `--force` or not. Compared by device and inode (links, relative paths, a path the daemon
     /// resolved from its own folder), then by the path as given.
-    public static func refusal(hello: ServerMessage.Hello, output: String) -> RecordingError? {
+    package static func refusal(hello: ServerMessage.Hello, output: String) -> RecordingError? {
         var target = stat()
         let exists = stat(output, &target) == 0
         for sensor in hello.sensors where sensor.mode == "replay" {
@@ -320,7 +320,7 @@ public final class Recording: Sendable {
 }
 
 /// What can stop a recording.
-public enum RecordingErrorKind: Sendable, Hashable {
+package enum RecordingErrorKind: Sendable, Hashable {
     /// The log cannot be written (a full disk, a missing folder).
     case log
     /// tiltd could not be reached.
@@ -334,4 +334,4 @@ public enum RecordingErrorKind: Sendable, Hashable {
 }
 
 /// A recording's failure: its kind and the words for people.
-public typealias RecordingError = TiltError<RecordingErrorKind>
+package typealias RecordingError = TiltError<RecordingErrorKind>

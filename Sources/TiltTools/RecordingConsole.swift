@@ -10,21 +10,21 @@ import Synchronization
 /// (a text starting with `\n`) first ends it. Anywhere else (a log file, a pipe, a service's journal) a `\r` would
 /// pile every progress update onto one endless line, so each becomes a line of its own and events lose the line
 /// break they carry for the terminal.
-public final class RecordingConsole: Sendable {
+package final class RecordingConsole: Sendable {
     private let terminal: Bool
     private let write: @Sendable (String) -> Void
     /// Whether a progress line is on the terminal and not yet ended.
     private let progressShown = Mutex(false)
 
     /// A console writing through `write` (standard error in `tilt record`); `terminal`: whether that is one.
-    public init(terminal: Bool = isatty(STDERR_FILENO) == 1, write: @escaping @Sendable (String) -> Void) {
+    package init(terminal: Bool = isatty(STDERR_FILENO) == 1, write: @escaping @Sendable (String) -> Void) {
         self.terminal = terminal
         self.write = write
     }
 
     /// Shows a text of ``Recording``'s (its `say`): progress starting with `\r`, events starting with `\n`, each
     /// carrying its own line breaks.
-    public func say(_ text: String) {
+    package func say(_ text: String) {
         progressShown.withLock { shown in
             if text.hasPrefix("\r") {
                 let progress = text.dropFirst()
@@ -46,7 +46,7 @@ public final class RecordingConsole: Sendable {
     }
 
     /// Writes `text` as a line of its own, after ending a progress line on the terminal.
-    public func line(_ text: String) {
+    package func line(_ text: String) {
         progressShown.withLock { shown in
             write((terminal && shown ? "\n" : "") + text + "\n")
             shown = false

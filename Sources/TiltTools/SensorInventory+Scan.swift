@@ -4,7 +4,7 @@ import TiltSensors
 
 extension SensorInventory {
     /// Looks at both: IIO at `uri`, evdev through `discovery` (rates measured for `measureSeconds` each).
-    public static func scan(
+    package static func scan(
         uri: String = "local:", discovery: EvdevDiscovery = .init(), measureSeconds: Double = 0.3
     ) -> SensorInventory {
         var iio: [IIODeviceReport] = []

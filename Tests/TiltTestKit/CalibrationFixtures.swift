@@ -44,7 +44,7 @@ public enum CalibrationFixtures {
 
     /// A six-position recording: `seconds` still per face (`+z, −z, +y, −y, +x, −x` up), with one-second turns
     /// between; the accelerometer reads `M⁻¹·(g·up) + offset`.
-    public static func sixPositions(
+    package static func sixPositions(
         offset: Vector3, inverseMatrix: Matrix3, seconds: Double = 3, noise: Noise = .init()
     ) -> [MotionSample] {
         let ups = [Vector3.unitZ, -.unitZ, .unitY, -.unitY, .unitX, -.unitX]
@@ -66,7 +66,7 @@ public enum CalibrationFixtures {
 
     /// Magnetometer readings while the device turns through every direction: `S⁻¹·(field·u) + hardIron` for unit
     /// vectors `u` on a spiral over the sphere.
-    public static func magneticSweep(
+    package static func magneticSweep(
         hardIron: Vector3, inverseSoftIron: Matrix3, field: Double = 45, duration: Double = 30, noise: Noise = .init()
     ) -> [MotionSample] {
         samples(duration: duration, noise: noise) { t in

@@ -116,7 +116,7 @@ public final class GnomeShellSession {
     }
 
     /// The whole stage now, as the Shell draws it.
-    public func screenshot() throws -> DecodedImage {
+    package func screenshot() throws -> DecodedImage {
         let path = folder + "/shot-\(UUID().uuidString).png"
         let reply = try call("Screenshot", path)
         guard reply.contains("true") else { throw TestError("the Shell's screenshot failed: \(reply)") }

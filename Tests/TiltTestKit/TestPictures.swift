@@ -10,7 +10,7 @@ public enum TestPictures {
     /// A picture with smooth gradients, a hard-edged block and (with `alpha`) a transparent corner, so a wrong row
     /// order, channel order, fit or alpha handling shows: red rises to the right, green downwards, blue is 96; the
     /// block is white; alpha falls to 0 towards the top-left corner when `alpha`.
-    public static func pattern(width: Int, height: Int, alpha: Bool = false) -> DecodedImage {
+    package static func pattern(width: Int, height: Int, alpha: Bool = false) -> DecodedImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
@@ -37,7 +37,7 @@ public enum TestPictures {
     }
 
     /// Encodes `image` as a PNG of `kind` (grey takes the red channel; palette needs at most 256 colours).
-    public static func png(_ image: DecodedImage, kind: PNGKind = .rgba) throws -> [UInt8] {
+    package static func png(_ image: DecodedImage, kind: PNGKind = .rgba) throws -> [UInt8] {
         var png = png_image()
         png.version = tilt_png_image_version
         png.width = png_uint_32(image.width)
@@ -90,7 +90,7 @@ public enum TestPictures {
 
     /// Writes an Adam7-interlaced 8-bit RGBA PNG through libpng's full API (the simplified API writes no interlaced
     /// files). The input is valid, so libpng's error path, which needs `setjmp`, is never taken.
-    public static func interlacedPNG(_ image: DecodedImage, to path: String) throws {
+    package static func interlacedPNG(_ image: DecodedImage, to path: String) throws {
         guard let file = fopen(path, "wb") else { throw TestPictureError("cannot create \(path)") }
         defer { fclose(file) }
         var write = png_create_write_struct(tilt_png_libpng_version, nil, nil, nil)
@@ -112,7 +112,7 @@ public enum TestPictures {
     }
 
     /// Encodes `image` as a baseline JPEG (alpha dropped) at `quality`; `gray` writes one channel.
-    public static func jpeg(_ image: DecodedImage, quality: Int32 = 95, gray: Bool = false) throws -> [UInt8] {
+    package static func jpeg(_ image: DecodedImage, quality: Int32 = 95, gray: Bool = false) throws -> [UInt8] {
         guard let handle = tjInitCompress() else { throw TestPictureError("no TurboJPEG compressor") }
         defer { tjDestroy(handle) }
         var out: UnsafeMutablePointer<UInt8>?

@@ -5,37 +5,37 @@ import TiltWire
 /// Shared commands (today `tare`; calibration or rate commands later) change what every client sees, so only the
 /// daemon's own user, root, and members of ``adminGroup`` may send them. Watching, `poll` and `status` stay open to
 /// anyone who can open the socket (its mode 0660 and ``socketGroup`` decide who can).
-public struct ServicePolicy: Sendable, Equatable {
+package struct ServicePolicy: Sendable, Equatable {
     /// Clients served at once; one more gets an `error` line saying the daemon is full, and is closed.
-    public var maxClients: Int
+    package var maxClients: Int
     /// The longest command line accepted, in bytes; a longer one gets an `error` and is discarded.
-    public var maxLineLength: Int
+    package var maxLineLength: Int
     /// Commands a client may send per second on average (token bucket, burst twice the rate); `0`: no limit.
-    public var commandsPerSecond: Double
+    package var commandsPerSecond: Double
     /// Seconds of raw samples (at the rate they arrive: a replay's rate times its speed) queued for a `raw` watcher
     /// that does not read; beyond them samples are dropped, counted and told in a `gap` message.
-    public var rawQueueSeconds: Double
+    package var rawQueueSeconds: Double
     /// The group the socket file is given to (mode 0660); `nil` keeps the daemon's group.
-    public var socketGroup: UnixGroup?
+    package var socketGroup: UnixGroup?
     /// Members of this group may send shared commands (`tare`); `nil`: only the daemon's user and root.
-    public var adminGroup: UnixGroup?
+    package var adminGroup: UnixGroup?
 
     /// The defaults: 4096 clients, 64 KiB lines, 20 commands per second.
-    public static let defaultMaxClients = 4096
-    public static let defaultCommandsPerSecond = 20.0
+    package static let defaultMaxClients = 4096
+    package static let defaultCommandsPerSecond = 20.0
     /// The default ``rawQueueSeconds``: a reader that stalls for a few seconds (a busy machine, a disk that
     /// hesitates) loses nothing; at 1 kHz it is about 2 MB per raw watcher.
-    public static let defaultRawQueueSeconds = 10.0
+    package static let defaultRawQueueSeconds = 10.0
     /// The range accepted for ``rawQueueSeconds`` (`0`: nothing queued beyond the socket's buffers).
-    public static let rawQueueRange = 0.0...600
+    package static let rawQueueRange = 0.0...600
     /// The range accepted for ``maxClients``.
-    public static let maxClientsRange = 1...1_000_000
+    package static let maxClientsRange = 1...1_000_000
     /// The range accepted for ``maxLineLength``: the wire protocol's own cap is the most.
-    public static let lineLengthRange = 64...WireProtocol.maxLineLength
+    package static let lineLengthRange = 64...WireProtocol.maxLineLength
     /// The range accepted for ``commandsPerSecond`` (`0`: no limit).
-    public static let commandRateRange = 0.0...100_000
+    package static let commandRateRange = 0.0...100_000
 
-    public init(
+    package init(
         maxClients: Int = ServicePolicy.defaultMaxClients, maxLineLength: Int = WireProtocol.maxLineLength,
         commandsPerSecond: Double = ServicePolicy.defaultCommandsPerSecond,
         rawQueueSeconds: Double = ServicePolicy.defaultRawQueueSeconds, socketGroup: UnixGroup? = nil,
@@ -50,10 +50,10 @@ public struct ServicePolicy: Sendable, Equatable {
     }
 
     /// Commands a client may send at once after a quiet spell.
-    public var commandBurst: Double { commandsPerSecond * 2 }
+    package var commandBurst: Double { commandsPerSecond * 2 }
 
     /// Refused commands in a row after which a flooding client is disconnected.
-    public var floodLimit: Int { max(20, Int(commandBurst.rounded(.up)) * 2) }
+    package var floodLimit: Int { max(20, Int(commandBurst.rounded(.up)) * 2) }
 
     /// Why `peer` may not send the shared command `command`, or `nil` when it may.
     ///

@@ -9,32 +9,32 @@ import TiltWire
 /// It reads the config file, builds the configuration (flags over the file), opens the source and resolves the
 /// calibration, and reports each as `ok`, `note` or `FAIL`. The daemon would start when nothing failed. Presets are
 /// the renderer's business: `tiltfx check` validates them.
-public struct DaemonCheck: Sendable {
+package struct DaemonCheck: Sendable {
     /// One finding.
-    public struct Finding: Sendable, Equatable {
-        public enum Verdict: String, Sendable {
+    package struct Finding: Sendable, Equatable {
+        package enum Verdict: String, Sendable {
             case ok
             case note
             case fail = "FAIL"
         }
 
-        public var verdict: Verdict
-        public var subject: String
-        public var text: String
+        package var verdict: Verdict
+        package var subject: String
+        package var text: String
     }
 
     /// The config file to read, if any.
-    public var configPath: String?
+    package var configPath: String?
     /// Options from the command line, put over the file's.
-    public var flags: DaemonOptions
+    package var flags: DaemonOptions
 
-    public init(configPath: String?, flags: DaemonOptions) {
+    package init(configPath: String?, flags: DaemonOptions) {
         self.configPath = configPath
         self.flags = flags
     }
 
     /// Runs every check.
-    public func run() -> [Finding] {
+    package func run() -> [Finding] {
         var findings: [Finding] = []
         func add(_ verdict: Finding.Verdict, _ subject: String, _ text: String) {
             findings.append(Finding(verdict: verdict, subject: subject, text: text))
@@ -84,7 +84,7 @@ public struct DaemonCheck: Sendable {
     }
 
     /// The report for people, one finding a line, then the verdict.
-    public static func report(_ findings: [Finding]) -> String {
+    package static func report(_ findings: [Finding]) -> String {
         var lines = findings.map {
             "\($0.verdict.rawValue.padded(to: 5))"
                 + "\($0.subject): \($0.text)"

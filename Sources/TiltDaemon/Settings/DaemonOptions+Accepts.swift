@@ -4,9 +4,9 @@ extension DaemonOptions {
     /// What a setting accepts: the words for messages (`expected EXPECTS, got '…'`) and how texts become its value.
     ///
     /// The same reading serves the config file and the flags, so both accept and refuse the same values.
-    public struct Accepts<Value: Sendable>: Sendable {
+    package struct Accepts<Value: Sendable>: Sendable {
         /// What a value must be, as people read it.
-        public let expects: String
+        package let expects: String
         /// The value the texts give (one for a file line or a flag, several for a repeated flag), `nil` when they are
         /// not acceptable.
         let read: @Sendable (_ texts: [String], _ fromFlag: Bool) -> Value?

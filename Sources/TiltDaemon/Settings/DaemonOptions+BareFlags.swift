@@ -7,7 +7,7 @@ extension DaemonOptions {
     /// `--` are left as they are.
     ///
     /// - Parameter arguments: The arguments, without the program's name.
-    public static func givingBareValues(_ arguments: [String]) -> [String] {
+    package static func givingBareValues(_ arguments: [String]) -> [String] {
         let bare = Dictionary(
             settings.compactMap { setting in setting.bare.map { ("--" + setting.flag.name, $0) } },
             uniquingKeysWith: { first, _ in first })

@@ -1,7 +1,7 @@
 extension DaemonOptions {
     /// The settings table of `dist/README.md`, made from ``settings`` (`tiltd --print-config-table` prints it; a test
     /// checks the committed copy is equal).
-    public static func markdownTable() -> String {
+    package static func markdownTable() -> String {
         var lines = ["| key | flag | default | accepts | meaning |", "|---|---|---|---|---|"]
         for setting in settings {
             let cells = [
@@ -14,7 +14,7 @@ extension DaemonOptions {
 
     /// `dist/tiltd.conf`: every setting commented out at its default (or at an example, when the default is not a
     /// value), under its section, made from ``settings`` (`tiltd --print-sample-config` prints it).
-    public static func sampleConfig() -> String {
+    package static func sampleConfig() -> String {
         var lines = sampleHeader
         for section in Setting.Section.allCases {
             lines += ["", "[\(section.rawValue)]"]

@@ -8,14 +8,14 @@ extension DaemonOptions {
     /// overlay, the error messages, `tiltd --help`, and the documented table and sample file in `dist/`
     /// (``DaemonOptions/markdownTable()``, ``DaemonOptions/sampleConfig()``). Adding a setting is one entry there,
     /// one field of ``DaemonOptions``, one property in `tiltd` and its use in ``DaemonOptions/makeConfiguration()``.
-    public struct Setting: Sendable {
+    package struct Setting: Sendable {
         /// The part of `tiltd.conf` a setting is listed under (sections only group keys for people).
-        public enum Section: String, Sendable, CaseIterable {
+        package enum Section: String, Sendable, CaseIterable {
             case socket, security, limits, logging, sensor, calibration, power, dsu
         }
 
         /// How the command line gives a setting.
-        public enum Flag: Sendable, Equatable {
+        package enum Flag: Sendable, Equatable {
             /// `--NAME VALUE`.
             case value(String, valueName: String)
             /// `--NAME VALUE`, repeatable; each flag is one item of the list (the file separates them with `:`).
@@ -28,7 +28,7 @@ extension DaemonOptions {
             case presence(String)
 
             /// The flag's name as `tiltd` declares it, without dashes (`max-clients`, `mag`).
-            public var name: String {
+            package var name: String {
                 switch self {
                 case .value(let name, _), .repeatable(let name, _), .toggle(let name), .inverseToggle(let name),
                     .presence(let name):
@@ -37,7 +37,7 @@ extension DaemonOptions {
             }
 
             /// The value's name in `--help` (`N`, `FILE`), `nil` for a flag without a value.
-            public var valueName: String? {
+            package var valueName: String? {
                 switch self {
                 case .value(_, let valueName), .repeatable(_, let valueName): valueName
                 case .toggle, .inverseToggle, .presence: nil
@@ -45,7 +45,7 @@ extension DaemonOptions {
             }
 
             /// How people write it, for the documented table: `--loop` / `--no-loop`.
-            public var spelling: String {
+            package var spelling: String {
                 switch self {
                 case .value(let name, _), .presence(let name): "`--\(name)`"
                 case .repeatable(let name, _): "`--\(name)` (repeatable)"
@@ -56,7 +56,7 @@ extension DaemonOptions {
         }
 
         /// A value the command line gave for a flag, as `tiltd` read it.
-        public enum FlagValue: Sendable, Equatable {
+        package enum FlagValue: Sendable, Equatable {
             /// The texts of a `.value` or `.repeatable` flag, in order.
             case texts([String])
             /// A toggle or presence flag: `true` for `--NAME`, `false` for `--no-NAME`.
@@ -64,26 +64,26 @@ extension DaemonOptions {
         }
 
         /// The config key (`max_clients`).
-        public let key: String
+        package let key: String
         /// The flag that gives it.
-        public let flag: Flag
+        package let flag: Flag
         /// Where `tiltd.conf` lists it.
-        public let section: Section
+        package let section: Section
         /// What a value must be, for messages: `expected EXPECTS, got '…'`.
-        public let expects: String
+        package let expects: String
         /// The value used when it is not given, as people read it (`4096`, `the daemon's group`).
-        public let defaultValue: String
+        package let defaultValue: String
         /// The value `tiltd.conf` shows commented out when the default is not a literal value (`tilt`).
-        public let sample: String?
+        package let sample: String?
         /// One or two sentences for `--help` and the documented table.
-        public let help: String
+        package let help: String
         /// More for the comment in `tiltd.conf`.
-        public let note: String?
+        package let note: String?
         /// Settings of one group make one choice: a flag naming any of them replaces the file's whole choice.
-        public let choice: String?
+        package let choice: String?
         /// The value a `.value` flag given alone stands for (`--evdev` is `--evdev auto`), if it may be given alone:
         /// ``DaemonOptions/givingBareValues(_:)`` writes it in before the command line is parsed.
-        public let bare: String?
+        package let bare: String?
         /// Sets the field from texts; `false` when they are not what the setting expects.
         let assign: @Sendable (inout DaemonOptions, [String], _ fromFlag: Bool) -> Bool
         /// Whether the options give this setting.
@@ -116,7 +116,7 @@ extension DaemonOptions {
         }
 
         /// The line `tiltd --help` shows for the flag.
-        public var helpLine: String {
+        package var helpLine: String {
             switch flag {
             case .presence: help
             case .inverseToggle(let name):

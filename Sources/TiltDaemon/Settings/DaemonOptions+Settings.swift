@@ -9,7 +9,7 @@ extension DaemonOptions {
     ///
     /// Defaults are the constants the daemon itself uses (``ServicePolicy``, ``CalibrationLoader``, the sensors'
     /// configurations), so the documentation cannot drift from the behaviour.
-    public static let settings: [Setting] =
+    package static let settings: [Setting] =
         [
             Setting(
                 "socket", \.socket, flag: .value("socket", valueName: "PATH"), section: .socket,
@@ -141,20 +141,20 @@ extension DaemonOptions {
         ]
 
     /// The log level when none is given.
-    public static let defaultLogLevel = Logger.Level.info
+    package static let defaultLogLevel = Logger.Level.info
     /// The log format when none is given.
-    public static let defaultLogFormat = JournalLogHandler.Format.auto
+    package static let defaultLogFormat = JournalLogHandler.Format.auto
     /// The libiio context read when no `uri` is given: this machine's sensors.
-    public static let defaultIIOURI = "local:"
+    package static let defaultIIOURI = "local:"
     /// The `evdev` value that picks the first motion sensor found.
-    public static let evdevAuto = "auto"
+    package static let evdevAuto = "auto"
     /// The setting with config key `key`, if there is one.
-    public static func setting(key: String) -> Setting? {
+    package static func setting(key: String) -> Setting? {
         settings.first { $0.key == key }
     }
 
     /// The setting a flag named `flag` (no dashes: `max-clients`, `mag`) gives, if there is one.
-    public static func setting(flag: String) -> Setting? {
+    package static func setting(flag: String) -> Setting? {
         settings.first { $0.flag.name == flag }
     }
 

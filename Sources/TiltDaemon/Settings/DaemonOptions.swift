@@ -10,50 +10,50 @@ import TiltSensors
 /// A config file and the command line each fill one; ``overlaid(by:)`` lets flags win over the file, and
 /// ``makeConfiguration()`` applies the defaults and checks what only the whole can tell (a `loop` with no `replay`).
 /// Every setting is described once, in ``settings``, which drives the parser, the overlay, the messages and the docs.
-public struct DaemonOptions: Sendable, Equatable {
-    public var socket: String?
-    public var socketGroup: String?
-    public var adminGroup: String?
-    public var maxClients: Int?
-    public var maxLineLength: Int?
-    public var commandsPerSecond: Double?
-    public var rawQueueSeconds: Double?
-    public var logLevel: Logger.Level?
-    public var logFormat: JournalLogHandler.Format?
-    public var replay: String?
-    public var speed: Double?
-    public var loop: Bool?
-    public var uri: String?
-    public var evdev: String?
-    public var noMag: Bool?
-    public var limit: Double?
-    public var calibration: String?
-    public var calibrationDirs: [String]?
-    public var noCalibration: Bool?
-    public var dmiRoot: String?
-    public var power: Bool?
-    public var powerPoll: Double?
-    public var powerSupplyRoot: String?
-    public var platformProfile: String?
-    public var systemBus: String?
-    public var sensorProxy: Bool?
-    public var dsu: DSUEndpoint?
-    public var dsuServer: DSUEndpoint?
+package struct DaemonOptions: Sendable, Equatable {
+    package var socket: String?
+    package var socketGroup: String?
+    package var adminGroup: String?
+    package var maxClients: Int?
+    package var maxLineLength: Int?
+    package var commandsPerSecond: Double?
+    package var rawQueueSeconds: Double?
+    package var logLevel: Logger.Level?
+    package var logFormat: JournalLogHandler.Format?
+    package var replay: String?
+    package var speed: Double?
+    package var loop: Bool?
+    package var uri: String?
+    package var evdev: String?
+    package var noMag: Bool?
+    package var limit: Double?
+    package var calibration: String?
+    package var calibrationDirs: [String]?
+    package var noCalibration: Bool?
+    package var dmiRoot: String?
+    package var power: Bool?
+    package var powerPoll: Double?
+    package var powerSupplyRoot: String?
+    package var platformProfile: String?
+    package var systemBus: String?
+    package var sensorProxy: Bool?
+    package var dsu: DSUEndpoint?
+    package var dsuServer: DSUEndpoint?
 
-    public init() {}
+    package init() {}
 
     /// Reads the config file at `path`.
     ///
     /// - Throws: ``ConfigError`` naming the file, the line and the key for an unreadable file, a malformed line, an
     ///   unknown key or a bad value.
-    public static func load(path: String) throws(ConfigError) -> DaemonOptions {
+    package static func load(path: String) throws(ConfigError) -> DaemonOptions {
         try DaemonOptions(file: ConfigFile.read(path: path))
     }
 
     /// The options a parsed config file gives.
     ///
     /// - Throws: ``ConfigError`` for an unknown key or a bad value.
-    public init(file: ConfigFile) throws(ConfigError) {
+    package init(file: ConfigFile) throws(ConfigError) {
         let (options, problems) = Self.reading(file)
         if let first = problems.first { throw first }
         self = options
@@ -61,7 +61,7 @@ public struct DaemonOptions: Sendable, Equatable {
 
     /// The options a parsed config file gives, skipping bad entries: the options of the good ones and a problem for
     /// each unknown key or bad value, in file order (what `tiltd --check` reports in one run).
-    public static func reading(_ file: ConfigFile) -> (options: DaemonOptions, problems: [ConfigError]) {
+    package static func reading(_ file: ConfigFile) -> (options: DaemonOptions, problems: [ConfigError]) {
         var options = DaemonOptions()
         var problems: [ConfigError] = []
         for entry in file.entries {
@@ -85,7 +85,7 @@ public struct DaemonOptions: Sendable, Equatable {
     /// The options the command line gives, by flag name (no dashes: `max-clients`, `mag`), checked like the file's.
     ///
     /// - Throws: ``ConfigError`` naming the flag for a bad value, or a flag no setting has.
-    public init(flags: [String: Setting.FlagValue]) throws(ConfigError) {
+    package init(flags: [String: Setting.FlagValue]) throws(ConfigError) {
         self.init()
         for (name, value) in flags.sorted(by: { $0.key < $1.key }) {
             guard let setting = Self.setting(flag: name) else {
@@ -101,7 +101,7 @@ public struct DaemonOptions: Sendable, Equatable {
     /// Settings of one choice (the calibration: `calibration`, `calibration_dir`, `no_calibration`; the source:
     /// `replay`, `uri`, `evdev`, `dsu`) go together: a flag naming any of them replaces the file's choice as a whole,
     /// so `--replay` on the command line reads the log even where the file names a `uri`.
-    public func overlaid(by flags: DaemonOptions) -> DaemonOptions {
+    package func overlaid(by flags: DaemonOptions) -> DaemonOptions {
         var merged = self
         let given = Self.settings.filter { $0.isGiven(flags) }
         let replacedChoices = Set(given.compactMap(\.choice))
@@ -117,7 +117,7 @@ public struct DaemonOptions: Sendable, Equatable {
     /// The daemon configuration these options describe, defaults filled in and groups looked up.
     ///
     /// - Throws: ``DaemonError`` for options that contradict each other or a group that does not exist.
-    public func makeConfiguration() throws(DaemonError) -> TiltDaemon.Configuration {
+    package func makeConfiguration() throws(DaemonError) -> TiltDaemon.Configuration {
         if loop == true, replay == nil {
             throw DaemonError(
                 .settings, "loop needs a log to replay: add replay = FILE (or --replay FILE), or drop loop")

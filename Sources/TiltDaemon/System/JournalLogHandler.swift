@@ -13,9 +13,9 @@ import TiltCore
 /// sd-daemon(3) describes, and no timestamp (the journal adds its own): `trace`/`debug` → 7, `info` → 6,
 /// `notice` → 5, `warning` → 4, `error` → 3, `critical` → 2. The level is read from a shared ``LogLevelControl``,
 /// so a reload changes it for every logger at once.
-public struct JournalLogHandler: LogHandler {
+package struct JournalLogHandler: LogHandler {
     /// How lines are written.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// `<N>message key=value` for the journal.
         case journal
         /// `TIMESTAMP LEVEL LABEL: message key=value` for a terminal or a file.
@@ -24,7 +24,7 @@ public struct JournalLogHandler: LogHandler {
         case auto
 
         /// ``auto`` resolved for this process: whether standard error is the stream `$JOURNAL_STREAM` names.
-        public func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) -> Format {
+        package func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) -> Format {
             guard self == .auto else { return self }
             guard let stream = environment["JOURNAL_STREAM"], !stream.isEmpty else { return .plain }
             let parts = stream.split(separator: ":")
@@ -33,30 +33,30 @@ public struct JournalLogHandler: LogHandler {
         }
     }
 
-    public let label: String
-    public let format: Format
+    package let label: String
+    package let format: Format
     private let control: LogLevelControl
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
 
     /// A handler writing to standard error in `format` (``Format/auto`` is resolved here).
-    public init(label: String, format: Format, level: LogLevelControl) {
+    package init(label: String, format: Format, level: LogLevelControl) {
         self.label = label
         self.format = format.resolved()
         control = level
     }
 
-    public var logLevel: Logger.Level {
+    package var logLevel: Logger.Level {
         get { control.level }
         set { control.level = newValue }
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// The syslog priority of `level` (sd-daemon(3) prefixes).
-    public static func priority(of level: Logger.Level) -> Int {
+    package static func priority(of level: Logger.Level) -> Int {
         switch level {
         case .trace, .debug: 7
         case .info: 6
@@ -67,7 +67,7 @@ public struct JournalLogHandler: LogHandler {
         }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var all = metadata
         if let extra = event.metadata { all.merge(extra) { $1 } }
         let pairs = all.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted("\($0.value)"))" }

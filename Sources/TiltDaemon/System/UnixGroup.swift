@@ -6,17 +6,17 @@ import TiltCore
 #endif
 
 /// A Unix group by name and id, looked up in the group database (`/etc/group`, NSS).
-public struct UnixGroup: Sendable, Hashable, CustomStringConvertible {
+package struct UnixGroup: Sendable, Hashable, CustomStringConvertible {
     /// The group's name (or its number, when it has no name).
-    public var name: String
-    public var gid: UInt32
+    package var name: String
+    package var gid: UInt32
 
-    public init(name: String, gid: UInt32) {
+    package init(name: String, gid: UInt32) {
         self.name = name
         self.gid = gid
     }
 
-    public var description: String { "'\(name)' (gid \(gid))" }
+    package var description: String { "'\(name)' (gid \(gid))" }
 
     /// Looks up a group by name, or by number.
     ///
@@ -24,7 +24,7 @@ public struct UnixGroup: Sendable, Hashable, CustomStringConvertible {
     ///   - nameOrID: A group name (`tilt`) or a numeric gid (`1001`).
     ///   - key: The config key or flag it came from, for the error.
     /// - Throws: ``DaemonError`` when no such group exists, saying how to create it.
-    public static func lookup(_ nameOrID: String, key: String) throws(DaemonError) -> UnixGroup {
+    package static func lookup(_ nameOrID: String, key: String) throws(DaemonError) -> UnixGroup {
         if let gid = UInt32(nameOrID) {
             return UnixGroup(name: name(of: gid) ?? nameOrID, gid: gid)
         }
@@ -42,7 +42,7 @@ public struct UnixGroup: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The name of group `gid`, if it has one.
-    public static func name(of gid: UInt32) -> String? {
+    package static func name(of gid: UInt32) -> String? {
         var group = group()
         var result: UnsafeMutablePointer<group>?
         var buffer = [CChar](repeating: 0, count: 16 * 1024)

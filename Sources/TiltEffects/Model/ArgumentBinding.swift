@@ -1,5 +1,5 @@
 /// Where an effect argument's value comes from each frame.
-public enum ArgumentBinding: Sendable, Hashable {
+package enum ArgumentBinding: Sendable, Hashable {
     /// A fixed value from the preset file.
     case constant([Double])
     /// The UI tilt signal, the tip about the screen's x and y axes in radians (`vec2`).
@@ -22,14 +22,14 @@ public enum ArgumentBinding: Sendable, Hashable {
     case texture(String)
 
     /// The binding names a preset file may use in `"bind"`.
-    public static let namedBindings: [String: ArgumentBinding] = [
+    package static let namedBindings: [String: ArgumentBinding] = [
         "tilt": .tilt, "gravity": .gravity, "euler": .euler, "rotationRate": .rotationRate, "attitude": .attitude,
         "time": .time, "size": .size, "pointer": .pointer,
     ]
 
     /// The built-in uniform a motion, time or pointer binding reads; `nil` for constants, textures and `size` (which
     /// reads `iResolution.xy`).
-    public var builtin: BuiltinUniform? {
+    package var builtin: BuiltinUniform? {
         switch self {
         case .constant, .texture, .size: nil
         case .tilt: .tilt
@@ -43,7 +43,7 @@ public enum ArgumentBinding: Sendable, Hashable {
     }
 
     /// The type a bound value has, or `nil` for constants (which take the argument's declared type).
-    public var naturalType: ArgumentType? {
+    package var naturalType: ArgumentType? {
         switch self {
         case .constant: nil
         case .size: .vec2

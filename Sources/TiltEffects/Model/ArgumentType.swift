@@ -1,5 +1,5 @@
 /// The GLSL type of an effect argument.
-public enum ArgumentType: Sendable, Hashable {
+package enum ArgumentType: Sendable, Hashable {
     case float
     case vec2
     case vec3
@@ -12,7 +12,7 @@ public enum ArgumentType: Sendable, Hashable {
     case texture
 
     /// The number of scalar components a value of this type holds.
-    public var componentCount: Int {
+    package var componentCount: Int {
         switch self {
         case .float: 1
         case .vec2: 2
@@ -24,7 +24,7 @@ public enum ArgumentType: Sendable, Hashable {
     }
 
     /// The type as GLSL spells it.
-    public var glslName: String {
+    package var glslName: String {
         switch self {
         case .float: "float"
         case .vec2: "vec2"
@@ -37,7 +37,7 @@ public enum ArgumentType: Sendable, Hashable {
 
     /// Parses the spelling used in preset files: `float`, `vec2`, `vec3`, `vec4`, `color`, `float[N]`,
     /// `texture`.
-    public init?(presetName: String) {
+    package init?(presetName: String) {
         switch presetName {
         case "float": self = .float
         case "vec2": self = .vec2

@@ -5,13 +5,13 @@
 /// renderer sets each from ``FrameInputs`` by its ``source`` and ``type``, and `tiltfx serve` hands the table to the
 /// browser preview (the program description's `builtins`), which sets the same uniforms from the same inputs. A new
 /// built-in is one entry here (and, for a new kind of input, a ``Source`` case the renderer and the preview read).
-public struct BuiltinUniform: Sendable, Hashable {
+package struct BuiltinUniform: Sendable, Hashable {
     /// A built-in's GLSL type.
-    public enum GLSLType: String, Sendable, Hashable, Codable {
+    package enum GLSLType: String, Sendable, Hashable, Codable {
         case float, int, vec2, vec3, vec4
 
         /// How many numbers the value has.
-        public var componentCount: Int {
+        package var componentCount: Int {
             switch self {
             case .float, .int: 1
             case .vec2: 2
@@ -22,7 +22,7 @@ public struct BuiltinUniform: Sendable, Hashable {
     }
 
     /// Which of the frame's inputs a built-in's value is, named as the browser preview names them too.
-    public enum Source: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Source: String, Sendable, Hashable, Codable, CaseIterable {
         /// Seconds since the effect started.
         case time
         /// Seconds since the previous frame (0 for the first).
@@ -48,7 +48,7 @@ public struct BuiltinUniform: Sendable, Hashable {
 
         /// The value in `inputs`, in its first `count` lanes (the type's component count).
         @inline(__always)
-        public func value(in f: FrameInputs) -> SIMD4<Double> {
+        package func value(in f: FrameInputs) -> SIMD4<Double> {
             switch self {
             case .time: return SIMD4(f.time, 0, 0, 0)
             case .timeDelta: return SIMD4(f.timeDelta, 0, 0, 0)
@@ -69,36 +69,36 @@ public struct BuiltinUniform: Sendable, Hashable {
     }
 
     /// The uniform's name in GLSL.
-    public let name: String
+    package let name: String
     /// Its GLSL type.
-    public let type: GLSLType
+    package let type: GLSLType
     /// What it changes with from frame to frame.
-    public let dependencies: FrameDependencies
+    package let dependencies: FrameDependencies
     /// Which input its value is.
-    public let source: Source
+    package let source: Source
 
-    public static let time = BuiltinUniform(name: "iTime", type: .float, dependencies: .time, source: .time)
-    public static let timeDelta = BuiltinUniform(
+    package static let time = BuiltinUniform(name: "iTime", type: .float, dependencies: .time, source: .time)
+    package static let timeDelta = BuiltinUniform(
         name: "iTimeDelta", type: .float, dependencies: .time, source: .timeDelta)
-    public static let resolution = BuiltinUniform(
+    package static let resolution = BuiltinUniform(
         name: "iResolution", type: .vec3, dependencies: [], source: .resolution)
-    public static let mouse = BuiltinUniform(name: "iMouse", type: .vec4, dependencies: .pointer, source: .mouse)
-    public static let frame = BuiltinUniform(name: "iFrame", type: .int, dependencies: .time, source: .frame)
-    public static let tilt = BuiltinUniform(name: "iTilt", type: .vec2, dependencies: .motion, source: .tilt)
-    public static let gravity = BuiltinUniform(name: "iGravity", type: .vec3, dependencies: .motion, source: .gravity)
-    public static let attitude = BuiltinUniform(
+    package static let mouse = BuiltinUniform(name: "iMouse", type: .vec4, dependencies: .pointer, source: .mouse)
+    package static let frame = BuiltinUniform(name: "iFrame", type: .int, dependencies: .time, source: .frame)
+    package static let tilt = BuiltinUniform(name: "iTilt", type: .vec2, dependencies: .motion, source: .tilt)
+    package static let gravity = BuiltinUniform(name: "iGravity", type: .vec3, dependencies: .motion, source: .gravity)
+    package static let attitude = BuiltinUniform(
         name: "iAttitude", type: .vec4, dependencies: .motion, source: .attitude)
-    public static let euler = BuiltinUniform(name: "iEuler", type: .vec3, dependencies: .motion, source: .euler)
-    public static let rotationRate = BuiltinUniform(
+    package static let euler = BuiltinUniform(name: "iEuler", type: .vec3, dependencies: .motion, source: .euler)
+    package static let rotationRate = BuiltinUniform(
         name: "iRotationRate", type: .vec3, dependencies: .motion, source: .rotationRate)
-    public static let pointer = BuiltinUniform(
+    package static let pointer = BuiltinUniform(
         name: "tilt_pointer", type: .vec2, dependencies: .pointer, source: .pointer)
 
     /// Every built-in, in the order the prelude declares them.
-    public static let all: [BuiltinUniform] = [
+    package static let all: [BuiltinUniform] = [
         time, timeDelta, resolution, mouse, frame, tilt, gravity, attitude, euler, rotationRate, pointer,
     ]
 
     /// The declaration the shader prelude carries.
-    public var declaration: String { "uniform \(type.rawValue) \(name);" }
+    package var declaration: String { "uniform \(type.rawValue) \(name);" }
 }

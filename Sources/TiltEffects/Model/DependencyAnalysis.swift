@@ -6,17 +6,17 @@ import FoundationEssentials
 /// file names anywhere outside comments: the whole file counts, so an effect shares the dependencies of every function
 /// in its file. A stateful effect reads its previous frame. A file that cannot be read counts as depending on
 /// everything, so nothing is baked from it (the shader generator reports the unreadable file).
-public enum DependencyAnalysis {
+package enum DependencyAnalysis {
     /// Reads a shader file's text.
-    public typealias FileReader = (String) throws -> String
+    package typealias FileReader = (String) throws -> String
 
     /// Reads a file as UTF-8 text.
-    public static func readFromDisk(_ path: String) throws -> String {
+    package static func readFromDisk(_ path: String) throws -> String {
         try String(contentsOfFile: path, encoding: .utf8)
     }
 
     /// The dependencies of one effect.
-    public static func dependencies(of effect: Effect, readFile: FileReader) -> FrameDependencies {
+    package static func dependencies(of effect: Effect, readFile: FileReader) -> FrameDependencies {
         var result = uniforms(inFile: effect.file, readFile: readFile)
         for argument in effect.arguments { result.formUnion(argument.binding.dependencies) }
         if effect.stateful { result.insert(.previousFrame) }
@@ -26,14 +26,14 @@ public enum DependencyAnalysis {
     }
 
     /// The dependencies of a Shadertoy base: the uniforms its file names.
-    public static func dependencies(ofShadertoy file: String, readFile: FileReader) -> FrameDependencies {
+    package static func dependencies(ofShadertoy file: String, readFile: FileReader) -> FrameDependencies {
         uniforms(inFile: file, readFile: readFile)
     }
 
     /// The dependencies of a preset's Shadertoy base: with a Shadertoy program, its Common and Image code (inline
     /// code of a JSON export included); a program with buffers or Cube A draws them every frame, and one with a video,
     /// camera or sound channel changes by itself, so either depends on everything.
-    public static func dependencies(ofShadertoyIn preset: Preset, readFile: FileReader = readFromDisk)
+    package static func dependencies(ofShadertoyIn preset: Preset, readFile: FileReader = readFromDisk)
         -> FrameDependencies
     {
         guard let program = preset.shadertoyProgram else {
@@ -50,7 +50,8 @@ public enum DependencyAnalysis {
     /// What the Cube A pass of a preset's Shadertoy program reads per frame: its code's and the Common code's uniforms,
     /// its own previous frame when it reads itself, and everything when it reads a buffer, the keyboard or a live
     /// channel. Empty without Cube A. A static Cube A is drawn once (its six faces cost 6 Mpixels a frame).
-    public static func dependencies(ofCubeIn preset: Preset, readFile: FileReader = readFromDisk) -> FrameDependencies {
+    package static func dependencies(ofCubeIn preset: Preset, readFile: FileReader = readFromDisk) -> FrameDependencies
+    {
         guard let program = preset.shadertoyProgram, let cube = program.cube else { return [] }
         var result: FrameDependencies = []
         for channel in cube.channels {
@@ -67,7 +68,7 @@ public enum DependencyAnalysis {
     }
 
     /// What the whole preset reads per frame: the union over its Shadertoy base and effects.
-    public static func dependencies(of preset: Preset, readFile: FileReader = readFromDisk) -> FrameDependencies {
+    package static func dependencies(of preset: Preset, readFile: FileReader = readFromDisk) -> FrameDependencies {
         var result = dependencies(ofShadertoyIn: preset, readFile: readFile)
         for effect in preset.effects { result.formUnion(dependencies(of: effect, readFile: readFile)) }
         if preset.simulation != nil { result.formUnion([.time, .motion, .pointer]) }

@@ -1,31 +1,31 @@
 /// One shader effect of a preset: a GLSL function of one of the three kinds, with its arguments.
-public struct Effect: Sendable, Hashable {
+package struct Effect: Sendable, Hashable {
     /// The GLSL function's name.
-    public var function: String
+    package var function: String
     /// The kind, which fixes the function's leading parameters.
-    public var kind: EffectKind
+    package var kind: EffectKind
     /// The GLSL file that defines the function (absolute path).
-    public var file: String
+    package var file: String
     /// The arguments after the fixed parameters, in order.
-    public var arguments: [EffectArgument]
+    package var arguments: [EffectArgument]
     /// How far (in pixels, x and y) a distortion or layer effect may sample away from the position it shades.
-    public var maxSampleOffset: SIMD2<Double>
+    package var maxSampleOffset: SIMD2<Double>
     /// Whether the effect reads its own previous frame (`samplePrevious`), which gives it ping-pong textures.
-    public var stateful: Bool
+    package var stateful: Bool
     /// Whether the effect draws the preset's default content, which a picture (`--image`) replaces: it is left out
     /// of the plan when a picture is given.
-    public var content: Bool = false
+    package var content: Bool = false
     /// Whether the planner may bake the effect when it reads nothing per frame (the preset's `bake`, default true).
     /// `false` keeps it in the pass drawn every frame: for an effect cheaper to compute than a texture is to read,
     /// as on a software renderer.
-    public var bake: Bool
+    package var bake: Bool
     /// The blur of the layer below that a layer effect reads with `sampleLayerBlurred` (its `blur` key), if any.
-    public var blur: LayerBlur?
+    package var blur: LayerBlur?
     /// Whether an argument samples a texture of the preset's simulation, which changes every frame.
-    public var readsSimulation = false
+    package var readsSimulation = false
 
     /// Creates an effect.
-    public init(
+    package init(
         function: String, kind: EffectKind, file: String, arguments: [EffectArgument] = [],
         maxSampleOffset: SIMD2<Double> = .zero, stateful: Bool = false, bake: Bool = true
     ) {

@@ -1,21 +1,21 @@
 /// One argument passed to an effect function after its fixed parameters, in declaration order.
-public struct EffectArgument: Sendable, Hashable {
+package struct EffectArgument: Sendable, Hashable {
     /// The argument's name (for messages and documentation; GLSL arguments are positional).
-    public var name: String
+    package var name: String
     /// Its GLSL type.
-    public var type: ArgumentType
+    package var type: ArgumentType
     /// Where its value comes from.
-    public var binding: ArgumentBinding
+    package var binding: ArgumentBinding
 
     /// Creates an argument.
-    public init(name: String, type: ArgumentType, binding: ArgumentBinding) {
+    package init(name: String, type: ArgumentType, binding: ArgumentBinding) {
         self.name = name
         self.type = type
         self.binding = binding
     }
 
     /// The GLSL expression that passes this argument.
-    public var glslExpression: String {
+    package var glslExpression: String {
         if let uniform = binding.uniformExpression { return uniform }
         guard case .constant(let values) = binding else { return "0.0" }
         let literals = values.map(Self.literal)

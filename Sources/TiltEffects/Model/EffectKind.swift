@@ -4,11 +4,11 @@
 /// - `distortion`: `vec2 name(vec2 position, …args)`; returns where to sample instead.
 /// - `layer`: `vec4 name(vec2 position, Layer layer, …args)`; may sample the whole layer below with `sampleLayer`,
 ///   so it starts a new render pass.
-public enum EffectKind: String, Sendable, Hashable, CaseIterable, Codable {
+package enum EffectKind: String, Sendable, Hashable, CaseIterable, Codable {
     case color
     case distortion
     case layer
 
     /// Whether an effect of this kind ends the previous pass and reads its output as a texture.
-    public var isPassBoundary: Bool { self == .layer }
+    package var isPassBoundary: Bool { self == .layer }
 }

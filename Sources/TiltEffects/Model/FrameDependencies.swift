@@ -3,25 +3,25 @@
 /// A stage that reads none of these is **static**: `PassPlanner` bakes it into a texture that is drawn once and reused
 /// until an input changes (a resize, a hot reload, new content). The layer's `size` is not among them: a resize
 /// re-bakes.
-public struct FrameDependencies: OptionSet, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct FrameDependencies: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Time: the `time` binding, `iTime`, `iTimeDelta`, `iFrame`.
-    public static let time = FrameDependencies(rawValue: 1 << 0)
+    package static let time = FrameDependencies(rawValue: 1 << 0)
     /// Motion: the `tilt`, `gravity`, `euler`, `rotationRate` and `attitude` bindings and their `i…` uniforms.
-    public static let motion = FrameDependencies(rawValue: 1 << 1)
+    package static let motion = FrameDependencies(rawValue: 1 << 1)
     /// The pointer: the `pointer` binding, `iMouse`, `tilt_pointer`.
-    public static let pointer = FrameDependencies(rawValue: 1 << 2)
+    package static let pointer = FrameDependencies(rawValue: 1 << 2)
     /// The stage's own previous frame (`samplePrevious`, a stateful effect).
-    public static let previousFrame = FrameDependencies(rawValue: 1 << 3)
+    package static let previousFrame = FrameDependencies(rawValue: 1 << 3)
     /// Everything: what a stage whose source cannot be read is taken to depend on.
-    public static let all: FrameDependencies = [.time, .motion, .pointer, .previousFrame]
+    package static let all: FrameDependencies = [.time, .motion, .pointer, .previousFrame]
 
     /// Whether the stage reads nothing that changes per frame.
-    public var isStatic: Bool { isEmpty }
+    package var isStatic: Bool { isEmpty }
 
-    public var description: String {
+    package var description: String {
         let names: [(FrameDependencies, String)] = [
             (.time, "time"), (.motion, "motion"), (.pointer, "pointer"), (.previousFrame, "previous frame"),
         ]

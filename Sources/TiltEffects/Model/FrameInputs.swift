@@ -1,37 +1,37 @@
 import TiltCore
 
 /// The values of the built-in uniforms for one frame.
-public struct FrameInputs: Sendable, Hashable {
+package struct FrameInputs: Sendable, Hashable {
     /// Seconds since start.
-    public var time: Double
+    package var time: Double
     /// Seconds since the previous frame.
-    public var timeDelta: Double
+    package var timeDelta: Double
     /// Frame number, from 0.
-    public var frame: Int
+    package var frame: Int
     /// Output size in pixels.
-    public var size: SIMD2<Double>
+    package var size: SIMD2<Double>
     /// UI tilt, the tip about the screen's x and y axes (radians).
-    public var tilt: SIMD2<Double>
+    package var tilt: SIMD2<Double>
     /// Gravity, device frame, m/s².
-    public var gravity: SIMD3<Double>
+    package var gravity: SIMD3<Double>
     /// Roll, pitch, yaw (radians).
-    public var euler: SIMD3<Double>
+    package var euler: SIMD3<Double>
     /// Angular rate (rad/s).
-    public var rotationRate: SIMD3<Double>
+    package var rotationRate: SIMD3<Double>
     /// Attitude quaternion as (x, y, z, w).
-    public var attitude: SIMD4<Double>
+    package var attitude: SIMD4<Double>
     /// Acceleration with gravity removed, device frame, m/s² (zero for a still frame).
-    public var userAcceleration: SIMD3<Double> = .zero
+    package var userAcceleration: SIMD3<Double> = .zero
     /// Pointer position in pixels, origin top-left.
-    public var pointer: SIMD2<Double>
+    package var pointer: SIMD2<Double>
     /// Whether a pointer button is down (for Shadertoy's `iMouse.zw`).
-    public var pointerDown: Bool
+    package var pointerDown: Bool
     /// The keys held, pressed and toggled, for Shadertoy's keyboard channel; `nil`: every key up (headless, the
     /// wallpaper).
-    public var keyboard: ShadertoyKeyboard?
+    package var keyboard: ShadertoyKeyboard?
 
     /// Inputs for a still frame at `tilt` (gravity follows the tilt, as if the screen were tilted from lying flat).
-    public init(
+    package init(
         time: Double = 0, timeDelta: Double = 0, frame: Int = 0, size: SIMD2<Double>, tilt: SIMD2<Double> = .zero,
         pointer: SIMD2<Double>? = nil, pointerDown: Bool = false
     ) {
@@ -51,7 +51,7 @@ public struct FrameInputs: Sendable, Hashable {
 
     /// Sets the motion fields to the device held still at `tilt`: the attitude, Euler angles and gravity follow the
     /// tilt (as if the screen were tilted from lying flat), and nothing turns.
-    public mutating func hold(tilt: SIMD2<Double>) {
+    package mutating func hold(tilt: SIMD2<Double>) {
         let q = Quaternion(rotationVector: Vector3(tilt.x, tilt.y, 0))
         self.tilt = tilt
         attitude = SIMD4(q.x, q.y, q.z, q.w)
@@ -64,7 +64,7 @@ public struct FrameInputs: Sendable, Hashable {
     }
 
     /// Replaces the motion fields with those of a frame from the daemon or a log replay.
-    public mutating func apply(_ frame: AttitudeFrame) {
+    package mutating func apply(_ frame: AttitudeFrame) {
         tilt = SIMD2(frame.tilt.x, frame.tilt.y)
         gravity = SIMD3(frame.gravity.x, frame.gravity.y, frame.gravity.z)
         let e = frame.euler
@@ -79,7 +79,7 @@ public struct FrameInputs: Sendable, Hashable {
 extension FrameInputs {
     /// These inputs with the motion a renderer does not read set to rest (`sources`: what its programs read), for
     /// comparing two frames of it: motion it ignores cannot change what it draws. The clock, size and pointer stay.
-    public func onlyReading(_ sources: Set<BuiltinUniform.Source>) -> FrameInputs {
+    package func onlyReading(_ sources: Set<BuiltinUniform.Source>) -> FrameInputs {
         var kept = self
         if !sources.contains(.tilt) { kept.tilt = .zero }
         if !sources.contains(.gravity) { kept.gravity = .zero }

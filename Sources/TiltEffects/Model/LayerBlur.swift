@@ -4,28 +4,28 @@ import Glibc
 /// A Gaussian blur of the layer below a layer effect (its `"blur"` key), which the effect reads with
 /// `sampleLayerBlurred(layer, position)`: the renderer shrinks the layer by ``downsample``, then blurs it
 /// separably (a horizontal then a vertical pass, ``passes`` times), redrawing it only when the layer was redrawn.
-public struct LayerBlur: Sendable, Hashable {
+package struct LayerBlur: Sendable, Hashable {
     /// The blur's standard deviation in canvas pixels (`"radius"`).
-    public var radius: Double
+    package var radius: Double
     /// By how much each side is shrunk before blurring (`"downsample"`, 1…8, default 4).
-    public var downsample: Int
+    package var downsample: Int
     /// How many horizontal + vertical pass pairs (`"passes"`, 1…4, default 2); each blurs by radius / √passes.
-    public var passes: Int
+    package var passes: Int
 
     /// A blur from its parts.
-    public init(radius: Double, downsample: Int = 4, passes: Int = 2) {
+    package init(radius: Double, downsample: Int = 4, passes: Int = 2) {
         self.radius = radius
         self.downsample = downsample
         self.passes = passes
     }
 
     /// The most taps on each side of a pass's centre tap (the shader's loop bound).
-    public static let maxTaps = 24
+    package static let maxTaps = 24
 
     /// One pass's kernel at the shrunk resolution, for bilinear sampling: the centre weight, then pairs of
     /// neighbouring texels folded into one tap each (offset in texels from the centre, weight), for each side.
     /// The weights (centre plus twice each tap) sum to 1.
-    public func kernel() -> (centre: Double, taps: [(offset: Double, weight: Double)]) {
+    package func kernel() -> (centre: Double, taps: [(offset: Double, weight: Double)]) {
         let sigma = radius / Double(max(1, downsample)) / Double(max(1, passes)).squareRoot()
         guard sigma > 0.05 else { return (1, []) }
         let reach = min(2 * Self.maxTaps, Int((3 * sigma).rounded(.up)))

@@ -1,6 +1,6 @@
 /// How a texture's texels are filtered: the one vocabulary of preset textures (`"filter"`), Shadertoy channels and
 /// the renderer's picture textures.
-public enum TextureFilter: String, Sendable, Hashable, CaseIterable {
+package enum TextureFilter: String, Sendable, Hashable, CaseIterable {
     /// The nearest texel (pixel art, masks with hard edges).
     case nearest
     /// Bilinear between the four nearest texels.
@@ -10,7 +10,7 @@ public enum TextureFilter: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What sampling a texture outside 0…1 returns (`"wrap"`).
-public enum TextureWrap: String, Sendable, Hashable, CaseIterable {
+package enum TextureWrap: String, Sendable, Hashable, CaseIterable {
     /// The edge texels repeat.
     case clamp
     /// The picture tiles.

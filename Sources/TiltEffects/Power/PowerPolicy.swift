@@ -7,48 +7,48 @@ import TiltCore
 /// battery under ``lowBatteryPercent`` percent) `still`. A preset may change the three choices (its `power` key), and
 /// `tiltfx --power-policy full|capped|still` fixes one mode for every situation. A hidden window is always
 /// ``PowerMode/hidden``. No power state (no daemon) counts as mains.
-public struct PowerPolicy: Sendable, Hashable {
+package struct PowerPolicy: Sendable, Hashable {
     /// The mode on mains power.
-    public var mains: PowerMode
+    package var mains: PowerMode
     /// The mode on battery, above the low-battery threshold, without a power-saver profile.
-    public var battery: PowerMode
+    package var battery: PowerMode
     /// The mode when the system asks to save power.
-    public var lowPower: PowerMode
+    package var lowPower: PowerMode
     /// Battery charge under which a discharging battery counts as low power, percent.
-    public var lowBatteryPercent = 20
+    package var lowBatteryPercent = 20
     /// Frames per second in ``PowerMode/capped``.
-    public var cappedFrameRate = 30.0
+    package var cappedFrameRate = 30.0
     /// Motion rate asked of the daemon in ``PowerMode/capped``, Hz.
-    public var cappedMotionRate = 15.0
+    package var cappedMotionRate = 15.0
     /// Motion rate asked of the daemon in ``PowerMode/full``, Hz.
-    public var fullMotionRate = 60.0
+    package var fullMotionRate = 60.0
 
     /// A policy choosing these modes, with the automatic threshold and rates (change a field to tune one); the
     /// defaults are the ``automatic`` policy.
-    public init(mains: PowerMode = .full, battery: PowerMode = .capped, lowPower: PowerMode = .still) {
+    package init(mains: PowerMode = .full, battery: PowerMode = .capped, lowPower: PowerMode = .still) {
         (self.mains, self.battery, self.lowPower) = (mains, battery, lowPower)
     }
 
     /// Full on mains, capped on battery, still when saving power.
-    public static let automatic = PowerPolicy()
+    package static let automatic = PowerPolicy()
 
     /// One mode whatever the power state (a hidden window still draws nothing).
-    public static func fixed(_ mode: PowerMode) -> PowerPolicy {
+    package static func fixed(_ mode: PowerMode) -> PowerPolicy {
         PowerPolicy(mains: mode, battery: mode, lowPower: mode)
     }
 
     /// What to do, and at which rates.
-    public struct Decision: Sendable, Hashable {
+    package struct Decision: Sendable, Hashable {
         /// The mode.
-        public var mode: PowerMode
+        package var mode: PowerMode
         /// Most frames per second to draw; `nil`: as fast as the display (or the run) goes; `0`: none after the
         /// first (still) or none at all (hidden).
-        public var frameRate: Double?
+        package var frameRate: Double?
         /// Motion rate to ask of the daemon, Hz; `nil`: do not watch motion.
-        public var motionRate: Double?
+        package var motionRate: Double?
 
         /// For logs: `capped (30 fps, motion 15 Hz)`, `still (one frame, no motion)`.
-        public var summary: String {
+        package var summary: String {
             let frames: String =
                 switch mode {
                 case .still: "one frame"
@@ -59,7 +59,7 @@ public struct PowerPolicy: Sendable, Hashable {
         }
 
         /// A decision.
-        public init(mode: PowerMode, frameRate: Double?, motionRate: Double?) {
+        package init(mode: PowerMode, frameRate: Double?, motionRate: Double?) {
             self.mode = mode
             self.frameRate = frameRate
             self.motionRate = motionRate
@@ -67,7 +67,7 @@ public struct PowerPolicy: Sendable, Hashable {
     }
 
     /// The mode for `power` (nil: no daemon, counted as mains) and the window's visibility.
-    public func mode(power: PowerState?, window: WindowVisibility = .visible) -> PowerMode {
+    package func mode(power: PowerState?, window: WindowVisibility = .visible) -> PowerMode {
         if window == .hidden { return .hidden }
         guard let power else { return mains }
         if power.isLowPower(lowBatteryPercent: lowBatteryPercent) { return lowPower }
@@ -75,12 +75,12 @@ public struct PowerPolicy: Sendable, Hashable {
     }
 
     /// The decision for `power` and the window's visibility.
-    public func decide(power: PowerState?, window: WindowVisibility = .visible) -> Decision {
+    package func decide(power: PowerState?, window: WindowVisibility = .visible) -> Decision {
         decision(for: mode(power: power, window: window))
     }
 
     /// The rates a mode implies under this policy.
-    public func decision(for mode: PowerMode) -> Decision {
+    package func decision(for mode: PowerMode) -> Decision {
         switch mode {
         case .full: Decision(mode: .full, frameRate: nil, motionRate: fullMotionRate)
         case .capped: Decision(mode: .capped, frameRate: cappedFrameRate, motionRate: cappedMotionRate)

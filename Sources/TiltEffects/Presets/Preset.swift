@@ -19,36 +19,36 @@ import TiltCore
 /// `bind` is one of `tilt`, `gravity`, `euler`, `rotationRate`, `attitude`, `time`, `size`, `pointer`; `value` is a
 /// number, an array of numbers, or a `#rrggbb[aa]` colour. Without a Shadertoy base, the first effect shades a
 /// transparent layer.
-public struct Preset: Sendable, Hashable {
+package struct Preset: Sendable, Hashable {
     /// The preset's name (its folder's name).
-    public var name: String
+    package var name: String
     /// A one-line description.
-    public var description: String
+    package var description: String
     /// The folder holding the preset (absolute).
-    public var directory: String
+    package var directory: String
     /// The preset file's path.
-    public var file: String
+    package var file: String
     /// An optional Shadertoy source (absolute path) whose `mainImage` draws the base content.
-    public var shadertoy: String?
+    package var shadertoy: String?
     /// The effects, applied in order.
-    public var effects: [Effect]
+    package var effects: [Effect]
     /// The preset's power policy (its `power` key), if it sets one; `nil` uses ``PowerPolicy/automatic``.
-    public var power: PowerPolicy?
+    package var power: PowerPolicy?
     /// The named textures (its `textures` key), sorted by name, then those of its simulation.
-    public var textures: [PresetTexture] = []
+    package var textures: [PresetTexture] = []
     /// The simulation stepped every frame whose state its effects sample as textures (its `simulation` key).
-    public var simulation: PresetSimulation?
+    package var simulation: PresetSimulation?
     /// The whole Shadertoy program (Common, buffers, channels) when the preset has more than a plain `mainImage`
     /// file: the object form of `shadertoy`, or a Shadertoy JSON export. ``shadertoy`` then names its Image code.
-    public var shadertoyProgram: ShadertoyProgram?
+    package var shadertoyProgram: ShadertoyProgram?
     /// The folder searched for a JSON export's textures after the export's own folder (`--assets DIR`).
-    public var assetDirectory: String?
+    package var assetDirectory: String?
     /// What loading left out and the user should hear of, each a sentence (a Shadertoy export's Sound pass, which is
     /// not played): `tiltfx` prints them as `note:` lines, `tiltfx check` as notes.
-    public var notices: [String] = []
+    package var notices: [String] = []
 
     /// Creates a preset from its parts.
-    public init(
+    package init(
         name: String, description: String, directory: String, file: String, shadertoy: String? = nil,
         effects: [Effect]
     ) {
@@ -61,10 +61,10 @@ public struct Preset: Sendable, Hashable {
     }
 
     /// The name of the preset file inside a preset folder.
-    public static let fileName = "preset.json"
+    package static let fileName = "preset.json"
 
     /// Every file the preset reads (preset file, Shadertoy source, effect sources, textures), for watching.
-    public var files: [String] {
+    package var files: [String] {
         var seen: [String] = [file]
         let toy = shadertoyProgram?.files ?? [shadertoy].compactMap { $0 }
         for path in toy + effects.map(\.file) + textures.compactMap(\.file) where !seen.contains(path) {
@@ -77,7 +77,7 @@ public struct Preset: Sendable, Hashable {
     /// - Parameter directory: a folder holding `preset.json`.
     /// - Returns: the preset, with every file path made absolute.
     /// - Throws: `PresetError` naming the file and field at fault.
-    public static func load(directory: String) throws(PresetError) -> Preset {
+    package static func load(directory: String) throws(PresetError) -> Preset {
         let dir = URL(fileURLWithPath: directory).standardizedFileURL
         let file = dir.appendingPathComponent(fileName).path
         let data: Data
@@ -92,13 +92,13 @@ public struct Preset: Sendable, Hashable {
 
     /// Loads the preset at `path`: a preset folder, or a Shadertoy JSON export (a `.json` file).
     /// - Parameter assets: where a JSON export's textures are looked for after the export's own folder.
-    public static func load(path: String, assets: String? = nil) throws(PresetError) -> Preset {
+    package static func load(path: String, assets: String? = nil) throws(PresetError) -> Preset {
         if ShadertoyExport.isExportPath(path) { return try ShadertoyExport.load(file: path, assets: assets) }
         return try load(directory: path)
     }
 
     /// The preset loaded again from where it came from (for hot reload).
-    public func reloaded() throws(PresetError) -> Preset {
+    package func reloaded() throws(PresetError) -> Preset {
         try Preset.load(path: file.hasSuffix("/" + Self.fileName) ? directory : file, assets: assetDirectory)
     }
 }

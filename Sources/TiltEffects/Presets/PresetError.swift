@@ -1,5 +1,5 @@
 /// A preset that cannot be found, read or understood; the message says what to do.
-public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the preset, for a caller to switch on.
     ///
     /// - `unknownPreset`: no preset of that name exists in any searched folder
@@ -8,7 +8,7 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// - `syntax`: a preset file is not valid JSON
     /// - `notAPreset`: a path was given that is not a preset: a folder without `preset.json`, or a shader file on its
     ///   own
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case unknownPreset, unreadable, invalid, syntax, notAPreset
     }
 
@@ -24,7 +24,7 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     private let detail: Detail
 
     /// What is wrong.
-    public var kind: Kind {
+    package var kind: Kind {
         switch detail {
         case .unknownPreset: .unknownPreset
         case .unreadable: .unreadable
@@ -35,44 +35,44 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The field of a preset file that holds a value that makes no sense (`invalid`); `nil` otherwise.
-    public var field: String? {
+    package var field: String? {
         if case .invalid(_, let field, _) = detail { return field }
         return nil
     }
 
     /// No preset of that name exists in any searched folder.
-    public static func unknownPreset(_ name: String, available: [String], searched: [String]) -> PresetError {
+    package static func unknownPreset(_ name: String, available: [String], searched: [String]) -> PresetError {
         PresetError(detail: .unknownPreset(name: name, available: available, searched: searched))
     }
 
     /// A preset or shader file could not be read.
     /// `path` is not a preset (a folder without `preset.json`, a GLSL file); `advice` says what one needs.
-    public static func notAPreset(_ path: String, advice: String) -> PresetError {
+    package static func notAPreset(_ path: String, advice: String) -> PresetError {
         PresetError(detail: .notAPreset(path: path, advice: advice))
     }
 
-    public static func unreadable(_ path: String, reason: String) -> PresetError {
+    package static func unreadable(_ path: String, reason: String) -> PresetError {
         PresetError(detail: .unreadable(path: path, reason: reason))
     }
 
     /// A preset file holds a value that makes no sense.
-    public static func invalid(_ path: String, field: String, reason: String) -> PresetError {
+    package static func invalid(_ path: String, field: String, reason: String) -> PresetError {
         PresetError(detail: .invalid(path: path, field: field, reason: reason))
     }
 
     /// A preset file that is not valid JSON: where it stops being JSON (line and column from 1) and why.
-    public static func syntax(_ path: String, line: Int, column: Int, reason: String) -> PresetError {
+    package static func syntax(_ path: String, line: Int, column: Int, reason: String) -> PresetError {
         PresetError(detail: .syntax(path: path, line: line, column: column, reason: reason))
     }
 
     /// The names of the presets that do exist, for an unknown preset; empty otherwise.
-    public var availablePresets: [String] {
+    package var availablePresets: [String] {
         if case .unknownPreset(_, let available, _) = detail { return available }
         return []
     }
 
     /// The file at fault (the preset file, or a shader or texture file it names); `nil` for an unknown preset.
-    public var path: String? {
+    package var path: String? {
         switch detail {
         case .unknownPreset: nil
         case .unreadable(let path, _), .invalid(let path, _, _), .syntax(let path, _, _, _), .notAPreset(let path, _):
@@ -81,12 +81,12 @@ public struct PresetError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// For a preset file that is not valid JSON, the line and column (from 1) where it stops being JSON.
-    public var syntaxPosition: (line: Int, column: Int)? {
+    package var syntaxPosition: (line: Int, column: Int)? {
         if case .syntax(_, let line, let column, _) = detail { return (line, column) }
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         switch detail {
         case .unknownPreset(let name, let available, let searched):
             let list = available.isEmpty ? "none found" : available.joined(separator: ", ")

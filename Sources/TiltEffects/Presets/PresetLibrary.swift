@@ -4,14 +4,14 @@ import TiltCore
 /// Finds presets: `--presets DIR`, then `$TILT_PRESETS`, then a `Presets/` folder found by walking up from the
 /// executable and from the working directory (a clone), then the installed presets: `PREFIX/share/tilt/presets`
 /// beside the program and `tilt/presets` in each `$XDG_DATA_DIRS` folder (``InstalledData``).
-public struct PresetLibrary: Sendable {
+package struct PresetLibrary: Sendable {
     /// The folders searched, in order; the first holding a preset of a given name wins.
-    public var searchPaths: [String]
+    package var searchPaths: [String]
     /// Where a Shadertoy JSON export's textures are looked for after the export's own folder (`--assets DIR`).
-    public var assetDirectory: String?
+    package var assetDirectory: String?
 
     /// Creates a library over explicit folders.
-    public init(searchPaths: [String], assetDirectory: String? = nil) {
+    package init(searchPaths: [String], assetDirectory: String? = nil) {
         self.searchPaths = searchPaths
         self.assetDirectory = assetDirectory
     }
@@ -23,7 +23,7 @@ public struct PresetLibrary: Sendable {
     ///   - executablePath: the running program's path, to find the repository's `Presets/` and the installed
     ///     `PREFIX/share/tilt/presets`.
     ///   - workingDirectory: the current folder, also walked up.
-    public static func standard(
+    package static func standard(
         explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
         executablePath: String = InstalledData.executablePath,
         workingDirectory: String = FileManager.default.currentDirectoryPath
@@ -58,7 +58,7 @@ public struct PresetLibrary: Sendable {
 
     /// Every preset name found, sorted, each mapped to its folder, or for a Shadertoy JSON export `NAME.json` to the
     /// file (first search path wins).
-    public func presetDirectories() -> [(name: String, directory: String)] {
+    package func presetDirectories() -> [(name: String, directory: String)] {
         var found: [String: String] = [:]
         for root in searchPaths {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
@@ -77,12 +77,12 @@ public struct PresetLibrary: Sendable {
     }
 
     /// The names of all presets found.
-    public var names: [String] { presetDirectories().map(\.name) }
+    package var names: [String] { presetDirectories().map(\.name) }
 
     /// The folder of the preset `name`, or a path given directly (a folder holding `preset.json`, or a Shadertoy
     /// JSON export).
     /// - Throws: `PresetError.unknownPreset` listing the presets that exist; `unreadable` for a missing `.json`.
-    public func directory(of name: String) throws(PresetError) -> String {
+    package func directory(of name: String) throws(PresetError) -> String {
         if name.hasSuffix(".json") {
             guard ShadertoyExport.isExportPath(name) else {
                 throw .unreadable(name, reason: "no such file (a Shadertoy JSON export was expected there)")
@@ -121,7 +121,7 @@ public struct PresetLibrary: Sendable {
 
     /// Loads the preset `name`.
     /// - Throws: `PresetError` for an unknown name or a broken preset file.
-    public func load(_ name: String) throws(PresetError) -> Preset {
+    package func load(_ name: String) throws(PresetError) -> Preset {
         try Preset.load(path: try directory(of: name), assets: assetDirectory)
     }
 }

@@ -7,11 +7,11 @@
 ///
 /// Then it bakes what does not move (`PassPlanner+Baking.swift`): a pass that reads nothing per frame is static, and
 /// the static leading part of a pass whose chain goes on with a dynamic effect becomes a pass of its own.
-public enum PassPlanner {
+package enum PassPlanner {
     /// Plans the passes for `preset`, drawn on the user's picture when `picture`, reading its GLSL files to find what
     /// each stage depends on.
     /// - Returns: at least one pass; the last one draws to the output.
-    public static func plan(
+    package static func plan(
         _ preset: Preset, picture: Bool = false,
         readFile: DependencyAnalysis.FileReader = DependencyAnalysis.readFromDisk
     ) -> [RenderPass] {
@@ -25,7 +25,7 @@ public enum PassPlanner {
     /// from it (unless a Shadertoy draws the base) and the effects marked `content` are left out.
     /// - Parameter shadertoyDependencies: what the Shadertoy base reads per frame, when the caller knows more than
     ///   its file says (a Shadertoy program with buffers); `nil` reads the file.
-    public static func plan(
+    package static func plan(
         effects: [Effect], shadertoy: String?, picture: Bool = false,
         shadertoyDependencies: FrameDependencies? = nil,
         readFile: DependencyAnalysis.FileReader = DependencyAnalysis.readFromDisk

@@ -1,7 +1,7 @@
 /// One full-screen draw: a base stage followed by a chain of colour and distortion effects.
-public struct RenderPass: Sendable, Hashable {
+package struct RenderPass: Sendable, Hashable {
     /// What the pass starts from.
-    public enum Input: Sendable, Hashable {
+    package enum Input: Sendable, Hashable {
         /// A transparent layer: the first effect draws the content.
         case transparent
         /// The user's picture (`--image`), fitted to the canvas: the first effect shades it.
@@ -21,21 +21,21 @@ public struct RenderPass: Sendable, Hashable {
     }
 
     /// What the pass starts from.
-    public var input: Input
+    package var input: Input
     /// Indices into the preset's `effects` of the colour and distortion effects chained after the input, in order.
-    public var chain: [Int]
+    package var chain: [Int]
     /// Extra pixels (x, y) around the canvas that this pass's output texture holds, because the next pass's layer
     /// effect (and the distortions chained after it) may sample that far outside. Zero for the last pass.
-    public var outputPadding: SIMD2<Double>
+    package var outputPadding: SIMD2<Double>
     /// Whether the pass reads its own previous frame, so it renders into one of two ping-pong textures.
-    public var stateful: Bool
+    package var stateful: Bool
     /// Whether nothing the pass reads changes per frame (no time, motion, pointer or previous frame, and it reads no
     /// dynamic pass): the renderer draws it once into its texture and reuses it until the size, the shaders or the
     /// content change. Never true for the last pass, which draws to the output.
-    public var isStatic: Bool
+    package var isStatic: Bool
 
     /// Creates a pass.
-    public init(
+    package init(
         input: Input, chain: [Int] = [], outputPadding: SIMD2<Double> = .zero, stateful: Bool = false,
         isStatic: Bool = false
     ) {
@@ -47,7 +47,7 @@ public struct RenderPass: Sendable, Hashable {
     }
 
     /// Whether the pass samples the previous pass's output texture.
-    public var readsPreviousPass: Bool {
+    package var readsPreviousPass: Bool {
         switch input {
         case .layer, .copy, .baked: true
         case .transparent, .picture, .shadertoy, .shadertoyCube: false

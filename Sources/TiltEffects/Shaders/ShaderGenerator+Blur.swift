@@ -2,7 +2,7 @@ extension ShaderGenerator {
     /// Shrinks a layer texture (padded as a pass's output is) to a target `tilt_scale` times smaller than the
     /// canvas: each target pixel is the mean of four bilinear taps spread over its block, in GL's bottom-up texture
     /// coordinates.
-    public static let blurDownsampleSource = """
+    package static let blurDownsampleSource = """
         #version 300 es
         precision highp float;
         uniform sampler2D tilt_source;
@@ -25,7 +25,7 @@ extension ShaderGenerator {
     /// One pass of a separable Gaussian blur along `tilt_direction` (one texel, x or y): the centre tap, then up to
     /// ``LayerBlur/maxTaps`` bilinear taps each side (`tilt_taps[i]`: offset in texels, weight), from
     /// ``LayerBlur/kernel()``.
-    public static let blurPassSource = """
+    package static let blurPassSource = """
         #version 300 es
         precision highp float;
         uniform sampler2D tilt_source;

@@ -5,7 +5,7 @@ extension ShaderGenerator {
     /// on a software renderer cost more than most effects (as video players do, scaling filters the encoded values).
     /// A target padded by `tilt_targetPadding` gets the picture inside a transparent margin (the first pass's output,
     /// when that pass only copies the picture: `EffectRenderer.fitPicture`).
-    public static var videoFitSource: String {
+    package static var videoFitSource: String {
         prelude + """
             void main() {
                 vec2 position = vec2(gl_FragCoord.x, tilt_targetSize.y - gl_FragCoord.y) - tilt_targetPadding;

@@ -10,9 +10,9 @@ import TiltCore
 /// directive (a Shadertoy pass: the Common code, then its own), then glue code that chains the effects. A Shadertoy
 /// buffer pass is generated as a pass whose input is the buffer's code. File N maps back through `ShaderSourceMap`, by the source-string number or, for
 /// compilers that report only line numbers (Mesa prints source 0), by the line number's block.
-public enum ShaderGenerator {
+package enum ShaderGenerator {
     /// The vertex shader shared by every pass: one triangle that covers the viewport.
-    public static let vertexSource = """
+    package static let vertexSource = """
         #version 300 es
         void main() {
             vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
@@ -108,7 +108,7 @@ public enum ShaderGenerator {
     /// The fragment shader that draws the user's picture fitted to the canvas, in the effects' colour, once per
     /// canvas size: every pass then reads that texture (`samplePicture`) instead of decoding and resampling the
     /// picture for each pixel of each frame.
-    public static var pictureFitSource: String {
+    package static var pictureFitSource: String {
         prelude + """
             void main() {
                 tilt_fragColor = tilt_fitPicture(vec2(gl_FragCoord.x, tilt_targetSize.y - gl_FragCoord.y));
@@ -123,7 +123,7 @@ public enum ShaderGenerator {
     ///   - preset: the preset it belongs to.
     ///   - readFile: reads a shader file's text (injectable for tests).
     /// - Throws: `PresetError.unreadable` when a shader file cannot be read.
-    public static func generate(
+    package static func generate(
         pass: RenderPass, preset: Preset, picture: Bool = false,
         readFile: (String) throws -> String = { try String(contentsOfFile: $0, encoding: .utf8) }
     ) throws(PresetError) -> GeneratedShader {

@@ -3,20 +3,20 @@ import TiltCore
 
 /// Maps the GLSL source-string numbers used in `#line` directives back to files, and rewrites compiler logs so that
 /// errors name the preset's own files and lines.
-public struct ShaderSourceMap: Sendable, Hashable {
+package struct ShaderSourceMap: Sendable, Hashable {
     /// `files[n]` is the file behind source-string number `n`; number 0 is the generated glue code.
-    public var files: [String]
+    package var files: [String]
     /// The preset file, blamed for errors in the generated glue (e.g. an argument list that does not match).
-    public var presetFile: String?
+    package var presetFile: String?
     /// For glue lines that call an effect: the line of the generated source and the effect's function name.
-    public var callSites: [Int: String]
+    package var callSites: [Int: String]
 
     /// Each included file's lines are numbered from `n * lineBlock + 1`, so a message that carries only a line number
     /// still names the file.
-    public static let lineBlock = 100_000
+    package static let lineBlock = 100_000
 
     /// Creates a map.
-    public init(files: [String], presetFile: String? = nil, callSites: [Int: String] = [:]) {
+    package init(files: [String], presetFile: String? = nil, callSites: [Int: String] = [:]) {
         self.files = files
         self.presetFile = presetFile
         self.callSites = callSites
@@ -24,28 +24,28 @@ public struct ShaderSourceMap: Sendable, Hashable {
 
     /// One compiler message, located. Codable as `{"file","line","column","message"}` (`tiltfx serve`'s `/edit`
     /// sends it so, docs/serve.md).
-    public struct Diagnostic: Codable, Sendable, Hashable, CustomStringConvertible {
+    package struct Diagnostic: Codable, Sendable, Hashable, CustomStringConvertible {
         /// The file the message is about.
-        public var file: String
+        package var file: String
         /// 1-based line in that file (0 when unknown).
-        public var line: Int
+        package var line: Int
         /// 1-based column (0 when unknown).
-        public var column: Int
+        package var column: Int
         /// The compiler's text.
-        public var message: String
+        package var message: String
 
-        public init(file: String, line: Int, column: Int, message: String) {
+        package init(file: String, line: Int, column: Int, message: String) {
             (self.file, self.line, self.column, self.message) = (file, line, column, message)
         }
 
-        public var description: String {
+        package var description: String {
             let place = line > 0 ? (column > 0 ? "\(file):\(line):\(column)" : "\(file):\(line)") : file
             return "\(place): \(message)"
         }
     }
 
     /// Parses a GLSL info log (Mesa `S:L(C): error: …`, `ERROR: S:L: …`, or `S(L) : error …`) into diagnostics.
-    public func diagnostics(fromLog log: String) -> [Diagnostic] {
+    package func diagnostics(fromLog log: String) -> [Diagnostic] {
         var result: [Diagnostic] = []
         for raw in log.split(whereSeparator: \.isNewline) {
             let line = raw.trimmingWhitespace
@@ -60,7 +60,7 @@ public struct ShaderSourceMap: Sendable, Hashable {
     }
 
     /// Rewrites a compiler log so each line names its file and line.
-    public func rewrite(log: String) -> String {
+    package func rewrite(log: String) -> String {
         diagnostics(fromLog: log).map(\.description).joined(separator: "\n")
     }
 

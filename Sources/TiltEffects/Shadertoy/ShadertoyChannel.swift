@@ -1,9 +1,9 @@
 /// One `iChannelN` input of a Shadertoy pass: a buffer (the pass's own buffer gives its previous frame), an image
 /// file, a cube map, the keyboard, a video or the webcam, music or the microphone, sampled with Shadertoy's sampler
 /// settings.
-public struct ShadertoyChannel: Sendable, Hashable {
+package struct ShadertoyChannel: Sendable, Hashable {
     /// Where the channel's pixels come from.
-    public enum Source: Sendable, Hashable {
+    package enum Source: Sendable, Hashable {
         /// A buffer's output: this frame's for a buffer that renders earlier, else the previous frame's.
         case buffer(ShadertoyBuffer)
         /// An image file (absolute path).
@@ -25,7 +25,7 @@ public struct ShadertoyChannel: Sendable, Hashable {
         case microphone
 
         /// Whether a shader samples it as a `samplerCube`.
-        public var isCube: Bool {
+        package var isCube: Bool {
             switch self {
             case .cubemap, .cubeBuffer: true
             default: false
@@ -34,7 +34,7 @@ public struct ShadertoyChannel: Sendable, Hashable {
 
         /// Whether its pixels change by themselves over time (a video, the camera, sound), so that a pass reading it
         /// draws every frame.
-        public var isLive: Bool {
+        package var isLive: Bool {
             switch self {
             case .video, .webcam, .music, .microphone: true
             default: false
@@ -42,7 +42,7 @@ public struct ShadertoyChannel: Sendable, Hashable {
         }
 
         /// Whether it is Shadertoy's sound texture (512 × 2: spectrum, waveform).
-        public var isSound: Bool {
+        package var isSound: Bool {
             switch self {
             case .music, .microphone: true
             default: false
@@ -51,31 +51,31 @@ public struct ShadertoyChannel: Sendable, Hashable {
     }
 
     /// How texels are filtered.
-    public typealias Filter = TextureFilter
+    package typealias Filter = TextureFilter
 
     /// What lies outside 0…1: Shadertoy offers two of ``TextureWrap``'s three.
-    public enum Wrap: String, Sendable, Hashable, CaseIterable {
+    package enum Wrap: String, Sendable, Hashable, CaseIterable {
         case clamp, `repeat`
 
         /// The same wrap in the renderer's vocabulary.
-        public var textureWrap: TextureWrap { self == .repeat ? .repeat : .clamp }
+        package var textureWrap: TextureWrap { self == .repeat ? .repeat : .clamp }
     }
 
     /// The channel number, 0–3 (`iChannel0` … `iChannel3`).
-    public var index: Int
+    package var index: Int
     /// Where it reads.
-    public var source: Source
+    package var source: Source
     /// Filtering.
-    public var filter: Filter
+    package var filter: Filter
     /// Wrapping.
-    public var wrap: Wrap
+    package var wrap: Wrap
     /// Whether an image's bottom row is at v = 0 (Shadertoy's default for textures); buffers are never flipped.
-    public var vflip: Bool
+    package var vflip: Bool
 
     /// Creates a channel; unset sampler settings take Shadertoy's defaults for the source (textures: mipmap, repeat,
     /// flipped; cube maps: mipmap, clamp, upright; buffers and Cube A: linear, clamp; videos and the webcam: linear,
     /// clamp, flipped; the keyboard: nearest, clamp, never flipped; sound: linear, clamp, never flipped).
-    public init(index: Int, source: Source, filter: Filter? = nil, wrap: Wrap? = nil, vflip: Bool? = nil) {
+    package init(index: Int, source: Source, filter: Filter? = nil, wrap: Wrap? = nil, vflip: Bool? = nil) {
         self.index = index
         self.source = source
         let defaults: (filter: Filter, wrap: Wrap, vflip: Bool) =
@@ -138,7 +138,7 @@ extension ShadertoyChannel {
 
 extension ShadertoyChannel.Source {
     /// What the channel reads, for people: `Buffer A`, `texture PATH`, `keyboard`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .buffer(let buffer): buffer.passName
         case .texture(let path): "texture \(path)"

@@ -10,9 +10,9 @@ import TiltCore
 /// video's or music file's `src` (`/media/a/abc.png`) is looked for by its base name beside the JSON, then in the
 /// assets folder; a cube map is six files, `abc.png` and `abc_1.png` … `abc_5.png`. Music that is not found is
 /// silence, with a notice.
-public enum ShadertoyExport {
+package enum ShadertoyExport {
     /// Whether `path` names a JSON file (not a preset folder's `preset.json`), to be read as an export.
-    public static func isExportPath(_ path: String) -> Bool {
+    package static func isExportPath(_ path: String) -> Bool {
         var isDirectory = false
         return path.lowercased().hasSuffix(".json") && !path.hasSuffix("/" + Preset.fileName)
             && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory
@@ -21,7 +21,7 @@ public enum ShadertoyExport {
     /// Loads the export at `file`.
     /// - Parameter assets: the folder searched for textures after the export's own folder.
     /// - Throws: `PresetError` naming the file and, for an input, the pass and channel.
-    public static func load(file: String, assets: String? = nil) throws(PresetError) -> Preset {
+    package static func load(file: String, assets: String? = nil) throws(PresetError) -> Preset {
         let url = URL(fileURLWithPath: file).standardizedFileURL
         let data: Data
         do { data = try Data(contentsOf: url) } catch {

@@ -4,20 +4,20 @@
 ///
 /// A window's key events go in with ``press(_:)`` and ``release(_:)`` between frames; ``frameDrawn()`` after each
 /// frame clears row 1. Headless runs and the wallpaper have no keyboard: every key is up.
-public struct ShadertoyKeyboard: Sendable, Hashable {
+package struct ShadertoyKeyboard: Sendable, Hashable {
     /// Key codes: 0 … 255.
-    public static let width = 256
+    package static let width = 256
     /// Held, pressed this frame, toggled.
-    public static let height = 3
+    package static let height = 3
 
-    public private(set) var held = [Bool](repeating: false, count: width)
-    public private(set) var pressed = [Bool](repeating: false, count: width)
-    public private(set) var toggled = [Bool](repeating: false, count: width)
+    package private(set) var held = [Bool](repeating: false, count: width)
+    package private(set) var pressed = [Bool](repeating: false, count: width)
+    package private(set) var toggled = [Bool](repeating: false, count: width)
 
-    public init() {}
+    package init() {}
 
     /// The key `code` went down (a key already held, the system's auto-repeat, changes nothing).
-    public mutating func press(_ code: Int) {
+    package mutating func press(_ code: Int) {
         guard (0..<Self.width).contains(code), !held[code] else { return }
         held[code] = true
         pressed[code] = true
@@ -25,18 +25,18 @@ public struct ShadertoyKeyboard: Sendable, Hashable {
     }
 
     /// The key `code` went up.
-    public mutating func release(_ code: Int) {
+    package mutating func release(_ code: Int) {
         guard (0..<Self.width).contains(code) else { return }
         held[code] = false
     }
 
     /// A frame was drawn with this state: "pressed this frame" is over.
-    public mutating func frameDrawn() {
+    package mutating func frameDrawn() {
         if pressed.contains(true) { pressed = [Bool](repeating: false, count: Self.width) }
     }
 
     /// The texture's bytes, one per texel (R8), row 0 first: 255 for a 1.
-    public var texels: [UInt8] {
+    package var texels: [UInt8] {
         (held + pressed + toggled).map { $0 ? 255 : 0 }
     }
 }

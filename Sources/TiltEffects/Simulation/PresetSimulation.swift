@@ -1,27 +1,27 @@
 /// A simulation a preset runs on the CPU every frame (its `"simulation"` key), whose state its effects sample as
 /// named textures: the renderer steps it with each frame's inputs and uploads the textures before drawing.
-public struct PresetSimulation: Sendable, Hashable {
+package struct PresetSimulation: Sendable, Hashable {
     /// Which simulation, with its settings.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Raindrops on misted glass (``RaindropSimulation``): textures `mist` and `drops`.
         case raindrops(RaindropSimulation.Configuration)
     }
 
     /// Which simulation.
-    public var kind: Kind
+    package var kind: Kind
 
     /// A simulation of `kind`.
-    public init(kind: Kind) {
+    package init(kind: Kind) {
         self.kind = kind
     }
 
     /// The names of the raindrop simulation's mist-density texture (red: density 0…1, a quarter of the canvas's
     /// resolution by default) and drop map (red, green: offset from the drop's centre; blue: its height; alpha: its
     /// coverage).
-    public static let raindropTextureNames = (mist: "mist", drops: "drops")
+    package static let raindropTextureNames = (mist: "mist", drops: "drops")
 
     /// The textures it exposes, which effects name in arguments of type `texture`.
-    public var textureNames: [String] {
+    package var textureNames: [String] {
         switch kind {
         case .raindrops: [Self.raindropTextureNames.mist, Self.raindropTextureNames.drops]
         }
@@ -29,14 +29,14 @@ public struct PresetSimulation: Sendable, Hashable {
 
     /// What the texture `name` holds before the simulation has run, as one RGBA texel: raindrops' `mist` fully
     /// misted, `drops` empty glass (the editor's preview, which does not run the simulation, binds it).
-    public func restingTexel(of name: String) -> [UInt8] {
+    package func restingTexel(of name: String) -> [UInt8] {
         switch kind {
         case .raindrops: name == Self.raindropTextureNames.mist ? [255, 255, 255, 255] : [128, 128, 0, 0]
         }
     }
 
     /// Its name in preset.json (`"kind"`).
-    public var kindName: String {
+    package var kindName: String {
         switch kind {
         case .raindrops: "raindrops"
         }

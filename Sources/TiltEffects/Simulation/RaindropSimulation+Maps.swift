@@ -1,16 +1,16 @@
 extension RaindropSimulation {
     /// The radius a drop map's blue byte stands for at 255: it holds radius / ``dropRadiusRange`` (larger drops
     /// read as this).
-    public static let dropRadiusRange = 32.0
+    package static let dropRadiusRange = 32.0
 
     /// The mist density as one byte per cell (0 clear … 255 misted), rows from the top: ``mistWidth`` ×
     /// ``mistHeight``.
-    public func mistBytes() -> [UInt8] {
+    package func mistBytes() -> [UInt8] {
         mist.map { UInt8((min(1, max(0, $0)) * 255).rounded()) }
     }
 
     /// The drop map's width and height in cells (``Configuration/dropCell`` pixels each, the last rounded up).
-    public var dropMapSize: (width: Int, height: Int) {
+    package var dropMapSize: (width: Int, height: Int) {
         let cell = max(1, configuration.dropCell)
         return (max(1, Int((size.x / cell).rounded(.up))), max(1, Int((size.y / cell).rounded(.up))))
     }
@@ -20,7 +20,7 @@ extension RaindropSimulation {
     /// y of the drop's surface normal, as a spherical cap), blue the drop's radius (radius / ``dropRadiusRange``),
     /// alpha how much of the cell the drop covers. Where drops overlap the higher one wins. Empty glass is
     /// (128, 128, 0, 0).
-    public func dropMap() -> [UInt8] {
+    package func dropMap() -> [UInt8] {
         let (w, h) = dropMapSize
         let cw = size.x / Double(w)
         let ch = size.y / Double(h)

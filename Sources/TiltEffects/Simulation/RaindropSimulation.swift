@@ -20,20 +20,20 @@ import TiltCore
 ///
 /// Everything random comes from one ``SeededRandom`` seeded with ``Configuration/seed``: the same configuration, size
 /// and sequence of inputs give the same state, bit for bit.
-public struct RaindropSimulation: Sendable, Equatable {
+package struct RaindropSimulation: Sendable, Equatable {
     /// One drop on the glass.
-    public struct Drop: Sendable, Hashable {
+    package struct Drop: Sendable, Hashable {
         /// Its centre in canvas pixels, origin top-left, y down.
-        public var position: SIMD2<Double>
+        package var position: SIMD2<Double>
         /// Its radius in pixels.
-        public var radius: Double
+        package var radius: Double
         /// Its velocity in pixels per second.
-        public var velocity: SIMD2<Double>
+        package var velocity: SIMD2<Double>
         /// How far (radians) its path currently turns from straight down the gravity: a slow random walk.
         var wander: Double = 0
 
         /// A drop at rest.
-        public init(position: SIMD2<Double>, radius: Double, velocity: SIMD2<Double> = .zero) {
+        package init(position: SIMD2<Double>, radius: Double, velocity: SIMD2<Double> = .zero) {
             self.position = position
             self.radius = radius
             self.velocity = velocity
@@ -41,23 +41,23 @@ public struct RaindropSimulation: Sendable, Equatable {
 
         /// Its volume, in units of pixels³ (a drop is a cap of the same shape at every size, so radius³ up to a
         /// constant): merging conserves it.
-        public var volume: Double { radius * radius * radius }
+        package var volume: Double { radius * radius * radius }
     }
 
     /// What moves the drops for one step.
-    public struct Input: Sendable, Hashable {
+    package struct Input: Sendable, Hashable {
         /// Seconds since the previous step (steps over ``RaindropSimulation/maxTimeStep`` count as that long).
-        public var timeDelta: Double
+        package var timeDelta: Double
         /// Gravity projected on the screen, in the picture's axes (x right, y **down**), m/s².
-        public var gravity: SIMD2<Double>
+        package var gravity: SIMD2<Double>
         /// How hard the device is shaken: the rotation rate's magnitude (rad/s) plus half the user acceleration's
         /// (m/s²).
-        public var shake: Double
+        package var shake: Double
         /// The pointer in canvas pixels while a button is held (it wipes), `nil` otherwise.
-        public var pointer: SIMD2<Double>?
+        package var pointer: SIMD2<Double>?
 
         /// An input from its parts.
-        public init(
+        package init(
             timeDelta: Double, gravity: SIMD2<Double>, shake: Double = 0, pointer: SIMD2<Double>? = nil
         ) {
             self.timeDelta = timeDelta
@@ -69,7 +69,7 @@ public struct RaindropSimulation: Sendable, Equatable {
         /// The input of a rendered frame: its time step, its gravity (device frame, m/s²) projected on the screen
         /// (device x right, y up, so the picture's y is the device's −y), its rotation rate and user acceleration,
         /// and the pointer while a button is down.
-        public init(frame f: FrameInputs) {
+        package init(frame f: FrameInputs) {
             self.init(
                 timeDelta: f.timeDelta, gravity: Self.screenGravity(device: f.gravity),
                 shake: Self.shake(rotationRate: f.rotationRate, userAcceleration: f.userAcceleration),
@@ -77,12 +77,12 @@ public struct RaindropSimulation: Sendable, Equatable {
         }
 
         /// Gravity in the device frame projected on the screen, in the picture's axes (x right, y down).
-        public static func screenGravity(device g: SIMD3<Double>) -> SIMD2<Double> {
+        package static func screenGravity(device g: SIMD3<Double>) -> SIMD2<Double> {
             SIMD2(g.x, -g.y)
         }
 
         /// The shake measure: rotation rate magnitude (rad/s) plus half the user acceleration's (m/s²).
-        public static func shake(rotationRate: SIMD3<Double>, userAcceleration: SIMD3<Double>) -> Double {
+        package static func shake(rotationRate: SIMD3<Double>, userAcceleration: SIMD3<Double>) -> Double {
             (rotationRate * rotationRate).sum().squareRoot()
                 + 0.5 * (userAcceleration * userAcceleration).sum().squareRoot()
         }
@@ -90,30 +90,30 @@ public struct RaindropSimulation: Sendable, Equatable {
 
     /// The longest time step simulated at once (s): a longer pause between frames counts as this, so a stalled
     /// frame does not teleport the drops.
-    public static let maxTimeStep = 0.1
+    package static let maxTimeStep = 0.1
 
     /// The settings.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The canvas size in pixels.
-    public let size: SIMD2<Double>
+    package let size: SIMD2<Double>
     /// The mist grid's width in cells.
-    public let mistWidth: Int
+    package let mistWidth: Int
     /// The mist grid's height in cells.
-    public let mistHeight: Int
+    package let mistHeight: Int
     /// The mist density per cell, row by row from the top, 0 (clear) … 1 (misted).
-    public private(set) var mist: [Float]
+    package private(set) var mist: [Float]
     /// The drops on the glass.
-    public private(set) var drops: [Drop]
+    package private(set) var drops: [Drop]
     /// Seconds simulated.
-    public private(set) var time: Double = 0
+    package private(set) var time: Double = 0
     /// Steps taken.
-    public private(set) var stepCount = 0
+    package private(set) var stepCount = 0
     private var random: SeededRandom
     private var spawnDebt = 0.0
     private var lastPointer: SIMD2<Double>?
 
     /// A misted glass of `size` pixels (each side at least 1) with its first drops.
-    public init(configuration: Configuration = .init(), size: SIMD2<Double>) {
+    package init(configuration: Configuration = .init(), size: SIMD2<Double>) {
         self.configuration = configuration
         self.size = SIMD2(max(1, size.x), max(1, size.y))
         let cell = max(1, configuration.mistCell)
@@ -130,7 +130,7 @@ public struct RaindropSimulation: Sendable, Equatable {
     var megapixels: Double { size.x * size.y / 1e6 }
 
     /// Advances the glass by one step.
-    public mutating func step(_ input: Input) {
+    package mutating func step(_ input: Input) {
         let dt = min(max(0, input.timeDelta), Self.maxTimeStep)
         time += dt
         stepCount += 1
@@ -146,14 +146,14 @@ public struct RaindropSimulation: Sendable, Equatable {
     }
 
     /// The mist density at a canvas position (the cell holding it).
-    public func mist(at position: SIMD2<Double>) -> Float {
+    package func mist(at position: SIMD2<Double>) -> Float {
         let i = min(mistWidth - 1, max(0, Int(position.x / size.x * Double(mistWidth))))
         let j = min(mistHeight - 1, max(0, Int(position.y / size.y * Double(mistHeight))))
         return mist[j * mistWidth + i]
     }
 
     /// The mean mist density over the cells whose centres lie within `radius` of `centre`.
-    public func meanMist(around centre: SIMD2<Double>, radius: Double) -> Double {
+    package func meanMist(around centre: SIMD2<Double>, radius: Double) -> Double {
         var sum = 0.0
         var n = 0
         let cw = size.x / Double(mistWidth)
@@ -171,10 +171,10 @@ public struct RaindropSimulation: Sendable, Equatable {
     }
 
     /// The total volume of the drops.
-    public var totalVolume: Double { drops.reduce(0) { $0 + $1.volume } }
+    package var totalVolume: Double { drops.reduce(0) { $0 + $1.volume } }
 
     /// Replaces the drops (for tests and tools that set up a scene).
-    public mutating func setDrops(_ newDrops: [Drop]) {
+    package mutating func setDrops(_ newDrops: [Drop]) {
         drops = newDrops
     }
 

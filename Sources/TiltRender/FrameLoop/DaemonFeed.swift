@@ -10,9 +10,9 @@ import TiltWire
 /// pointer (a window: ±0.5 rad at its edges, so the highlight follows it) or draw with no motion (headless). Says so
 /// in the log when the source changes, after the first second, so a daemon that is merely slow to answer is not
 /// reported missing.
-public struct DaemonFeed: MotionFeed {
+package struct DaemonFeed: MotionFeed {
     /// What drives the tilt while no daemon answers.
-    public enum Fallback: Sendable {
+    package enum Fallback: Sendable {
         /// The pointer's position in the frame.
         case pointer
         /// Nothing: tilt 0,0 and, with no power state, as on mains.
@@ -20,15 +20,15 @@ public struct DaemonFeed: MotionFeed {
     }
 
     /// The connection.
-    public let daemon: DaemonMotion
+    package let daemon: DaemonMotion
     private let fallback: Fallback
     private let logger: Logger
     private var announced: Source?
     private var ease = AxesEase()
     /// How the motion drawn is predicted (`--predict`).
-    public let prediction: PredictionSetting
+    package let prediction: PredictionSetting
     /// What was measured from motion to display, frame by frame.
-    public private(set) var timing = PresentationTiming()
+    package private(set) var timing = PresentationTiming()
     /// The frame the latest drawing showed, and when it was received.
     private var drawn: (frame: AttitudeFrame, received: Double?)?
     /// What tiltd was last asked to predict, seconds.
@@ -41,7 +41,7 @@ public struct DaemonFeed: MotionFeed {
 
     /// A feed reading `daemon`, logging to `logger`, predicting as `prediction` says (with `.fixed`, make
     /// `daemon` with that `predict`; `.auto` sets it as it measures).
-    public init(daemon: DaemonMotion, fallback: Fallback, logger: Logger, prediction: PredictionSetting = .off) {
+    package init(daemon: DaemonMotion, fallback: Fallback, logger: Logger, prediction: PredictionSetting = .off) {
         self.daemon = daemon
         self.fallback = fallback
         self.logger = logger
@@ -59,7 +59,7 @@ public struct DaemonFeed: MotionFeed {
         return frame.extrapolated(toMonotonic: monotonicSeconds() + timing.expectedLead)
     }
 
-    public mutating func drive(_ inputs: inout FrameInputs, elapsed: Double) {
+    package mutating func drive(_ inputs: inout FrameInputs, elapsed: Double) {
         let snapshot = daemon.snapshot
         drawn = nil
         switch fallback {
@@ -80,7 +80,7 @@ public struct DaemonFeed: MotionFeed {
         }
     }
 
-    public mutating func presented(drawStart: Double, swapEnd: Double, displayDelay: Double) {
+    package mutating func presented(drawStart: Double, swapEnd: Double, displayDelay: Double) {
         timing.add(
             mono: drawn?.frame.mono, received: drawn?.received, drawStart: drawStart, swapEnd: swapEnd,
             predicted: drawn?.frame.predicted, displayDelay: displayDelay)
@@ -94,7 +94,7 @@ public struct DaemonFeed: MotionFeed {
         }
     }
 
-    public mutating func tick(elapsed: Double) {
+    package mutating func tick(elapsed: Double) {
         let snapshot = daemon.snapshot
         let answering = snapshot.connected && (fallback == .level || snapshot.frame != nil)
         if answering, announced == .fallback || (announced == nil && fallback == .pointer) {
@@ -117,12 +117,12 @@ public struct DaemonFeed: MotionFeed {
         }
     }
 
-    public var power: PowerState? { daemon.snapshot.power }
-    public func watch(rate: Double?) { daemon.watch(rate: rate) }
-    public func setScreenRotation(_ rotation: ScreenRotation) { daemon.setScreenRotation(rotation) }
-    public func waitForChange(timeout: Double) { _ = daemon.waitForChange(timeout: timeout) }
+    package var power: PowerState? { daemon.snapshot.power }
+    package func watch(rate: Double?) { daemon.watch(rate: rate) }
+    package func setScreenRotation(_ rotation: ScreenRotation) { daemon.setScreenRotation(rotation) }
+    package func waitForChange(timeout: Double) { _ = daemon.waitForChange(timeout: timeout) }
 
-    public func waitForFirstFrame(timeout: Double) throws {
+    package func waitForFirstFrame(timeout: Double) throws {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while daemon.snapshot.frame == nil {
             if ContinuousClock.now > deadline {

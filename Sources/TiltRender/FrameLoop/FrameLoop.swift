@@ -15,9 +15,9 @@ import TiltMedia
 ///   frame i is also drawn no earlier than i / fps after the start (motion taken live from the daemon).
 /// - `still`: one frame at a given time, with no frame before it (its time step is 0).
 /// - `timed`: as many frames as fit in `seconds`, each 1/60 s of effect time after the last (a benchmark).
-public struct FrameLoop {
+package struct FrameLoop {
     /// How frames are paced.
-    public enum Pacing {
+    package enum Pacing {
         /// Power-gated and drawn on change, until the scheduler's duration passes or the loop is stopped.
         case live(FrameScheduler)
         /// `frames` frames at `fps`; with `realTime`, no faster than `fps` either.
@@ -29,23 +29,23 @@ public struct FrameLoop {
     }
 
     /// How frames are paced.
-    public var pacing: Pacing
+    package var pacing: Pacing
     /// Says where the time goes.
-    public var logger: Logger
+    package var logger: Logger
     /// Told after each frame of an offline run is written (the frames done so far).
-    public var progress: ProgressMeter?
+    package var progress: ProgressMeter?
     /// Asked once per turn of a live run: `true` ends it (a signal arrived).
-    public var shouldStop: () -> Bool = { false }
+    package var shouldStop: () -> Bool = { false }
     /// Told on every change of power mode with the new decision and the power state that caused it.
-    public var onModeChange: (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
+    package var onModeChange: (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
     /// Told after a timed run's warm-up frame, before the clock starts (to take counts the result leaves it out of).
-    public var afterWarmUp: () -> Void = {}
+    package var afterWarmUp: () -> Void = {}
     /// Plays a Shadertoy program's video, webcam and sound channels, shown before each frame: stepped offline, live
     /// otherwise, with a test pattern for the webcam (a runner with `--camera` or `--source` gives its own).
-    public var channelMedia: ChannelMedia
+    package var channelMedia: ChannelMedia
 
     /// A loop paced by `pacing`.
-    public init(pacing: Pacing, logger: Logger, progress: ProgressMeter? = nil) {
+    package init(pacing: Pacing, logger: Logger, progress: ProgressMeter? = nil) {
         self.pacing = pacing
         self.logger = logger
         self.progress = progress
@@ -59,20 +59,20 @@ public struct FrameLoop {
     }
 
     /// What a run did.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Frames drawn.
-        public var frames: Int
+        package var frames: Int
         /// Wall-clock seconds the frames took (after the warm-up frame of a timed run).
-        public var seconds: Double
+        package var seconds: Double
         /// A live run's frames drawn and skipped in each power mode; `nil` offline.
-        public var stats: PowerGate.Stats?
+        package var stats: PowerGate.Stats?
     }
 
     /// Runs frames from `motion` into `sink`, showing `picture`'s frames when the user's picture moves.
     /// - Throws: whatever the sink, the feed or the picture throws; a live source that stops during an offline run
     ///   is a `MediaError.stream` saying what the sink kept.
     @discardableResult
-    public func run(
+    package func run(
         sink: some FrameSink, motion: inout some MotionFeed, picture: PictureFeed? = nil
     ) throws -> Outcome {
         switch pacing {
@@ -249,7 +249,7 @@ public struct FrameLoop {
 
 /// A sink that draws an error over the effect (the window's banner after a failed reload); its text counts as part
 /// of the frame for render-on-change.
-public protocol ErrorOverlaySink: FrameSink {
+package protocol ErrorOverlaySink: FrameSink {
     /// The text shown over the effect, or `nil`.
     var overlay: String? { get }
 }

@@ -17,9 +17,9 @@ import TiltEffects
 /// 2. when a frame is due, ``admit(_:animated:overlay:now:)``: draw when it returns `true`.
 ///
 /// It counts what was drawn and skipped in each mode through a ``PowerGate``.
-public struct FrameScheduler: Sendable {
+package struct FrameScheduler: Sendable {
     /// What the loop does next.
-    public enum Action: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         /// The run's time is up.
         case stop
         /// No frame is due until the power or window state changes (the still frame is shown, or nothing can be
@@ -33,15 +33,15 @@ public struct FrameScheduler: Sendable {
     }
 
     /// What one turn of the loop does.
-    public struct Step: Sendable, Hashable {
+    package struct Step: Sendable, Hashable {
         /// The new decision when the power mode changed, else `nil`. The loop logs it and watches motion at its
         /// ``PowerPolicy/Decision/motionRate`` (`nil`: stops watching).
-        public var change: PowerPolicy.Decision?
+        package var change: PowerPolicy.Decision?
         /// What to do now.
-        public var action: Action
+        package var action: Action
 
         /// A step.
-        public init(change: PowerPolicy.Decision? = nil, action: Action) {
+        package init(change: PowerPolicy.Decision? = nil, action: Action) {
             self.change = change
             self.action = action
         }
@@ -75,14 +75,14 @@ public struct FrameScheduler: Sendable {
     /// its sensors' noise (a few 10⁻⁵ rad of shaped tilt a frame, 10⁻³ rad/s of rate), which no one could see, and
     /// drawing it kept the renderer busy at the display's rate. 2·10⁻⁴ rad (0.011°) moves an effect mapped to ±0.5 rad
     /// across a 4K screen by less than a pixel.
-    public static let unseenMotion = (angle: 2e-4, rate: 2e-3, acceleration: 2e-3)
+    package static let unseenMotion = (angle: 2e-4, rate: 2e-3, acceleration: 2e-3)
 
     /// The power bookkeeping: current decision, pacing and statistics.
-    public private(set) var gate: PowerGate
+    package private(set) var gate: PowerGate
     /// Frames per second of `full` mode when nothing else paces it (headless); `nil`: the display's swap paces it.
-    public let displayRate: Double?
+    package let displayRate: Double?
     /// Seconds after which the run ends; `nil`: it runs until stopped from outside.
-    public let duration: Double?
+    package let duration: Double?
     private var lastDrawn: Drawn?
 
     /// A scheduler for `policy`.
@@ -90,25 +90,25 @@ public struct FrameScheduler: Sendable {
     ///   - policy: the power policy.
     ///   - displayRate: frames per second in `full` mode where no display paces the loop; `nil` for a window.
     ///   - duration: seconds after which ``next(power:window:now:)`` says ``Action/stop``.
-    public init(policy: PowerPolicy, displayRate: Double? = nil, duration: Double? = nil) {
+    package init(policy: PowerPolicy, displayRate: Double? = nil, duration: Double? = nil) {
         gate = PowerGate(policy: policy)
         self.displayRate = displayRate
         self.duration = duration
     }
 
     /// The current decision; `nil` before the first ``next(power:window:now:)``.
-    public var decision: PowerPolicy.Decision? { gate.decision }
+    package var decision: PowerPolicy.Decision? { gate.decision }
 
     /// The motion rate the loop should be watching now, Hz; `nil`: none. Before the first decision, the full rate
     /// (what a loop subscribes with before it knows the power state).
-    public var motionRate: Double? { decision.map(\.motionRate) ?? gate.policy.fullMotionRate }
+    package var motionRate: Double? { decision.map(\.motionRate) ?? gate.policy.fullMotionRate }
 
     /// Follows the power and window state at `now` and says what to do.
     /// - Parameters:
     ///   - power: the latest power state (`nil`: no daemon, counted as mains).
     ///   - window: whether the output can be seen (headless: always visible).
     ///   - now: seconds since the run began.
-    public mutating func next(power: PowerState?, window: WindowVisibility, now: Double) -> Step {
+    package mutating func next(power: PowerState?, window: WindowVisibility, now: Double) -> Step {
         if let duration, now >= duration { return Step(action: .stop) }
         let change = gate.update(power: power, window: window, now: now)
         if change != nil { lastDrawn = nil }  // a new mode draws its first frame whatever the inputs
@@ -129,7 +129,7 @@ public struct FrameScheduler: Sendable {
     ///   - overlay: text drawn over the effect (the window's error banner), compared too.
     ///   - now: seconds since the run began.
     /// - Returns: `true`: draw the frame; `false`: it would look like the last one, skip it.
-    public mutating func admit(_ inputs: FrameInputs, animated: Bool, overlay: String? = nil, now: Double) -> Bool {
+    package mutating func admit(_ inputs: FrameInputs, animated: Bool, overlay: String? = nil, now: Double) -> Bool {
         var clockless = inputs
         clockless.time = 0
         clockless.timeDelta = 0
@@ -145,19 +145,19 @@ public struct FrameScheduler: Sendable {
     }
 
     /// The still frame is drawn again (the window was exposed or resized, or an error banner appeared).
-    public mutating func invalidate() {
+    package mutating func invalidate() {
         gate.invalidate()
     }
 
     /// What is drawn changed (the preset was reloaded): the next due frame is drawn even with the same inputs, and
     /// the still frame again.
-    public mutating func contentChanged() {
+    package mutating func contentChanged() {
         gate.invalidate()
         lastDrawn = nil
     }
 
     /// What was drawn and skipped in each mode, with the current mode's time counted up to `now`.
-    public func finalStats(now: Double) -> PowerGate.Stats {
+    package func finalStats(now: Double) -> PowerGate.Stats {
         gate.finalStats(now: now)
     }
 }

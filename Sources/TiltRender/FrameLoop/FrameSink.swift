@@ -9,7 +9,7 @@ import TiltGL
 /// wallpaper, say) is one more sink: the pacing, power gating, motion and moving pictures come with the loop.
 ///
 /// Sinks are used on the thread that made them (their GL context is current there).
-public protocol FrameSink: AnyObject {
+package protocol FrameSink: AnyObject {
     /// The renderer drawing into this sink (replaced when a live sink reloads its preset).
     var effects: EffectRenderer { get }
     /// The size of a frame, in pixels.
@@ -47,66 +47,66 @@ public protocol FrameSink: AnyObject {
 }
 
 extension FrameSink {
-    public var isAnimated: Bool { effects.isAnimated }
-    public var motionSources: Set<BuiltinUniform.Source> { effects.motionSources }
-    public var visibility: WindowVisibility { .visible }
-    public var idleWait: Double { 1 }
-    public var presentationDelay: Double { 0 }
-    public var hasEvents: Bool { false }
-    public func poll(waitSeconds: Double) -> SinkEvents { SinkEvents() }
-    public func finish() throws {}
-    public func kept(failingAt frame: Int) -> String { "no output is kept" }
-    public var channelRenderers: [EffectRenderer] { [effects] }
+    package var isAnimated: Bool { effects.isAnimated }
+    package var motionSources: Set<BuiltinUniform.Source> { effects.motionSources }
+    package var visibility: WindowVisibility { .visible }
+    package var idleWait: Double { 1 }
+    package var presentationDelay: Double { 0 }
+    package var hasEvents: Bool { false }
+    package func poll(waitSeconds: Double) -> SinkEvents { SinkEvents() }
+    package func finish() throws {}
+    package func kept(failingAt frame: Int) -> String { "no output is kept" }
+    package var channelRenderers: [EffectRenderer] { [effects] }
 }
 
 /// What a sink saw between two turns of the loop.
-public struct SinkEvents: Sendable, Hashable {
+package struct SinkEvents: Sendable, Hashable {
     /// The user asked to stop (the window was closed, Escape).
-    public var quit = false
+    package var quit = false
     /// The output must be drawn again even with the same inputs (exposed, resized, an error banner shown).
-    public var invalidated = false
+    package var invalidated = false
     /// Part of the output missed the last frame (a wallpaper's output that was not ready, just came, or resumed):
     /// the next due frame is drawn even when its inputs are those of the last one.
-    public var redraw = false
+    package var redraw = false
     /// The preset was reloaded: `true` with a new renderer, `false` when the reload failed (the last good one is
     /// kept); `nil`: no reload.
-    public var reloaded: Bool?
+    package var reloaded: Bool?
     /// The pointer's latest position in frame pixels, when the sink has one and it moved.
     ///
     /// (Two plain doubles rather than an optional `SIMD2<Double>`: Swift 6.3's debug builds read such a field of
     /// this struct with an aligned SSE load from a stack slot that is not 16-byte aligned, and crash.)
-    public var pointer: Point?
+    package var pointer: Point?
     /// Whether the pointer's button is held, when it changed.
-    public var pointerDown: Bool?
+    package var pointerDown: Bool?
     /// The display's rotation changed to this.
-    public var screenRotation: ScreenRotation?
+    package var screenRotation: ScreenRotation?
     /// Keys that went down (`true`) or up, in order, by the browser's key code (Shadertoy's keyboard channel).
-    public var keys: [Key] = []
+    package var keys: [Key] = []
 
     /// No events.
-    public init() {}
+    package init() {}
 
     /// A key going down or up.
-    public struct Key: Sendable, Hashable {
+    package struct Key: Sendable, Hashable {
         /// The browser's `keyCode` (``ShadertoyKeyCode``).
-        public var code: Int
-        public var down: Bool
+        package var code: Int
+        package var down: Bool
 
-        public init(code: Int, down: Bool) {
+        package init(code: Int, down: Bool) {
             self.code = code
             self.down = down
         }
     }
 
     /// A position in frame pixels.
-    public struct Point: Sendable, Hashable {
+    package struct Point: Sendable, Hashable {
         /// Pixels from the left.
-        public var x: Double
+        package var x: Double
         /// Pixels from the top.
-        public var y: Double
+        package var y: Double
 
         /// A point.
-        public init(x: Double, y: Double) {
+        package init(x: Double, y: Double) {
             self.x = x
             self.y = y
         }

@@ -4,7 +4,7 @@ import TiltEffects
 
 /// Where the motion of a ``FrameLoop``'s frames comes from: the daemon (``DaemonFeed``), a tilt held still
 /// (``HeldMotion``), a replayed timeline (``ReplayMotion``), or a scripted path (``ScriptedMotion``).
-public protocol MotionFeed {
+package protocol MotionFeed {
     /// Sets the motion fields of `inputs` (its clock, size and pointer are set already) for a frame `elapsed`
     /// seconds into the run.
     mutating func drive(_ inputs: inout FrameInputs, elapsed: Double)
@@ -27,48 +27,48 @@ public protocol MotionFeed {
 }
 
 extension MotionFeed {
-    public mutating func tick(elapsed: Double) {}
-    public var power: PowerState? { nil }
-    public func watch(rate: Double?) {}
-    public func setScreenRotation(_ rotation: ScreenRotation) {}
-    public func waitForChange(timeout: Double) { sleepThread(seconds: max(0, timeout)) }
-    public func waitForFirstFrame(timeout: Double) throws {}
-    public mutating func presented(drawStart: Double, swapEnd: Double, displayDelay: Double) {}
+    package mutating func tick(elapsed: Double) {}
+    package var power: PowerState? { nil }
+    package func watch(rate: Double?) {}
+    package func setScreenRotation(_ rotation: ScreenRotation) {}
+    package func waitForChange(timeout: Double) { sleepThread(seconds: max(0, timeout)) }
+    package func waitForFirstFrame(timeout: Double) throws {}
+    package mutating func presented(drawStart: Double, swapEnd: Double, displayDelay: Double) {}
 }
 
 /// A tilt held still (`--tilt X,Y`): only the effect's time runs. The attitude and gravity follow the tilt
 /// (``FrameInputs/hold(tilt:)``).
-public struct HeldMotion: MotionFeed {
+package struct HeldMotion: MotionFeed {
     /// X, Y radians.
-    public var tilt: SIMD2<Double>
+    package var tilt: SIMD2<Double>
 
     /// Holds `tilt`.
-    public init(tilt: SIMD2<Double>) { self.tilt = tilt }
+    package init(tilt: SIMD2<Double>) { self.tilt = tilt }
 
-    public func drive(_ inputs: inout FrameInputs, elapsed: Double) { inputs.hold(tilt: tilt) }
+    package func drive(_ inputs: inout FrameInputs, elapsed: Double) { inputs.hold(tilt: tilt) }
 }
 
 /// Frames played back from a timeline (a fused sensor log): a frame `t` seconds into the run shows the timeline at
 /// `t`.
-public struct ReplayMotion: MotionFeed {
+package struct ReplayMotion: MotionFeed {
     /// The frames played.
-    public var timeline: MotionTimeline
+    package var timeline: MotionTimeline
 
     /// Plays `timeline`.
-    public init(timeline: MotionTimeline) { self.timeline = timeline }
+    package init(timeline: MotionTimeline) { self.timeline = timeline }
 
-    public func drive(_ inputs: inout FrameInputs, elapsed: Double) {
+    package func drive(_ inputs: inout FrameInputs, elapsed: Double) {
         if let frame = timeline.frame(at: elapsed) { inputs.apply(frame) }
     }
 }
 
 /// Motion computed from the time by a function (a benchmark's sweep).
-public struct ScriptedMotion: MotionFeed {
+package struct ScriptedMotion: MotionFeed {
     /// Sets the motion of a frame at the given time.
-    public var script: @Sendable (inout FrameInputs, Double) -> Void
+    package var script: @Sendable (inout FrameInputs, Double) -> Void
 
     /// Drives frames by `script`.
-    public init(_ script: @escaping @Sendable (inout FrameInputs, Double) -> Void) { self.script = script }
+    package init(_ script: @escaping @Sendable (inout FrameInputs, Double) -> Void) { self.script = script }
 
-    public func drive(_ inputs: inout FrameInputs, elapsed: Double) { script(&inputs, elapsed) }
+    package func drive(_ inputs: inout FrameInputs, elapsed: Double) { script(&inputs, elapsed) }
 }

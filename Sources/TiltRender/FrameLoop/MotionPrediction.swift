@@ -2,7 +2,7 @@ import TiltCore
 import TiltWire
 
 /// How a live renderer predicts the motion it draws (issue 30): `--predict auto|off|SECONDS`.
-public enum PredictionSetting: Sendable, Hashable, CustomStringConvertible {
+package enum PredictionSetting: Sendable, Hashable, CustomStringConvertible {
     /// None: each frame shows the newest attitude as fused.
     case off
     /// The attitude at each frame's expected presentation: tiltd predicts frames ahead by the sample-to-display
@@ -13,7 +13,7 @@ public enum PredictionSetting: Sendable, Hashable, CustomStringConvertible {
     case fixed(Double)
 
     /// `auto`, `off`, or seconds from 0 to 0.1; `nil` otherwise.
-    public init?(argument: String) {
+    package init?(argument: String) {
         switch argument {
         case "auto": self = .auto
         case "off": self = .off
@@ -25,9 +25,9 @@ public enum PredictionSetting: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What `--predict` takes, for help and errors.
-    public static let argumentHelp = "auto, off, or seconds from 0 to \(WireProtocol.maxPredict)"
+    package static let argumentHelp = "auto, off, or seconds from 0 to \(WireProtocol.maxPredict)"
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .off: "off"
         case .auto: "auto"
@@ -38,28 +38,28 @@ public enum PredictionSetting: Sendable, Hashable, CustomStringConvertible {
 
 /// What a live renderer measured from motion to display, frame by frame: the sample-to-swap time and its parts, and
 /// the prediction each frame used. Fixed memory (``LatencyRecord``s), so a renderer that runs for days keeps it.
-public struct PresentationTiming: Sendable {
+package struct PresentationTiming: Sendable {
     /// From the sample entering tiltd (the frame's `mono`) to the end of the frame's swap.
-    public private(set) var sampleToSwap = LatencyRecord()
+    package private(set) var sampleToSwap = LatencyRecord()
     /// From the sample entering tiltd to the frame reaching the renderer: tiltd's fusion and the socket.
-    public private(set) var daemonAndSocket = LatencyRecord()
+    package private(set) var daemonAndSocket = LatencyRecord()
     /// From the frame reaching the renderer to the renderer starting the frame that shows it.
-    public private(set) var rendererWait = LatencyRecord()
+    package private(set) var rendererWait = LatencyRecord()
     /// From the start of the frame (motion read) to the end of its swap.
-    public private(set) var draw = LatencyRecord()
+    package private(set) var draw = LatencyRecord()
     /// How far ahead of its sample each drawn frame's attitude was predicted.
-    public private(set) var prediction = LatencyRecord()
+    package private(set) var prediction = LatencyRecord()
     /// The display's part the sink expects after the swap (a refresh period on a display, 0 offscreen), as last
     /// told.
-    public private(set) var displayDelay = 0.0
+    package private(set) var displayDelay = 0.0
     /// A smoothed draw time and sample-to-swap time, seconds: what the next frame is expected to take.
-    public private(set) var expectedDraw = 1.0 / 60
-    public private(set) var expectedSampleToSwap: Double?
+    package private(set) var expectedDraw = 1.0 / 60
+    package private(set) var expectedSampleToSwap: Double?
 
-    public init() {}
+    package init() {}
 
     /// Counts one frame: its motion's `mono`, when it was received, started and swapped, and its prediction.
-    public mutating func add(
+    package mutating func add(
         mono: Double?, received: Double?, drawStart: Double, swapEnd: Double, predicted: Double?, displayDelay: Double
     ) {
         self.displayDelay = displayDelay
@@ -78,12 +78,12 @@ public struct PresentationTiming: Sendable {
     }
 
     /// Seconds from a frame's start to its light: the expected draw and the display's part.
-    public var expectedLead: Double { expectedDraw + displayDelay }
+    package var expectedLead: Double { expectedDraw + displayDelay }
 
     /// `{"class":"latency","frames":N,"prediction":"auto","sampleToSwapMs":{"p50":…,"p99":…},"daemonAndSocketMs":{…},`
     /// `"rendererWaitMs":{…},"drawMs":{…},"predictedMs":{…},"displayDelayMs":…}`: the run's measurements, in
     /// milliseconds to 0.1 ms (`null` where nothing was measured).
-    public func jsonLine(setting: PredictionSetting) -> String {
+    package func jsonLine(setting: PredictionSetting) -> String {
         var json = JSONWriter()
         json.field("class", "latency")
         json.field("frames", draw.count)

@@ -5,19 +5,19 @@ import TiltCore
 import TiltWire
 
 /// The latest attitude frame from `tiltd`, kept by a background task so a render loop can read it without waiting.
-public final class DaemonMotion: Sendable {
+package final class DaemonMotion: Sendable {
     /// What is known about the daemon.
-    public struct Snapshot: Sendable {
+    package struct Snapshot: Sendable {
         /// The newest frame, if any arrived.
-        public var frame: AttitudeFrame?
+        package var frame: AttitudeFrame?
         /// Whether the connection is up.
-        public var connected: Bool
+        package var connected: Bool
         /// Why the last connection ended or failed.
-        public var lastProblem: String?
+        package var lastProblem: String?
         /// The newest power state.
-        public var power: PowerState?
+        package var power: PowerState?
         /// When the newest frame was received, seconds on the monotonic clock (its `mono`'s clock).
-        public var received: Double?
+        package var received: Double?
     }
 
     /// The shared state, in a class so the background task can hold it without holding `self`.
@@ -32,12 +32,12 @@ public final class DaemonMotion: Sendable {
     private let task: Task<Void, Never>
 
     /// The socket path in use.
-    public var socketPath: String { subscriber.socketPath }
+    package var socketPath: String { subscriber.socketPath }
 
     /// Subscribes at `rate` Hz to the daemon at `socketPath` (nil: `$TILTD_SOCKET` or the default), for frames in
     /// the axes of a picture turned by `screenRotation`.
     /// `predict` asks frames predicted that many seconds ahead of their samples (0: none).
-    public init(socketPath: String?, rate: Double, screenRotation: ScreenRotation = .normal, predict: Double = 0) {
+    package init(socketPath: String?, rate: Double, screenRotation: ScreenRotation = .normal, predict: Double = 0) {
         var configuration = TiltSubscriber.Configuration(
             socketPath: socketPath, rate: rate, screenRotation: screenRotation)
         configuration.predict = predict
@@ -69,33 +69,33 @@ public final class DaemonMotion: Sendable {
     }
 
     /// The current state.
-    public var snapshot: Snapshot { shared.mutex.withLock { $0 } }
+    package var snapshot: Snapshot { shared.mutex.withLock { $0 } }
 
     /// Changes the frame rate asked of the daemon (and watches).
-    public func setRate(_ rate: Double) { subscriber.setRate(rate) }
+    package func setRate(_ rate: Double) { subscriber.setRate(rate) }
 
     /// Asks for frames in the axes of a picture turned by `rotation` (the display turned).
-    public func setScreenRotation(_ rotation: ScreenRotation) { subscriber.setScreenRotation(rotation) }
+    package func setScreenRotation(_ rotation: ScreenRotation) { subscriber.setScreenRotation(rotation) }
 
     /// Asks frames predicted `seconds` ahead of their samples (0: none).
-    public func setPredict(_ seconds: Double) { subscriber.setPredict(seconds) }
+    package func setPredict(_ seconds: Double) { subscriber.setPredict(seconds) }
 
     /// Starts or stops frames from the daemon (`power` events keep coming either way).
-    public func setWatching(_ on: Bool) { subscriber.setWatching(on) }
+    package func setWatching(_ on: Bool) { subscriber.setWatching(on) }
 
     /// Watches motion at `rate` Hz, or stops watching when it is `nil` (what a power mode asks for).
-    public func watch(rate: Double?) {
+    package func watch(rate: Double?) {
         if let rate { setRate(rate) } else { setWatching(false) }
     }
 
     /// Sleeps until the power state or the connection changes, or `timeout` seconds pass; returns whether it changed.
     @discardableResult
-    public func waitForChange(timeout: Double) -> Bool {
+    package func waitForChange(timeout: Double) -> Bool {
         shared.changed.wait(timeout: .now() + max(0, timeout)) == .success
     }
 
     /// Stops the subscription.
-    public func close() {
+    package func close() {
         subscriber.close()
         task.cancel()
     }

@@ -4,20 +4,20 @@ import TiltCore
 ///
 /// The renderer only consumes frames; reading and fusing the log happens outside it (`TiltPlayback.LogReplay`), so
 /// `TiltRender` does not link the sensor stack.
-public struct MotionTimeline: Sendable {
+package struct MotionTimeline: Sendable {
     /// The frames, in time order, with times relative to the start.
-    public let frames: [AttitudeFrame]
+    package let frames: [AttitudeFrame]
 
     /// Creates a timeline from frames in time order (times relative to the start).
-    public init(frames: [AttitudeFrame]) {
+    package init(frames: [AttitudeFrame]) {
         self.frames = frames
     }
 
     /// The timeline's length in seconds.
-    public var duration: Double { frames.last?.time ?? 0 }
+    package var duration: Double { frames.last?.time ?? 0 }
 
     /// The frame nearest to `time` seconds after the start.
-    public func frame(at time: Double) -> AttitudeFrame? {
+    package func frame(at time: Double) -> AttitudeFrame? {
         guard !frames.isEmpty else { return nil }
         var lo = 0
         var hi = frames.count - 1

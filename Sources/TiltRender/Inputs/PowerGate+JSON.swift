@@ -7,7 +7,7 @@ import TiltWire
 extension PowerGate.Stats {
     /// One JSON line: `{"class":"stats","drawn":N,"skipped":N,"modes":{"full":{"drawn":…,"skipped":…,`
     /// `"seconds":…,"entered":…},"capped":{…},"still":{…},"hidden":{…}}}`; seconds are rounded to milliseconds.
-    public var jsonLine: String {
+    package var jsonLine: String {
         var json = JSONWriter()
         json.field("class", "stats")
         json.field("drawn", drawn)
@@ -31,7 +31,7 @@ extension PowerPolicy.Decision {
     /// One JSON line for a mode change and the power state that caused it (`nil`: no daemon, counted as mains):
     /// `{"class":"mode","mode":"still","frameRate":0.0,"motionRate":null,"onBattery":false,`
     /// `"profile":"power-saver","lowPower":true}`.
-    public func jsonLine(power: PowerState?) -> String {
+    package func jsonLine(power: PowerState?) -> String {
         var json = JSONWriter()
         json.field("class", "mode")
         json.field("mode", mode.rawValue)

@@ -5,49 +5,49 @@ import TiltEffects
 /// send, says when a frame is due, and counts what was drawn in each mode.
 ///
 /// Pure bookkeeping (no GL, no clock of its own): the loop passes the time in, so it can be tested directly.
-public struct PowerGate: Sendable {
+package struct PowerGate: Sendable {
     /// Frames drawn, frames skipped and seconds spent, per mode.
-    public struct Stats: Sendable, Hashable {
+    package struct Stats: Sendable, Hashable {
         /// One mode's share.
-        public struct Entry: Sendable, Hashable {
+        package struct Entry: Sendable, Hashable {
             /// Frames drawn.
-            public var drawn = 0
+            package var drawn = 0
             /// Frames that were due but not drawn because nothing the effect reads had changed.
-            public var skipped = 0
+            package var skipped = 0
             /// Seconds spent in the mode.
-            public var seconds = 0.0
+            package var seconds = 0.0
             /// Times the mode was entered.
-            public var entered = 0
+            package var entered = 0
         }
 
         /// Per mode.
-        public var modes: [PowerMode: Entry] = [:]
+        package var modes: [PowerMode: Entry] = [:]
 
         /// Frames drawn in all modes.
-        public var drawn: Int { modes.values.reduce(0) { $0 + $1.drawn } }
+        package var drawn: Int { modes.values.reduce(0) { $0 + $1.drawn } }
         /// Frames skipped in all modes.
-        public var skipped: Int { modes.values.reduce(0) { $0 + $1.skipped } }
+        package var skipped: Int { modes.values.reduce(0) { $0 + $1.skipped } }
     }
 
     /// The policy in force.
-    public let policy: PowerPolicy
+    package let policy: PowerPolicy
     /// The current decision; `nil` before the first ``update(power:window:now:)``.
-    public private(set) var decision: PowerPolicy.Decision?
+    package private(set) var decision: PowerPolicy.Decision?
     /// What was done so far.
-    public private(set) var stats = Stats()
+    package private(set) var stats = Stats()
     /// Whether the still frame of the current still period has been drawn.
-    public private(set) var stillShown = false
+    package private(set) var stillShown = false
     private var modeSince: Double = 0
     private var lastDraw: Double?
 
     /// A gate for `policy`.
-    public init(policy: PowerPolicy) {
+    package init(policy: PowerPolicy) {
         self.policy = policy
     }
 
     /// Follows the latest power state and window visibility. Returns the new decision when the mode changed (the
     /// loop then changes what it asks of the daemon), else `nil`.
-    public mutating func update(power: PowerState?, window: WindowVisibility, now: Double) -> PowerPolicy.Decision? {
+    package mutating func update(power: PowerState?, window: WindowVisibility, now: Double) -> PowerPolicy.Decision? {
         let next = policy.decide(power: power, window: window)
         guard next.mode != decision?.mode else { return nil }
         if let current = decision { stats.modes[current.mode, default: .init()].seconds += now - modeSince }
@@ -60,12 +60,12 @@ public struct PowerGate: Sendable {
     }
 
     /// Forces the still frame to be drawn again (the window was exposed or resized).
-    public mutating func invalidate() {
+    package mutating func invalidate() {
         stillShown = false
     }
 
     /// Seconds until the next frame is due (0: now); `nil`: no frame is due until the power or window state changes.
-    public func delay(now: Double, displayRate: Double?) -> Double? {
+    package func delay(now: Double, displayRate: Double?) -> Double? {
         guard let decision else { return 0 }
         switch decision.mode {
         case .hidden: return nil
@@ -77,20 +77,20 @@ public struct PowerGate: Sendable {
     }
 
     /// Records a frame drawn at `now`.
-    public mutating func drew(now: Double) {
+    package mutating func drew(now: Double) {
         lastDraw = now
         if decision?.mode == .still { stillShown = true }
         stats.modes[decision?.mode ?? .full, default: .init()].drawn += 1
     }
 
     /// Records a frame that was due at `now` but skipped because nothing changed.
-    public mutating func skipped(now: Double) {
+    package mutating func skipped(now: Double) {
         lastDraw = now
         stats.modes[decision?.mode ?? .full, default: .init()].skipped += 1
     }
 
     /// The statistics with the time of the current mode counted up to `now`.
-    public func finalStats(now: Double) -> Stats {
+    package func finalStats(now: Double) -> Stats {
         var s = stats
         if let decision { s.modes[decision.mode, default: .init()].seconds += now - modeSince }
         return s

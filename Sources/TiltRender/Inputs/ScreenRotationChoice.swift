@@ -2,12 +2,12 @@ import TiltCore
 
 /// What `--screen-rotation` asks for: a fixed rotation of the picture, or `auto`, the display's own, followed as it
 /// changes.
-public enum ScreenRotationChoice: Sendable, Hashable {
+package enum ScreenRotationChoice: Sendable, Hashable {
     case fixed(ScreenRotation)
     case auto
 
     /// Parses `0`, `90`, `180`, `270` or `auto`; `nil` for anything else.
-    public init?(argument: String) {
+    package init?(argument: String) {
         if argument == "auto" {
             self = .auto
         } else if let degrees = Int(argument), let rotation = ScreenRotation(degrees: degrees) {

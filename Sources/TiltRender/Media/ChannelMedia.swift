@@ -21,13 +21,13 @@ import TiltMedia
 /// so once on the logger. A video that does not play is an error, as a `--video` picture's is.
 ///
 /// Lives on the render loop's thread, with the GL context.
-public final class ChannelMedia {
+package final class ChannelMedia {
     /// Where the webcam channel's pictures come from: `--camera` or `--source`; `nil` shows a test pattern.
-    public let webcam: VideoInput?
+    package let webcam: VideoInput?
     /// Whether videos are stepped frame by frame (an offline render) rather than played live.
-    public let stepped: Bool
+    package let stepped: Bool
     /// The microphone's pipeline (default: GStreamer's `autoaudiosrc`, the default capture device).
-    public let microphonePipeline: String?
+    package let microphonePipeline: String?
     /// Where fallbacks are said.
     let logger: Logger
 
@@ -38,7 +38,7 @@ public final class ChannelMedia {
     /// Whether the camera was opened before (a later opening does not wait for its first frame).
     private var cameraOpenedBefore = false
     /// How a camera or pipeline that stops is opened again: the first wait and the longest, in seconds.
-    public let retry: PictureFeed.Retry
+    package let retry: PictureFeed.Retry
     private var tracks: [String: AudioTrack] = [:]
     private var microphone: AudioCapture?
     /// Sources that could not play, each said once: they are silent or show the test pattern from then on.
@@ -68,7 +68,7 @@ public final class ChannelMedia {
     ///   - stepped: step videos frame by frame (an offline render).
     ///   - microphonePipeline: the microphone's GStreamer source; `nil`: the default capture device.
     ///   - retry: how a webcam that does not open or stops is tried again (it shows the test pattern meanwhile).
-    public init(
+    package init(
         webcam: VideoInput? = nil, stepped: Bool = false, microphonePipeline: String? = nil,
         retry: PictureFeed.Retry = PictureFeed.Retry(),
         logger: Logger = Logger(label: "tiltfx.channels")
@@ -83,13 +83,13 @@ public final class ChannelMedia {
     /// Shows every live channel of `renderer`'s program as it is at `time` (seconds since the start: the frame's
     /// `iTime`), opening what is new and closing what the program no longer reads.
     /// - Throws: `MediaError` for a video that does not play.
-    public func update(_ renderer: EffectRenderer, time: Double) throws {
+    package func update(_ renderer: EffectRenderer, time: Double) throws {
         try update([renderer], time: time)
     }
 
     /// Shows every live channel of the programs of `renderers` (the wallpaper's outputs) as it is at `time`, each
     /// source played once for all; what none of them reads any more is closed.
-    public func update(_ renderers: [EffectRenderer], time: Double) throws {
+    package func update(_ renderers: [EffectRenderer], time: Double) throws {
         let sources = Set(
             renderers.flatMap { ($0.preset.shadertoyProgram?.channels ?? []).map(\.source) }.filter(\.isLive))
         if sources.isEmpty && shown.isEmpty && videos.isEmpty && tracks.isEmpty && camera == nil && microphone == nil {
@@ -114,19 +114,19 @@ public final class ChannelMedia {
     }
 
     /// Closes every source (a run's end).
-    public func close() {
+    package func close() {
         close(keeping: [])
     }
 
     /// Whether the power gate stopped the media (``follow(_:)``).
-    public private(set) var isGated = false
+    package private(set) var isGated = false
 
     /// Follows the power gate: in `still` and `hidden` the camera and the microphone are closed (the devices
     /// released) and live videos paused; they play again from the next frame drawn in `full` or `capped`. The
     /// textures keep what they showed last.
     /// - Returns: what changed, for the log; `nil` when nothing did.
     @discardableResult
-    public func follow(_ mode: PowerMode) -> String? {
+    package func follow(_ mode: PowerMode) -> String? {
         let stop = mode == .still || mode == .hidden
         guard stop != isGated else { return nil }
         isGated = stop

@@ -9,7 +9,7 @@ extension EffectRenderer {
     /// Does nothing for a renderer with no picture.
     /// - Throws: `ImageError` for a frame larger than the GL holds, `RenderError` when the fitted canvas cannot be
     ///   made.
-    public func show(_ frame: VideoFrame) throws {
+    package func show(_ frame: VideoFrame) throws {
         guard var current = picture else { return }
         try current.texture.upload(frame, name: current.content.path)
         if current.content.image.width != frame.width || current.content.image.height != frame.height {

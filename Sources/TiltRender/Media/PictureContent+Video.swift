@@ -10,7 +10,7 @@ extension PictureContent {
     /// through GStreamer, whose first frame is decoded here (so a file that does not play fails now, before any GL
     /// work) and which then plays in a loop.
     /// - Throws: `ImageError` naming the file and what is wrong with it (for a video, what GStreamer said).
-    public static func load(path: String, fit: Fit = .contain) throws(ImageError) -> PictureContent {
+    package static func load(path: String, fit: Fit = .contain) throws(ImageError) -> PictureContent {
         // Only the first bytes are read to tell a picture from a video (which may be large); a file that cannot be
         // read is said by the picture decoder's reader.
         guard let head = firstBytes(of: path, count: 16) else {
@@ -36,22 +36,22 @@ extension PictureContent {
 
     /// A moving picture from a camera or a GStreamer pipeline: nothing is opened until a run starts it, and a
     /// transparent pixel stands for it until its first frame.
-    public static func live(_ input: VideoInput, fit: Fit = .contain) -> PictureContent {
+    package static func live(_ input: VideoInput, fit: Fit = .contain) -> PictureContent {
         PictureContent(
             image: DecodedImage(width: 1, height: 1, pixels: [0, 0, 0, 0]), path: input.description, fit: fit,
             video: input)
     }
 
     /// The camera `--camera` opens when it names none: `/dev/video0`.
-    public static let defaultCamera = VideoInput.defaultCamera
+    package static let defaultCamera = VideoInput.defaultCamera
 
     /// A V4L2 camera (`--camera DEVICE`), opened when a run starts.
-    public static func camera(_ device: String, fit: Fit = .contain) -> PictureContent {
+    package static func camera(_ device: String, fit: Fit = .contain) -> PictureContent {
         live(.camera(device), fit: fit)
     }
 
     /// A GStreamer pipeline description (`--source PIPELINE`), built when a run starts.
-    public static func pipeline(_ description: String, fit: Fit = .contain) -> PictureContent {
+    package static func pipeline(_ description: String, fit: Fit = .contain) -> PictureContent {
         live(.pipeline(description), fit: fit)
     }
 

@@ -20,17 +20,17 @@ import TiltMedia
 /// back. Without one (an offline render, a bench) the stop is thrown.
 ///
 /// Lives on the render loop's thread, with the GL context.
-public final class PictureFeed {
+package final class PictureFeed {
     /// How a live source that stopped is opened again: after ``firstDelay`` seconds, then twice as long after each
     /// failed try, up to ``longestDelay``.
-    public struct Retry: Sendable, Hashable {
+    package struct Retry: Sendable, Hashable {
         /// Seconds before the first try (default 1).
-        public var firstDelay: Double
+        package var firstDelay: Double
         /// The longest wait between tries, in seconds (default 10).
-        public var longestDelay: Double
+        package var longestDelay: Double
 
         /// A retry; the defaults are documented on each property.
-        public init(firstDelay: Double = 1, longestDelay: Double = 10) {
+        package init(firstDelay: Double = 1, longestDelay: Double = 10) {
             self.firstDelay = firstDelay
             self.longestDelay = longestDelay
         }
@@ -51,18 +51,18 @@ public final class PictureFeed {
     }
 
     /// How a live source that stopped is opened again; `nil` when a stop is thrown.
-    public let retry: Retry?
+    package let retry: Retry?
     /// Where a stop and a return are said (with a retry).
     let logger: Logger?
     let clock = ContinuousClock()
     /// Whether the live source stopped and is being opened again.
     var outage: Outage?
     /// The source of the frames.
-    public let source: VideoSource
+    package let source: VideoSource
     /// Whether the power gate stopped it (``follow(_:showingOn:)``).
-    public private(set) var isGated = false
+    package private(set) var isGated = false
     /// Frames uploaded so far.
-    public private(set) var framesShown = 0
+    package private(set) var framesShown = 0
     /// The frame on show, kept to show a renderer made later (a hot reload).
     private var onShow: VideoFrame?
 
@@ -71,7 +71,7 @@ public final class PictureFeed {
     ///   live; a camera or pipeline is always live.
     /// - Parameter retry: how a camera or pipeline that stops is opened again (a live run), said on `logger`;
     ///   `nil` (default): a stop is thrown.
-    public init?(picture: PictureContent?, stepped: Bool = false, retry: Retry? = nil, logger: Logger? = nil) {
+    package init?(picture: PictureContent?, stepped: Bool = false, retry: Retry? = nil, logger: Logger? = nil) {
         guard let input = picture?.video else { return nil }
         source = VideoSource(input, configuration: .init(pacing: stepped && !input.isLive ? .stepped : .live))
         self.retry = input.isLive ? retry : nil
@@ -79,21 +79,21 @@ public final class PictureFeed {
     }
 
     /// Whether a live source stopped and is being opened again (its last frame stays on show meanwhile).
-    public var isStopped: Bool { outage != nil }
+    package var isStopped: Bool { outage != nil }
 
     /// Whether the source's pipeline exists (a gated camera's does not).
-    public var isOpen: Bool { source.isOpen }
+    package var isOpen: Bool { source.isOpen }
     /// Whether frames are coming: open and not paused.
-    public var isPlaying: Bool { source.isOpen && !source.isPaused }
+    package var isPlaying: Bool { source.isOpen && !source.isPaused }
 
     /// Opens the source and waits for its first frame.
     /// - Throws: `MediaError` (no camera, a busy one, a file that does not decode, a pipeline that cannot be built).
-    public func start() throws(MediaError) {
+    package func start() throws(MediaError) {
         try source.open()
     }
 
     /// Stops the source (the end of a run).
-    public func stop() {
+    package func stop() {
         source.close()
     }
 
@@ -101,7 +101,7 @@ public final class PictureFeed {
     /// - Returns: whether a new frame was shown (the loop then draws even when nothing else changed).
     /// - Throws: `MediaError` when the source stopped with an error (without a ``retry``); `ImageError` for a frame
     ///   over the GL's limit.
-    public func refresh(_ effects: EffectRenderer) throws -> Bool {
+    package func refresh(_ effects: EffectRenderer) throws -> Bool {
         guard !isGated else { return false }
         if outage != nil { return try recover(effects) }
         let newest: VideoFrame?
@@ -125,7 +125,7 @@ public final class PictureFeed {
 
     /// Shows the frame on show `seconds` into a stepped video (a live source: the newest frame, as ``refresh(_:)``).
     /// - Returns: whether the picture changed.
-    public func show(at seconds: Double, _ effects: EffectRenderer) throws -> Bool {
+    package func show(at seconds: Double, _ effects: EffectRenderer) throws -> Bool {
         guard source.configuration.pacing == .stepped else { return try refresh(effects) }
         let frame = try source.frame(at: seconds)
         guard frame !== onShow else { return false }
@@ -136,7 +136,7 @@ public final class PictureFeed {
     }
 
     /// Shows the frame on show now on `effects` (a renderer made after it came).
-    public func reshow(_ effects: EffectRenderer) throws {
+    package func reshow(_ effects: EffectRenderer) throws {
         if let onShow { try effects.show(onShow) }
     }
 
@@ -144,7 +144,7 @@ public final class PictureFeed {
     /// shown on `effects` (the still frame shows it); `full` and `capped` open or play it again.
     /// - Returns: what changed, for the log; `nil` when nothing did.
     /// - Throws: `MediaError` when a camera cannot be opened again (unplugged meanwhile) or stopped with an error.
-    public func follow(_ mode: PowerMode, showingOn effects: EffectRenderer) throws -> String? {
+    package func follow(_ mode: PowerMode, showingOn effects: EffectRenderer) throws -> String? {
         let stop = mode == .still || mode == .hidden
         guard stop != isGated else { return nil }
         let live = source.input.isLive

@@ -6,31 +6,31 @@ import TiltEffects
 import TiltGL
 
 /// Headless frames-per-second for presets at given sizes.
-public struct Benchmark: Sendable {
+package struct Benchmark: Sendable {
     /// One measurement.
-    public struct Result: Sendable, CustomStringConvertible {
+    package struct Result: Sendable, CustomStringConvertible {
         /// The preset.
-        public var preset: String
+        package var preset: String
         /// Width.
-        public var width: Int
+        package var width: Int
         /// Height.
-        public var height: Int
+        package var height: Int
         /// Frames drawn.
-        public var frames: Int
+        package var frames: Int
         /// Seconds taken.
-        public var seconds: Double
+        package var seconds: Double
         /// Passes drawn over the measured frames (static passes are drawn once, before them, and reused).
-        public var passesDrawn: Int
+        package var passesDrawn: Int
         /// Passes in the preset's plan.
-        public var passCount: Int
+        package var passCount: Int
         /// Video frames uploaded over the measured frames, for a moving picture; `nil` for none.
-        public var videoFrames: Int? = nil
+        package var videoFrames: Int? = nil
         /// Frames per second.
-        public var fps: Double { Double(frames) / max(seconds, 1e-9) }
+        package var fps: Double { Double(frames) / max(seconds, 1e-9) }
         /// Passes drawn per measured frame.
-        public var passesPerFrame: Double { Double(passesDrawn) / Double(max(frames, 1)) }
+        package var passesPerFrame: Double { Double(passesDrawn) / Double(max(frames, 1)) }
 
-        public var description: String {
+        package var description: String {
             let name = preset.padded(to: 18)
             let size = "\(width)x\(height)".padded(to: 10)
             let perFrame =
@@ -44,7 +44,7 @@ public struct Benchmark: Sendable {
     }
 
     /// Renders `preset` at `width`×`height` for about `seconds` (after one warm-up frame), waiting for each frame.
-    public static func measure(
+    package static func measure(
         preset: Preset, width: Int, height: Int, seconds: Double, picture: PictureContent? = nil
     ) throws -> Result {
         let renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
@@ -71,7 +71,7 @@ public struct Benchmark: Sendable {
     }
 
     /// GL renderer name, from a throwaway context.
-    public static func rendererName() throws -> String {
+    package static func rendererName() throws -> String {
         // The context must outlive the query: `rendererName` reads the current GL context, not `self`, so an
         // optimised build could otherwise release the context first and read no renderer at all.
         let context = try HeadlessContext()

@@ -5,14 +5,14 @@ import TiltGL
 ///
 /// Folders are watched rather than files, so editors that save by writing a new file and renaming it over the old
 /// one are seen too. Linux only.
-public final class FileWatcher {
+package final class FileWatcher {
     private let fd: Int32
     private var watches: [Int32: String] = [:]
     private let names: Set<String>
 
     /// Starts watching the folders holding `files`.
     /// - Throws: `RenderError.read` when inotify cannot be set up.
-    public init(files: [String]) throws(RenderError) {
+    package init(files: [String]) throws(RenderError) {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw .read("inotify", reason: String(cString: strerror(errno))) }
         names = Set(files.map { String($0.split(separator: "/").last ?? "") })
@@ -33,7 +33,7 @@ public final class FileWatcher {
     /// Waits up to `timeoutMilliseconds` (-1: forever) for a change to a watched file, then lets a burst of events
     /// settle for `settleMilliseconds`.
     /// - Returns: whether a watched file changed.
-    public func waitForChange(timeoutMilliseconds: Int32, settleMilliseconds: Int32 = 15) -> Bool {
+    package func waitForChange(timeoutMilliseconds: Int32, settleMilliseconds: Int32 = 15) -> Bool {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&pfd, 1, timeoutMilliseconds) > 0 else { return false }
         var changed = drain()
@@ -44,7 +44,7 @@ public final class FileWatcher {
 
     /// Reads pending events without blocking.
     /// - Returns: whether any names a watched file.
-    public func drain() -> Bool {
+    package func drain() -> Bool {
         var changed = false
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {

@@ -7,9 +7,9 @@ import TiltMedia
 
 /// `tiltfx render --frames N --fps F --out DIR`: a numbered PNG sequence, or with ``video`` a video file (WebM, MP4,
 /// GIF), driven by a log replay or by the daemon.
-public struct FrameSequenceJob: Sendable {
+package struct FrameSequenceJob: Sendable {
     /// Where motion comes from.
-    public enum Motion: Sendable {
+    package enum Motion: Sendable {
         /// Frames played back (a fused sensor log, see `TiltPlayback.LogReplay`); frame i shows the timeline at
         /// i / fps seconds. `name` says where they came from, for the log.
         case replay(MotionTimeline, name: String)
@@ -20,50 +20,50 @@ public struct FrameSequenceJob: Sendable {
     }
 
     /// The preset to draw.
-    public var preset: Preset
+    package var preset: Preset
     /// Output width.
-    public var width: Int
+    package var width: Int
     /// Output height.
-    public var height: Int
+    package var height: Int
     /// Number of frames.
-    public var frames: Int
+    package var frames: Int
     /// Frames per second.
-    public var fps: Double
+    package var fps: Double
     /// Output folder (created if missing), or with ``video`` the video file (its folder must exist).
-    public var directory: String
+    package var directory: String
     /// When set, the frames are encoded into the video file ``directory`` names instead of written as PNGs.
-    public var video: VideoOutput?
+    package var video: VideoOutput?
 
     /// How to encode a video.
-    public struct VideoOutput: Sendable, Equatable {
+    package struct VideoOutput: Sendable, Equatable {
         /// The file format (from the file's extension).
-        public var container: VideoContainer
+        package var container: VideoContainer
         /// The codec; `nil` takes the container's default.
-        public var codec: VideoCodec?
+        package var codec: VideoCodec?
         /// Files the render reads (a replay log, a picture), which the video may not replace.
-        public var inputs: [String]
+        package var inputs: [String]
 
         /// Creates a video output.
-        public init(container: VideoContainer, codec: VideoCodec? = nil, inputs: [String] = []) {
+        package init(container: VideoContainer, codec: VideoCodec? = nil, inputs: [String] = []) {
             self.container = container
             self.codec = codec
             self.inputs = inputs
         }
 
         /// The encoder's configuration for frames of this size and rate.
-        public func configuration(width: Int, height: Int, fps: Double) -> VideoEncoder.Configuration {
+        package func configuration(width: Int, height: Int, fps: Double) -> VideoEncoder.Configuration {
             VideoEncoder.Configuration(width: width, height: height, fps: fps, container: container, codec: codec)
         }
     }
     /// Motion source.
-    public var motion: Motion
+    package var motion: Motion
     /// The user's picture the first effect shades, if any.
-    public var picture: PictureContent?
+    package var picture: PictureContent?
     /// What a Shadertoy webcam channel shows; `nil`: a test pattern.
-    public var webcam: VideoInput?
+    package var webcam: VideoInput?
 
     /// Creates a job.
-    public init(
+    package init(
         preset: Preset, width: Int, height: Int, frames: Int, fps: Double, directory: String, motion: Motion,
         picture: PictureContent? = nil, video: VideoOutput? = nil, webcam: VideoInput? = nil
     ) {
@@ -82,7 +82,7 @@ public struct FrameSequenceJob: Sendable {
     /// The file name of frame `i`: `frame-00000.png`.
     /// The warning when `directory` still holds frames numbered from `frames` on (an earlier, longer render into the
     /// same folder): they are kept, and they are not part of this sequence. `nil` when there are none.
-    public static func staleFrames(in directory: String, after frames: Int) -> String? {
+    package static func staleFrames(in directory: String, after frames: Int) -> String? {
         let next = PathText.join(directory, fileName(frames))
         guard FileManager.default.fileExists(atPath: next) else { return nil }
         var last = frames
@@ -93,7 +93,7 @@ public struct FrameSequenceJob: Sendable {
             + "earlier render; they are not part of these \(frames) frames (remove them, or render into an empty folder)"
     }
 
-    public static func fileName(_ i: Int) -> String {
+    package static func fileName(_ i: Int) -> String {
         let n = String(i)
         return "frame-" + String(repeating: "0", count: max(0, 5 - n.count)) + n + ".png"
     }
@@ -105,7 +105,7 @@ public struct FrameSequenceJob: Sendable {
     /// - Throws: `RenderError` (unwritable folder, no daemon), `MediaError` (no encoder, a full disk while
     ///   encoding: the partial video is removed) or `PresetError`.
     @discardableResult
-    public func run(logger: Logger, progress: ProgressMeter? = nil) throws -> [String] {
+    package func run(logger: Logger, progress: ProgressMeter? = nil) throws -> [String] {
         guard frames > 0, fps > 0, fps.isFinite else {
             throw RenderError.argument("--frames and --fps must be positive (got \(frames) frames at \(fps) fps)")
         }
@@ -174,7 +174,7 @@ public struct FrameSequenceJob: Sendable {
 
     /// The warning when `frames` at `fps` run past the end of `timeline` (the frames after it repeat its last pose),
     /// or `nil` when the log covers them all.
-    public static func pastTheEnd(frames: Int, fps: Double, timeline: MotionTimeline, name: String) -> String? {
+    package static func pastTheEnd(frames: Int, fps: Double, timeline: MotionTimeline, name: String) -> String? {
         let covered = Int((timeline.duration * fps).rounded(.down)) + 1
         guard frames > covered else { return nil }
         let seconds = String(printf: "%.1f", Double(frames) / fps)

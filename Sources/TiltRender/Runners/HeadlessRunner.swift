@@ -11,18 +11,18 @@ import TiltGL
 ///
 /// There is no display rate, so `full` draws at ``frameRate``. The loop writes no files; it exists to run a renderer
 /// under power gating where there is no display (a service, a test, a measurement of CPU per mode).
-public struct HeadlessRunner: Sendable {
+package struct HeadlessRunner: Sendable {
     /// The preset, size, daemon, policy and duration.
-    public var settings: LiveRunSettings
+    package var settings: LiveRunSettings
     /// Frames per second in `full` mode (what a display's refresh would give).
-    public var frameRate: Double
+    package var frameRate: Double
     /// Called on every mode change with the new decision and the power state that caused it (for `--stats`).
-    public var onModeChange: @Sendable (PowerPolicy.Decision, PowerState?) -> Void
+    package var onModeChange: @Sendable (PowerPolicy.Decision, PowerState?) -> Void
     /// Asked once per turn of the loop besides the signals: `true` ends the run (`--stats`: its reader went away).
-    public var stopWhen: @Sendable () -> Bool = { false }
+    package var stopWhen: @Sendable () -> Bool = { false }
 
     /// Creates a runner.
-    public init(
+    package init(
         settings: LiveRunSettings, frameRate: Double = 60,
         onModeChange: @escaping @Sendable (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
     ) {
@@ -32,17 +32,17 @@ public struct HeadlessRunner: Sendable {
     }
 
     /// What a run drew, and what it measured from motion to swap.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Frames drawn and skipped in each power mode.
-        public var stats: PowerGate.Stats
+        package var stats: PowerGate.Stats
         /// Sample-to-swap times and their parts, and the prediction used, frame by frame.
-        public var timing: PresentationTiming
+        package var timing: PresentationTiming
     }
 
     /// Runs until the settings' duration passes or SIGINT/SIGTERM arrives.
     /// - Returns: what was drawn and skipped in each mode, and the timing measured.
     /// - Throws: `RenderError` (no GL, compile errors) or `PresetError`.
-    public func run(logger: Logger) throws -> Outcome {
+    package func run(logger: Logger) throws -> Outcome {
         guard frameRate > 0, frameRate.isFinite else {
             throw RenderError.argument("the frame rate must be positive (got \(frameRate))")
         }

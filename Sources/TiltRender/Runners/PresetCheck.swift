@@ -7,38 +7,38 @@ import TiltGL
 /// reporting each finding as `ok`, `note` or `FAIL`. Clients get working presets when nothing failed.
 ///
 /// The check lives with the renderer because only the renderer can compile a shader; the daemon never draws.
-public struct PresetCheck: Sendable {
+package struct PresetCheck: Sendable {
     /// How bad a finding is; the raw value starts its report line.
-    public enum Verdict: String, Sendable, CaseIterable {
+    package enum Verdict: String, Sendable, CaseIterable {
         case ok, note, fail = "FAIL"
     }
 
     /// One finding: a verdict, what it is about (`presets` or `shaders`) and what was found.
-    public struct Finding: Sendable, Hashable {
+    package struct Finding: Sendable, Hashable {
         /// A finding.
-        public init(_ verdict: Verdict, _ subject: String, _ text: String) {
+        package init(_ verdict: Verdict, _ subject: String, _ text: String) {
             (self.verdict, self.subject, self.text) = (verdict, subject, text)
         }
 
         /// How bad it is.
-        public let verdict: Verdict
+        package let verdict: Verdict
         /// What it is about.
-        public let subject: String
+        package let subject: String
         /// What was found, and what to do when it failed.
-        public let text: String
+        package let text: String
     }
 
     /// The presets folder to check; `nil` checks the first of `searchPaths` that exists.
-    public var directory: String?
+    package var directory: String?
     /// Where to look when no folder is named (the standard preset search order).
-    public var searchPaths: [String]
+    package var searchPaths: [String]
     /// Whether to compile the shaders (they are compiled only where a headless GL context can be made).
-    public var compilesShaders: Bool
+    package var compilesShaders: Bool
     /// Where Shadertoy JSON exports' textures are looked for after each export's own folder.
-    public var assetDirectory: String?
+    package var assetDirectory: String?
 
     /// A check of `directory`, or of the first folder of `searchPaths` that exists.
-    public init(
+    package init(
         directory: String?, searchPaths: [String] = PresetLibrary.standard().searchPaths, compilesShaders: Bool = true
     ) {
         self.directory = directory
@@ -47,7 +47,7 @@ public struct PresetCheck: Sendable {
     }
 
     /// Runs the check.
-    public func run() -> [Finding] {
+    package func run() -> [Finding] {
         var findings: [Finding] = []
         guard let folder = folder(&findings) else { return findings }
         let found = PresetLibrary(searchPaths: [folder]).presetDirectories()
@@ -82,7 +82,7 @@ public struct PresetCheck: Sendable {
     }
 
     /// The report for people, one finding a line, then the verdict.
-    public static func report(_ findings: [Finding]) -> String {
+    package static func report(_ findings: [Finding]) -> String {
         var lines = findings.map {
             $0.verdict.rawValue.padded(to: 5) + "\($0.subject): \($0.text)"
         }
@@ -93,7 +93,7 @@ public struct PresetCheck: Sendable {
     }
 
     /// The number of failed findings.
-    public static func problems(_ findings: [Finding]) -> Int {
+    package static func problems(_ findings: [Finding]) -> Int {
         findings.filter { $0.verdict == .fail }.count
     }
 

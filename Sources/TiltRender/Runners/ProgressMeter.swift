@@ -7,15 +7,15 @@ import TiltCore
 /// On a terminal it redraws one line (`\r`) with a bar and a count, at most ten times a second. Anywhere else (a
 /// pipe, a log file) it writes a whole line only every ``interval`` seconds, so a reader sees that work goes on
 /// without a line per frame.
-public final class ProgressMeter {
+package final class ProgressMeter {
     /// The amount of work, in ``unit``s.
-    public let total: Int
+    package let total: Int
     /// What is counted (`frames`).
-    public let unit: String
+    package let unit: String
     /// Whether to redraw one line in place (stderr is a terminal).
-    public let interactive: Bool
+    package let interactive: Bool
     /// Seconds between lines when not interactive.
-    public let interval: Double
+    package let interval: Double
     private let write: (String) -> Void
     private let now: () -> Double
     private let start: Double
@@ -23,7 +23,7 @@ public final class ProgressMeter {
     private var drewLine = false
 
     /// A meter writing to `write`; `now` gives seconds on any monotonic scale (injectable for tests).
-    public init(
+    package init(
         total: Int, unit: String, interactive: Bool, interval: Double = 2, now: @escaping () -> Double,
         write: @escaping (String) -> Void
     ) {
@@ -39,7 +39,7 @@ public final class ProgressMeter {
 
     /// A meter on standard error: interactive when it is a terminal. `$TILTFX_PROGRESS_INTERVAL` sets the seconds
     /// between lines otherwise (default 2).
-    public static func standardError(total: Int, unit: String) -> ProgressMeter {
+    package static func standardError(total: Int, unit: String) -> ProgressMeter {
         let environment = ProcessInfo.processInfo.environment
         let interval = environment["TILTFX_PROGRESS_INTERVAL"].flatMap(Double.init).map { max(0, $0) } ?? 2
         let clock = ContinuousClock()
@@ -51,7 +51,7 @@ public final class ProgressMeter {
     }
 
     /// Says that `done` units are finished.
-    public func update(done: Int) {
+    package func update(done: Int) {
         let t = now()
         let last = done >= total
         if interactive {
@@ -68,7 +68,7 @@ public final class ProgressMeter {
     }
 
     /// Ends the line being redrawn (after an error), so the next message starts on its own line.
-    public func finish() {
+    package func finish() {
         if interactive && drewLine { write("\n") }
         drewLine = false
     }

@@ -6,26 +6,26 @@ import TiltGL
 import TiltImage
 
 /// `tiltfx render --out FILE.png`: one deterministic frame, optionally re-rendered whenever the preset changes.
-public struct StillRenderJob: Sendable {
+package struct StillRenderJob: Sendable {
     /// The preset to draw.
-    public var preset: Preset
+    package var preset: Preset
     /// Output size.
-    public var width: Int
+    package var width: Int
     /// Output height.
-    public var height: Int
+    package var height: Int
     /// Tilt, radians (x, y).
-    public var tilt: SIMD2<Double>
+    package var tilt: SIMD2<Double>
     /// Effect time, seconds.
-    public var time: Double
+    package var time: Double
     /// The PNG path.
-    public var output: String
+    package var output: String
     /// The user's picture the first effect shades, if any.
-    public var picture: PictureContent?
+    package var picture: PictureContent?
     /// What a Shadertoy webcam channel shows; `nil`: a test pattern.
-    public var webcam: VideoInput?
+    package var webcam: VideoInput?
 
     /// Creates a job.
-    public init(
+    package init(
         preset: Preset, width: Int, height: Int, tilt: SIMD2<Double>, time: Double, output: String,
         picture: PictureContent? = nil, webcam: VideoInput? = nil
     ) {
@@ -40,12 +40,12 @@ public struct StillRenderJob: Sendable {
     }
 
     /// Frames of at least this many pixels report each stage as it begins (a 16k still takes a while).
-    public static let largeFramePixels = 4_000_000
+    package static let largeFramePixels = 4_000_000
 
     /// Renders the frame and writes the PNG; a frame of ``largeFramePixels`` or more logs each stage with the time
     /// so far, so a long render is not silent.
     /// - Throws: `RenderError` or `PresetError` with an actionable message.
-    public func run(logger: Logger? = nil) throws {
+    package func run(logger: Logger? = nil) throws {
         let start = ContinuousClock.now
         let large = width * height >= Self.largeFramePixels
         func elapsed() -> String { String(printf: "%.1f s", start.duration(to: .now).inSeconds) }
@@ -65,7 +65,7 @@ public struct StillRenderJob: Sendable {
     /// A change recompiles at once (inotify, ~15 ms settle). A compile error is logged with file:line and the last
     /// good shaders keep running; the PNG is rewritten only from shaders that compiled. A preset that does not
     /// compile at the start is waited on the same way: the first save that compiles writes the PNG.
-    public func watch(logger: Logger, shouldStop: () -> Bool = { false }) throws {
+    package func watch(logger: Logger, shouldStop: () -> Bool = { false }) throws {
         var current = preset
         var renderer: OffscreenRenderer?
         do {

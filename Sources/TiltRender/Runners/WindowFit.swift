@@ -1,12 +1,12 @@
 /// The size of a window that fits a display: `tiltfx run`'s default 720×960 is taller than a 1280×800 laptop
 /// screen, whose usable area (less its panels) is smaller still.
-public enum WindowFit {
+package enum WindowFit {
     /// The share of the usable area a window may take, leaving room for its title bar and borders.
-    public static let share = 0.9
+    package static let share = 0.9
 
     /// `width`×`height` scaled down, keeping its aspect ratio, to fit within ``share`` of `area` (the display's
     /// usable width and height); as it is when it fits, or when the area is unknown (0).
-    public static func fitted(width: Int, height: Int, within area: (width: Int, height: Int)) -> (
+    package static func fitted(width: Int, height: Int, within area: (width: Int, height: Int)) -> (
         width: Int, height: Int
     ) {
         guard area.width > 0, area.height > 0, width > 0, height > 0 else { return (width, height) }

@@ -10,19 +10,19 @@ import TiltGL
 /// The window is a ``FrameSink`` (``WindowSink``) of the one ``FrameLoop``: SDL events become the scheduler's inputs
 /// (visibility, exposure, reloads, the pointer) and its frames SDL calls (draw and swap). The power rules live in the
 /// ``FrameScheduler``.
-public struct WindowRunner: Sendable {
+package struct WindowRunner: Sendable {
     /// The preset, size, daemon, policy and duration.
-    public var settings: LiveRunSettings
+    package var settings: LiveRunSettings
 
     /// Creates a runner.
-    public init(settings: LiveRunSettings) {
+    package init(settings: LiveRunSettings) {
         self.settings = settings
     }
 
     /// Opens the window and runs until it is closed (or Escape, or the settings' duration).
     /// - Throws: `RenderError.argument` when there is no display (``DisplayCheck``), `RenderError.window` when SDL
     ///   has no video driver or GL ES 3 context; compile errors of the first load.
-    public func run(logger: Logger) throws {
+    package func run(logger: Logger) throws {
         if let problem = DisplayCheck.problem(environment: ProcessInfo.processInfo.environment) {
             throw RenderError.argument(problem)
         }

@@ -4,27 +4,27 @@ import TiltEffects
 import TiltGL
 
 /// A numbered PNG sequence in a folder: frame i is `frame-0000i.png` (``FrameSequenceJob/fileName(_:)``).
-public final class PNGSequenceSink: OffscreenFrameSink {
+package final class PNGSequenceSink: OffscreenFrameSink {
     /// The offscreen surface and its renderer.
-    public let renderer: OffscreenRenderer
+    package let renderer: OffscreenRenderer
     /// The folder the frames go to.
-    public let directory: String
+    package let directory: String
     /// The files written so far.
-    public private(set) var written: [String] = []
+    package private(set) var written: [String] = []
 
     /// A sink writing `renderer`'s frames into `directory`, which must exist.
-    public init(_ renderer: OffscreenRenderer, directory: String) {
+    package init(_ renderer: OffscreenRenderer, directory: String) {
         self.renderer = renderer
         self.directory = directory
     }
 
-    public func present(_ inputs: FrameInputs, frame: Int) throws {
+    package func present(_ inputs: FrameInputs, frame: Int) throws {
         let path = PathText.join(directory, FrameSequenceJob.fileName(frame))
         try renderer.renderPNG(inputs, to: path)
         written.append(path)
     }
 
-    public func kept(failingAt frame: Int) -> String {
+    package func kept(failingAt frame: Int) -> String {
         written.isEmpty ? "no frame was written" : "frames 0 to \(frame - 1) are written in \(directory)"
     }
 }

@@ -10,25 +10,25 @@ import TiltMedia
 /// On GNOME it is `org.gnome.desktop.background picture-uri`, or `picture-uri-dark` when
 /// `org.gnome.desktop.interface color-scheme` is `prefer-dark`, filled as `picture-options` says; a slideshow (GNOME's
 /// timed XML) gives its first picture. Other desktops name theirs through `--image` or `wallpaper.conf`.
-public struct DesktopPicture: Sendable, Hashable {
+package struct DesktopPicture: Sendable, Hashable {
     /// The picture file.
-    public var path: String
+    package var path: String
     /// How it fills each output, from the desktop's own setting.
-    public var fit: PictureContent.Fit
+    package var fit: PictureContent.Fit
     /// Where it was found, for the log: `org.gnome.desktop.background picture-uri`.
-    public var origin: String
+    package var origin: String
 
     /// A picture at `path`, filled by `fit`, found at `origin`.
-    public init(path: String, fit: PictureContent.Fit, origin: String) {
+    package init(path: String, fit: PictureContent.Fit, origin: String) {
         (self.path, self.fit, self.origin) = (path, fit, origin)
     }
 
     /// Why the desktop's picture cannot be used: said as a warning, and the depth scene draws its own art.
-    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// What went wrong, for a person.
-        public var description: String
+        package var description: String
         /// A problem said by `description`.
-        public init(_ description: String) { self.description = description }
+        package init(_ description: String) { self.description = description }
     }
 
     /// The desktop's background schema.
@@ -36,7 +36,7 @@ public struct DesktopPicture: Sendable, Hashable {
 
     /// GNOME's background, read through `read(schema, key)` (`gsettings get`'s output, or `nil` when the key cannot be
     /// read) and `fileText(path)` (a slideshow's XML).
-    public static func gnome(
+    package static func gnome(
         read: (String, String) -> String?, fileText: (String) -> String?
     ) -> Result<DesktopPicture, Problem> {
         let dark = read("org.gnome.desktop.interface", "color-scheme").flatMap(gvariantString) == "prefer-dark"
@@ -70,7 +70,7 @@ public struct DesktopPicture: Sendable, Hashable {
     }
 
     /// GNOME's background as `gsettings get` prints it on this machine.
-    public static func gnome() -> Result<DesktopPicture, Problem> {
+    package static func gnome() -> Result<DesktopPicture, Problem> {
         gnome(
             read: { schema, key in
                 guard let out = ProgramOutput.run("gsettings", ["get", schema, key]), out.status == 0 else {
@@ -82,7 +82,7 @@ public struct DesktopPicture: Sendable, Hashable {
     }
 
     /// Whether the desktop named by `$XDG_CURRENT_DESKTOP` (a `:`-separated list, e.g. `ubuntu:GNOME`) is GNOME.
-    public static func isGNOME(currentDesktop: String?) -> Bool {
+    package static func isGNOME(currentDesktop: String?) -> Bool {
         (currentDesktop ?? "").split(separator: ":").contains { $0.uppercased() == "GNOME" }
     }
 
@@ -189,7 +189,7 @@ public struct DesktopPicture: Sendable, Hashable {
     /// The picture, decoded once: PNG and JPEG as `--image` reads them; anything else (GNOME's own backgrounds are
     /// WebP and SVG) as one still through GStreamer's GdkPixbuf decoder, never as a video.
     /// - Throws: `ImageError` naming the file and what went wrong.
-    public func load() throws(ImageError) -> PictureContent {
+    package func load() throws(ImageError) -> PictureContent {
         if let head = try? ImageDecoder.readFile(path).prefix(16),
             (try? ImageDecoder.format(of: Array(head), path: path)) != nil
         {

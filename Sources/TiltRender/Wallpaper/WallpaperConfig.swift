@@ -4,7 +4,7 @@ import TiltDesktop
 import TiltGL
 
 /// When the wallpaper stops drawing an output (`--pause-when`, `pause_when`).
-public enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
+package enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
     /// When the active window on the output is fullscreen (a film, a game).
     case fullscreen
     /// When any window on the output is fullscreen or maximized, active or not.
@@ -13,7 +13,7 @@ public enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
     case never
 
     /// Whether an output that looks like `visibility` is paused under this rule.
-    public func pauses(_ visibility: DesktopOutput.Visibility) -> Bool {
+    package func pauses(_ visibility: DesktopOutput.Visibility) -> Bool {
         switch visibility {
         case .visible: false
         case .notDrawn, .hidden: true
@@ -40,46 +40,46 @@ public enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
 ///
 /// Keys before the first section apply to every output; an `[output NAME]` section sets one output's `preset`,
 /// `image` and `fit`. Command-line options override the keys before the first section, never a section's.
-public struct WallpaperConfig: Sendable, Hashable {
+package struct WallpaperConfig: Sendable, Hashable {
     /// What one output shows; an unset field falls back to the one before it (section → options → file top →
     /// built-in default).
-    public struct Scene: Sendable, Hashable {
+    package struct Scene: Sendable, Hashable {
         /// A preset's name, folder or Shadertoy export.
-        public var preset: String?
+        package var preset: String?
         /// A picture (PNG, JPEG) or a video file, already resolved against the config file's folder and `~`.
-        public var image: String?
+        package var image: String?
         /// How the picture fills the output.
-        public var fit: PictureContent.Fit?
+        package var fit: PictureContent.Fit?
 
         /// A scene.
-        public init(preset: String? = nil, image: String? = nil, fit: PictureContent.Fit? = nil) {
+        package init(preset: String? = nil, image: String? = nil, fit: PictureContent.Fit? = nil) {
             self.preset = preset
             self.image = image
             self.fit = fit
         }
 
         /// This scene's fields, each taken from `fallback` where this one has none.
-        public func over(_ fallback: Scene) -> Scene {
+        package func over(_ fallback: Scene) -> Scene {
             Scene(preset: preset ?? fallback.preset, image: image ?? fallback.image, fit: fit ?? fallback.fit)
         }
     }
 
     /// The file, for messages.
-    public var path: String
+    package var path: String
     /// The keys before the first section: every output's scene.
-    public var all = Scene()
+    package var all = Scene()
     /// Each `[output NAME]` section's scene, by output name.
-    public var outputs: [String: Scene] = [:]
+    package var outputs: [String: Scene] = [:]
     /// `fps`: the frame rate cap.
-    public var fps: Double?
+    package var fps: Double?
     /// `pause_when`.
-    public var pauseWhen: WallpaperPause?
+    package var pauseWhen: WallpaperPause?
     /// `lock_screen`: whether the GNOME Shell extension keeps the wallpaper on the lock screen (docs/gnome.md); read
     /// by the extension, only checked here.
-    public var lockScreen: Bool?
+    package var lockScreen: Bool?
 
     /// An empty configuration read from `path`.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
@@ -91,12 +91,12 @@ public struct WallpaperConfig: Sendable, Hashable {
     /// Reads the file at `path`.
     /// - Parameter home: `$HOME`, for values that start with `~/`.
     /// - Throws: ``ConfigError`` naming the line and key of the first problem, and what it takes.
-    public static func read(path: String, home: String?) throws(ConfigError) -> WallpaperConfig {
+    package static func read(path: String, home: String?) throws(ConfigError) -> WallpaperConfig {
         try parse(ConfigFile.read(path: path, keysPerSection: true), home: home)
     }
 
     /// Reads parsed `file`'s entries.
-    public static func parse(_ file: ConfigFile, home: String?) throws(ConfigError) -> WallpaperConfig {
+    package static func parse(_ file: ConfigFile, home: String?) throws(ConfigError) -> WallpaperConfig {
         var config = WallpaperConfig(path: file.path)
         let folder = PathText.folder(of: file.path)
         for entry in file.entries {

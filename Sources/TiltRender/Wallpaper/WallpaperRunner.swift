@@ -12,34 +12,34 @@ import TiltGL
 /// most `fps` a second; elsewhere (X11) at `fps`, else the fastest output's refresh rate, else 60. The power policy
 /// applies as in `tiltfx run`; an output covered under the ``WallpaperPause`` rule draws nothing, and with every
 /// output paused the loop stops watching motion.
-public struct WallpaperRunner {
+package struct WallpaperRunner {
     /// The default scene: what an output shows unless `scene` says otherwise.
-    public var defaultScene: WallpaperSink.Scene
+    package var defaultScene: WallpaperSink.Scene
     /// Each output's scene, by name.
-    public var scene: (String) throws -> WallpaperSink.Scene
+    package var scene: (String) throws -> WallpaperSink.Scene
     /// The frame rate cap; `nil`: the outputs' own.
-    public var fps: Double?
+    package var fps: Double?
     /// A tilt held still (X, Y radians): no tiltd needed.
-    public var tilt: SIMD2<Double>?
+    package var tilt: SIMD2<Double>?
     /// The daemon's socket (nil: default).
-    public var socketPath: String?
+    package var socketPath: String?
     /// The power policy.
-    public var policy: PowerPolicy
+    package var policy: PowerPolicy
     /// When a covered output stops drawing.
-    public var pause: WallpaperPause
+    package var pause: WallpaperPause
     /// The picture axes to ask tiltd for: fixed, or (`auto`) the first output's rotation, followed.
-    public var screenRotation: ScreenRotationChoice
+    package var screenRotation: ScreenRotationChoice
     /// Stop after this many seconds (tests, measurements); nil: until signalled.
-    public var duration: Double?
+    package var duration: Double?
     /// Told on every change of power mode.
-    public var onModeChange: (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
+    package var onModeChange: (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
     /// How the motion drawn is predicted (`--predict`; issue 30).
-    public var prediction: PredictionSetting = .auto
+    package var prediction: PredictionSetting = .auto
     /// Asked once per turn of the loop besides the signals: `true` ends the run (`--stats`: its reader went away).
-    public var stopWhen: () -> Bool = { false }
+    package var stopWhen: () -> Bool = { false }
 
     /// A runner showing `defaultScene` on every output unless `scene` says otherwise.
-    public init(
+    package init(
         defaultScene: WallpaperSink.Scene, scene: @escaping (String) throws -> WallpaperSink.Scene,
         policy: PowerPolicy, pause: WallpaperPause = .fullscreen, screenRotation: ScreenRotationChoice = .auto
     ) {
@@ -51,22 +51,22 @@ public struct WallpaperRunner {
     }
 
     /// What a run did.
-    public struct Outcome {
+    package struct Outcome {
         /// Frames drawn and skipped in each power mode.
-        public var stats: PowerGate.Stats
+        package var stats: PowerGate.Stats
         /// Frames drawn on outputs (one per output per frame).
-        public var outputFrames: Int
+        package var outputFrames: Int
         /// Seconds from each shown frame's motion (its `mono` time; a held tilt: when it was drawn) to the
         /// compositor's presentation, where `wp_presentation` reports it.
-        public var latencies: LatencyRecord
+        package var latencies: LatencyRecord
         /// Sample-to-swap times and their parts, and the prediction used (`nil` for a held tilt).
-        public var timing: PresentationTiming?
+        package var timing: PresentationTiming?
     }
 
     /// Draws on `desktop` until a signal, the duration, or the display server going away.
     /// - Throws: the default scene's compile errors, ``DesktopError`` (`.lost` when the display server went away),
     ///   media errors of the picture.
-    public func run(desktop: any DesktopSurfaces, logger: Logger) throws -> Outcome {
+    package func run(desktop: any DesktopSurfaces, logger: Logger) throws -> Outcome {
         let stops = StopSignals()
         defer { stops.cancel() }
         let sink = try WallpaperSink(

@@ -17,18 +17,18 @@ import TiltGL
 /// Each output shows a ``LivePreset`` (its files reloaded when they change). The ``effects`` the loop asks about
 /// (whether the effect is animated, where the moving picture goes) are those of the default scene, compiled once
 /// with no output; a moving picture's new frames are copied from it to every output showing the default scene.
-public final class WallpaperSink: FrameSink {
+package final class WallpaperSink: FrameSink {
     /// What an output shows: a preset and, optionally, a picture.
-    public struct Scene {
+    package struct Scene {
         /// The preset.
-        public var preset: Preset
+        package var preset: Preset
         /// The picture its first effect shades.
-        public var picture: PictureContent?
+        package var picture: PictureContent?
         /// Whether this is the default scene (its moving picture comes from the run's picture feed).
-        public var isDefault: Bool
+        package var isDefault: Bool
 
         /// A scene.
-        public init(preset: Preset, picture: PictureContent?, isDefault: Bool) {
+        package init(preset: Preset, picture: PictureContent?, isDefault: Bool) {
             self.preset = preset
             self.picture = picture
             self.isDefault = isDefault
@@ -48,20 +48,20 @@ public final class WallpaperSink: FrameSink {
     private let followsRotation: Bool
     private var rotation: ScreenRotation?
     /// The moving picture of the default scene, whose new frames are copied to every output showing it.
-    public var pictureFeed: PictureFeed?
+    package var pictureFeed: PictureFeed?
     /// Where the tag of a drawn frame comes from: the `mono` time of the motion it shows (tiltd's), else now.
-    public var motionTime: () -> Double? = { nil }
+    package var motionTime: () -> Double? = { nil }
     /// Seconds from each drawn frame's tag to the compositor showing it (`wp_presentation`).
-    public private(set) var latencies = LatencyRecord()
+    package private(set) var latencies = LatencyRecord()
     /// Frames drawn on outputs (one per output per frame).
-    public private(set) var outputFrames = 0
+    package private(set) var outputFrames = 0
     /// When each of the latest frames finished drawing, by tag, for the presentation feedback to measure against.
     private var committed: [(tag: Double, at: Double)] = []
     /// Seconds from the end of drawing to the compositor showing the frame, smoothed, as `wp_presentation` measures
     /// it; a refresh period at 60 Hz until it does.
-    public private(set) var presentationDelay = 1.0 / 60
+    package private(set) var presentationDelay = 1.0 / 60
     /// Why the run had to end (the display server went away, a scene failed to compile on a new output).
-    public private(set) var failure: (any Error)?
+    package private(set) var failure: (any Error)?
 
     /// Draws on `desktop`.
     /// - Parameters:
@@ -70,7 +70,7 @@ public final class WallpaperSink: FrameSink {
     ///   - pause: when a covered output stops drawing.
     ///   - followsRotation: report the first output's rotation as the screen's (`--screen-rotation auto`).
     /// - Throws: compile errors of the default scene, ``DesktopError`` when the context cannot be made current.
-    public init(
+    package init(
         desktop: any DesktopSurfaces, defaultScene: Scene, scene: @escaping (String) throws -> Scene,
         pause: WallpaperPause, followsRotation: Bool, logger: Logger
     ) throws {
@@ -84,26 +84,26 @@ public final class WallpaperSink: FrameSink {
         summarise()
     }
 
-    public var effects: EffectRenderer { template.effects }
+    package var effects: EffectRenderer { template.effects }
 
     /// The first output's size (the loop's reference size; each output is drawn at its own).
-    public var size: SIMD2<Int> {
+    package var size: SIMD2<Int> {
         guard let first = desktop.outputs.first else { return SIMD2(1, 1) }
         return SIMD2(max(1, first.width), max(1, first.height))
     }
 
-    public var visibility: WindowVisibility {
+    package var visibility: WindowVisibility {
         desktop.outputs.contains { !pause.pauses($0.visibility) && shown[$0.name] != nil } ? .visible : .hidden
     }
 
     /// Whether any output's effect reads the time (kept as outputs come, go and reload, not asked each frame).
-    public private(set) var isAnimated = false
+    package private(set) var isAnimated = false
 
     /// What any output's effect reads (kept as ``isAnimated`` is).
-    public private(set) var motionSources: Set<BuiltinUniform.Source> = []
+    package private(set) var motionSources: Set<BuiltinUniform.Source> = []
 
     /// The template's renderer and every output's.
-    public var channelRenderers: [EffectRenderer] { [template.effects] + shown.values.map(\.live.effects) }
+    package var channelRenderers: [EffectRenderer] { [template.effects] + shown.values.map(\.live.effects) }
 
     /// ``isAnimated`` and ``motionSources`` of the renderers there are now.
     private func summarise() {
@@ -113,13 +113,13 @@ public final class WallpaperSink: FrameSink {
     }
 
     /// 250 ms at most without looking at the power state while nothing is drawn.
-    public var idleWait: Double { 0.25 }
-    public var hasEvents: Bool { true }
+    package var idleWait: Double { 0.25 }
+    package var hasEvents: Bool { true }
 
     /// The rotation of the first output, where the display server says it.
-    public var initialRotation: ScreenRotation { desktop.outputs.first?.rotation ?? .normal }
+    package var initialRotation: ScreenRotation { desktop.outputs.first?.rotation ?? .normal }
 
-    public func poll(waitSeconds: Double) -> SinkEvents {
+    package func poll(waitSeconds: Double) -> SinkEvents {
         var result = SinkEvents()
         var events = stashed
         stashed = DesktopEvents()
@@ -216,7 +216,7 @@ public final class WallpaperSink: FrameSink {
         result.reloaded = reloaded
     }
 
-    public func present(_ inputs: FrameInputs, frame: Int) throws {
+    package func present(_ inputs: FrameInputs, frame: Int) throws {
         try waitForReadyOutput()
         let tag = motionTime() ?? monotonicSeconds()
         let newPicture = pictureFeed.map { $0.framesShown != pictureFrames } ?? false

@@ -11,26 +11,26 @@ import TiltCore
 ///
 /// where `R` is ``mount``, `M` ``accelMatrix`` (scale and misalignment) and `S` ``magSoftIron``. A section that a
 /// file leaves out keeps the identity (zero offsets, identity matrices).
-public struct Calibration: Hashable, Sendable {
+package struct Calibration: Hashable, Sendable {
     /// Which devices the calibration is for; all keys that are set must agree.
-    public var match: CalibrationMatch
+    package var match: CalibrationMatch
     /// A free-text note from the file's `description` key.
-    public var description: String?
+    package var description: String?
     /// The extra mount matrix `R`, applied after the per-sensor corrections.
-    public var mount: Matrix3
+    package var mount: Matrix3
     /// Accelerometer offset, m/s², subtracted first.
-    public var accelOffset: Vector3
+    package var accelOffset: Vector3
     /// Accelerometer scale and misalignment `M`.
-    public var accelMatrix: Matrix3
+    package var accelMatrix: Matrix3
     /// Gyroscope bias, rad/s.
-    public var gyroBias: Vector3
+    package var gyroBias: Vector3
     /// Magnetometer hard-iron offset, µT.
-    public var magHardIron: Vector3
+    package var magHardIron: Vector3
     /// Magnetometer soft-iron matrix `S`.
-    public var magSoftIron: Matrix3
+    package var magSoftIron: Matrix3
 
     /// A calibration that changes nothing, for any device unless `match` says otherwise.
-    public init(
+    package init(
         match: CalibrationMatch = .init(), description: String? = nil, mount: Matrix3 = .identity,
         accelOffset: Vector3 = .zero, accelMatrix: Matrix3 = .identity, gyroBias: Vector3 = .zero,
         magHardIron: Vector3 = .zero, magSoftIron: Matrix3 = .identity
@@ -46,7 +46,7 @@ public struct Calibration: Hashable, Sendable {
     }
 
     /// The corrected sample; time is unchanged.
-    public func apply(_ s: MotionSample) -> MotionSample {
+    package func apply(_ s: MotionSample) -> MotionSample {
         MotionSample(
             time: s.time,
             gyro: mount.apply(s.gyro - gyroBias),
@@ -56,17 +56,17 @@ public struct Calibration: Hashable, Sendable {
 }
 
 /// The keys of a calibration file's `[match]` section: which machine and which sensor it was made for.
-public struct CalibrationMatch: Hashable, Sendable {
+package struct CalibrationMatch: Hashable, Sendable {
     /// DMI `sys_vendor` (`/sys/class/dmi/id/sys_vendor`).
-    public var sysVendor: String?
+    package var sysVendor: String?
     /// DMI `product_name`.
-    public var productName: String?
+    package var productName: String?
     /// The IIO device's name (its driver), e.g. `bmi160`.
-    public var name: String?
+    package var name: String?
     /// The IIO device's `label`, e.g. `accel-display`.
-    public var label: String?
+    package var label: String?
 
-    public init(sysVendor: String? = nil, productName: String? = nil, name: String? = nil, label: String? = nil) {
+    package init(sysVendor: String? = nil, productName: String? = nil, name: String? = nil, label: String? = nil) {
         self.sysVendor = sysVendor
         self.productName = productName
         self.name = name
@@ -74,18 +74,18 @@ public struct CalibrationMatch: Hashable, Sendable {
     }
 
     /// The keys that are set, as `(file key, value)` pairs in file order.
-    public var keys: [(key: String, value: String)] {
+    package var keys: [(key: String, value: String)] {
         [("sys_vendor", sysVendor), ("product_name", productName), ("name", name), ("label", label)]
             .compactMap { k, v in v.map { (k, $0) } }
     }
 
     /// How specific the match is: the number of keys that are set (0 matches any device).
-    public var specificity: Int { keys.count }
+    package var specificity: Int { keys.count }
 
     /// Whether every key that is set agrees with `identity` (values compared after trimming white space).
     ///
     /// - Returns: `nil` when all agree, else the first key that does not, with what the device has.
-    public func disagreement(with identity: CalibrationIdentity) -> String? {
+    package func disagreement(with identity: CalibrationIdentity) -> String? {
         let have = Dictionary(uniqueKeysWithValues: identity.keys.map { ($0.key, $0.value) })
         for (key, wanted) in keys {
             let actual = have[key]
@@ -102,4 +102,4 @@ public struct CalibrationMatch: Hashable, Sendable {
 /// The same four keys as a file's `[match]` section, so one type serves both: a file's match is compared with the
 /// device's identity key by key (``CalibrationMatch/disagreement(with:)``), and a new file is matched to the
 /// identity it was made on.
-public typealias CalibrationIdentity = CalibrationMatch
+package typealias CalibrationIdentity = CalibrationMatch

@@ -11,17 +11,17 @@ import TiltCore
 /// [gyro]
 /// bias = 0.0012, -0.0031, 0.0004
 /// ```
-public enum CalibrationFile {
+package enum CalibrationFile {
     /// The format version this build reads and writes.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// The file name extension the loader looks for.
-    public static let pathExtension = "calib"
+    package static let pathExtension = "calib"
 
     /// Reads the calibration file at `path`.
     ///
     /// - Throws: ``CalibrationFileError`` naming the file, line and key of the first problem.
-    public static func read(path: String) throws(CalibrationFileError) -> Calibration {
+    package static func read(path: String) throws(CalibrationFileError) -> Calibration {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -35,7 +35,7 @@ public enum CalibrationFile {
     /// Parses the text of a calibration file; `path` only names it in errors.
     ///
     /// - Throws: ``CalibrationFileError`` naming the file, line and key of the first problem.
-    public static func parse(_ text: String, path: String) throws(CalibrationFileError) -> Calibration {
+    package static func parse(_ text: String, path: String) throws(CalibrationFileError) -> Calibration {
         var calibration = Calibration()
         var section = ""
         var format: Int?
@@ -124,7 +124,7 @@ public enum CalibrationFile {
     /// The text of a calibration file for `calibration`; sections that are the identity are left out.
     ///
     /// - Parameter comment: Lines written as `#` comments at the top (how and when it was made).
-    public static func text(for calibration: Calibration, comment: [String] = []) -> String {
+    package static func text(for calibration: Calibration, comment: [String] = []) -> String {
         var lines = comment.map { "# \($0)" }
         lines.append("format = \(formatVersion)")
         if let d = calibration.description { lines.append("description = \"\(d)\"") }
@@ -157,7 +157,7 @@ public enum CalibrationFile {
     ///
     /// - Parameter overwrite: Replace an existing file; without it an existing file is an error.
     /// - Throws: ``CalibrationFileError`` when the file exists (and `overwrite` is off) or cannot be written.
-    public static func write(_ text: String, to path: String, overwrite: Bool) throws(CalibrationFileError) {
+    package static func write(_ text: String, to path: String, overwrite: Bool) throws(CalibrationFileError) {
         do throws(OutputFileError) {
             if OutputPath.namesFolder(path) { throw OutputFileError(path: path, problem: .namesFolder) }
             try OutputPath.makeFolder(OutputPath.folder(of: path))
@@ -197,7 +197,7 @@ public enum CalibrationFile {
 }
 
 /// A calibration file that cannot be read or written: which file, which line and key, and what is wrong.
-public struct CalibrationFileError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct CalibrationFileError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What is wrong.
     ///
     /// - `unreadable`: the file cannot be read
@@ -205,22 +205,22 @@ public struct CalibrationFileError: Error, CustomStringConvertible, Sendable, Eq
     ///   ``key``)
     /// - `exists`: writing: it exists, and replacing it was not asked for
     /// - `unwritable`: writing: its folder cannot be made, or it cannot be written
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case unreadable, syntax, exists, unwritable
     }
 
     /// What is wrong.
-    public var kind: Kind
+    package var kind: Kind
     /// The file.
-    public var path: String
+    package var path: String
     /// The 1-based line, when the problem is on one.
-    public var line: Int?
+    package var line: Int?
     /// The key, as `section.key` (e.g. `gyro.bias`), when the problem is with one.
-    public var key: String?
+    package var key: String?
     /// What is wrong and what to do.
-    public var problem: String
+    package var problem: String
 
-    public init(_ kind: Kind, path: String, line: Int?, key: String?, problem: String) {
+    package init(_ kind: Kind, path: String, line: Int?, key: String?, problem: String) {
         self.kind = kind
         self.path = path
         self.line = line
@@ -228,7 +228,7 @@ public struct CalibrationFileError: Error, CustomStringConvertible, Sendable, Eq
         self.problem = problem
     }
 
-    public var description: String {
+    package var description: String {
         var place = path
         if let line { place += ":\(line)" }
         if let key { return "\(place): \(key): \(problem)" }

@@ -7,9 +7,9 @@ import FoundationEssentials
 /// says how each part was measured: every run adds its lines (the first starts `tilt calibrate <part>`), and a run
 /// that replaces a part drops the earlier run's lines for that part, which describe values no longer in the file.
 /// Lines that no run wrote (a person's notes) are kept: which parts they describe cannot be told.
-public enum CalibrationFileUpdate {
+package enum CalibrationFileUpdate {
     /// Why the file was not written.
-    public enum Failure: Error, Sendable, Equatable {
+    package enum Failure: Error, Sendable, Equatable {
         /// The file exists and replacing was not allowed.
         case exists(path: String)
         /// A new file would have no `[match]` keys, so it would apply to every device, and that was not asked for.
@@ -21,16 +21,16 @@ public enum CalibrationFileUpdate {
     }
 
     /// The part of a calibration a `tilt calibrate` run measures.
-    public enum Part: String, Sendable, CaseIterable {
+    package enum Part: String, Sendable, CaseIterable {
         case gyro, accel, mag
 
         /// The command that measures it, which also starts its lines in a file's comment.
-        public var command: String { "tilt calibrate \(rawValue)" }
+        package var command: String { "tilt calibrate \(rawValue)" }
     }
 
     /// `calibration.d/<product>-<sensor>.calib` in `directory` (the user's folder), from whatever is known; characters
     /// other than letters, digits, `-` and `_` become `-`.
-    public static func defaultPath(
+    package static func defaultPath(
         for identity: CalibrationIdentity, directory: String = CalibrationLoader.userDirectory()
     ) -> String {
         let parts = [identity.productName, identity.name].compactMap { $0 }
@@ -49,7 +49,7 @@ public enum CalibrationFileUpdate {
     ///   - matchEveryDevice: Whether a new file may have no `[match]` keys. Such a file applies to any device tiltd
     ///     runs on, and wins over the bundled identity file, so one device's errors would be applied to others.
     /// - Throws: ``Failure``.
-    public static func write(
+    package static func write(
         to path: String, identity: CalibrationIdentity, replaceExisting: Bool, part: Part? = nil,
         matchEveryDevice: Bool = false, comment: [String], update: (inout Calibration) -> Void
     ) throws(Failure) {

@@ -3,24 +3,24 @@ import Glibc
 import TiltCore
 
 /// Least-squares fits that turn recorded samples into calibration values (`tilt calibrate`).
-public enum CalibrationFit {
+package enum CalibrationFit {
     /// How still a stretch of samples was.
-    public struct Stillness: Sendable, Hashable {
+    package struct Stillness: Sendable, Hashable {
         /// Number of samples.
-        public var count: Int
+        package var count: Int
         /// Mean angular rate, rad/s (the bias, when still).
-        public var gyroMean: Vector3
+        package var gyroMean: Vector3
         /// The largest per-axis standard deviation of the angular rate, rad/s.
-        public var gyroStd: Double
+        package var gyroStd: Double
         /// Mean specific force, m/s².
-        public var accelMean: Vector3
+        package var accelMean: Vector3
         /// Standard deviation of the specific force's magnitude, m/s².
-        public var accelMagnitudeStd: Double
+        package var accelMagnitudeStd: Double
         /// The angle between the mean specific force of the first and the last quarter, radians (a slow turn).
-        public var turn: Double
+        package var turn: Double
 
         /// Statistics of `samples` (at least one).
-        public init(_ samples: [MotionSample]) {
+        package init(_ samples: [MotionSample]) {
             count = samples.count
             let n = Double(max(samples.count, 1))
             gyroMean = samples.reduce(Vector3.zero) { $0 + $1.gyro } / n
@@ -50,22 +50,22 @@ public enum CalibrationFit {
     }
 
     /// Limits for "the device did not move".
-    public struct StillnessLimits: Sendable, Hashable {
+    package struct StillnessLimits: Sendable, Hashable {
         /// Largest per-axis gyroscope standard deviation, rad/s.
-        public var gyroStd: Double
+        package var gyroStd: Double
         /// Largest standard deviation of the accelerometer's magnitude, m/s².
-        public var accelMagnitudeStd: Double
+        package var accelMagnitudeStd: Double
         /// Largest change of the gravity direction over the recording, radians (2°).
-        public var turn = 0.035
+        package var turn = 0.035
 
         /// Limits on the noise; the turn is at most 2°.
-        public init(gyroStd: Double = 0.01, accelMagnitudeStd: Double = 0.1) {
+        package init(gyroStd: Double = 0.01, accelMagnitudeStd: Double = 0.1) {
             self.gyroStd = gyroStd
             self.accelMagnitudeStd = accelMagnitudeStd
         }
 
         /// Why `stats` is not still, or `nil` when it is.
-        public func violation(_ stats: Stillness) -> String? {
+        package func violation(_ stats: Stillness) -> String? {
             if stats.gyroStd > gyroStd {
                 return "gyro std \(fmt(stats.gyroStd)) rad/s > \(fmt(gyroStd))"
             }
@@ -82,7 +82,7 @@ public enum CalibrationFit {
     /// The gyroscope bias: the mean angular rate of a still recording.
     ///
     /// - Throws: ``CalibrationFitError`` when there are too few samples or the device moved.
-    public static func gyroBias(_ samples: [MotionSample], limits: StillnessLimits = .init())
+    package static func gyroBias(_ samples: [MotionSample], limits: StillnessLimits = .init())
         throws(CalibrationFitError) -> (bias: Vector3, stats: Stillness)
     {
         guard samples.count >= 20 else {
@@ -99,11 +99,11 @@ public enum CalibrationFit {
     // MARK: Six-position accelerometer
 
     /// The six orientations of the accelerometer procedure: which device axis points up.
-    public enum Face: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+    package enum Face: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
         case zUp, zDown, yUp, yDown, xUp, xDown
 
         /// The unit vector the accelerometer reads (divided by g) in this orientation.
-        public var up: Vector3 {
+        package var up: Vector3 {
             switch self {
             case .zUp: .unitZ
             case .zDown: -.unitZ
@@ -115,7 +115,7 @@ public enum CalibrationFit {
         }
 
         /// How to put the device in this orientation, for the prompt.
-        public var instruction: String {
+        package var instruction: String {
             switch self {
             case .zUp: "lay the device flat, screen up"
             case .zDown: "lay the device flat, screen down"
@@ -126,7 +126,7 @@ public enum CalibrationFit {
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .zUp: "+z up"
             case .zDown: "-z up"
@@ -138,7 +138,7 @@ public enum CalibrationFit {
         }
 
         /// The face whose axis is within about 25° of the mean specific force `accel`, or `nil`.
-        public static func classify(_ accel: Vector3) -> Face? {
+        package static func classify(_ accel: Vector3) -> Face? {
             guard let u = accel.normalized else { return nil }
             return allCases.first { u.dot($0.up) > 0.9 }
         }
@@ -151,7 +151,7 @@ public enum CalibrationFit {
     ///   - positions: The mean specific force per face; every face once.
     ///   - gravity: The local gravity, m/s².
     /// - Throws: ``CalibrationFitError`` when a face is missing or the fit is degenerate.
-    public static func sixPosition(_ positions: [Face: Vector3], gravity: Double = standardGravity)
+    package static func sixPosition(_ positions: [Face: Vector3], gravity: Double = standardGravity)
         throws(CalibrationFitError) -> (offset: Vector3, matrix: Matrix3)
     {
         let missing = Face.allCases.filter { positions[$0] == nil }
@@ -196,7 +196,7 @@ public enum CalibrationFit {
     /// - Returns: The hard iron (µT), soft iron, and the radius of the fitted sphere (µT).
     /// - Throws: ``CalibrationFitError`` with too few points or a shape that is not an ellipsoid (too little
     ///   rotation).
-    public static func ellipsoid(_ points: [Vector3]) throws(CalibrationFitError)
+    package static func ellipsoid(_ points: [Vector3]) throws(CalibrationFitError)
         -> (hardIron: Vector3, softIron: Matrix3, fieldStrength: Double)
     {
         guard points.count >= 20 else {
@@ -247,7 +247,7 @@ public enum CalibrationFit {
     }
 
     /// The 26 directions of a cube's faces, edges and corners, for "turned in every direction" progress.
-    public static let sphereBins: [Vector3] = {
+    package static let sphereBins: [Vector3] = {
         var bins: [Vector3] = []
         for x in -1...1 {
             for y in -1...1 {
@@ -260,7 +260,7 @@ public enum CalibrationFit {
     }()
 
     /// Which of the 26 ``sphereBins`` the directions `points − centre` fall into (nearest bin).
-    public static func coveredBins(_ points: [Vector3], centre: Vector3) -> Set<Int> {
+    package static func coveredBins(_ points: [Vector3], centre: Vector3) -> Set<Int> {
         var hit = Set<Int>()
         for point in points {
             guard let u = (point - centre).normalized else { continue }
@@ -357,7 +357,7 @@ public enum CalibrationFit {
 }
 
 /// A fit that cannot be made from the samples: a kind a caller can switch on, and what to do about it.
-public typealias CalibrationFitError = TiltError<CalibrationFitErrorKind>
+package typealias CalibrationFitError = TiltError<CalibrationFitErrorKind>
 
 /// Why the fit cannot be made.
 ///
@@ -365,7 +365,7 @@ public typealias CalibrationFitError = TiltError<CalibrationFitErrorKind>
 /// - `moved`: the device moved while it had to lie still
 /// - `missingPositions`: some of the six still positions are missing
 /// - `degenerate`: the samples do not determine a fit (degenerate, singular, mirrored or implausible)
-public enum CalibrationFitErrorKind: Sendable, Hashable {
+package enum CalibrationFitErrorKind: Sendable, Hashable {
     case tooFewSamples, moved, missingPositions, degenerate
 }
 

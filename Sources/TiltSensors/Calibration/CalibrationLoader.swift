@@ -6,19 +6,19 @@ import TiltCore
 /// Best match: among the files whose `[match]` keys all agree with the device, the one with the most keys; on a
 /// tie the earlier folder wins, and within a folder the file whose name sorts first. A file that cannot be read is
 /// skipped, and the explanation says so.
-public enum CalibrationLoader {
+package enum CalibrationLoader {
     /// The outcome of a search: the calibration to apply (if any), and why, for logs and `tilt status`.
-    public struct Resolution: Sendable {
+    package struct Resolution: Sendable {
         /// The calibration to apply, or `nil` to run uncalibrated.
-        public var calibration: Calibration?
+        package var calibration: Calibration?
         /// The file it came from.
-        public var path: String?
+        package var path: String?
         /// One line for people: `PATH: matched name=bmi160, …`, or `none: …` saying why none applies.
-        public var explanation: String
+        package var explanation: String
         /// Files that could not be read, with their errors (also summed up in ``explanation``).
-        public var problems: [CalibrationFileError]
+        package var problems: [CalibrationFileError]
 
-        public init(
+        package init(
             calibration: Calibration?, path: String?, explanation: String, problems: [CalibrationFileError] = []
         ) {
             self.calibration = calibration
@@ -29,7 +29,7 @@ public enum CalibrationLoader {
     }
 
     /// What the daemon was asked to do about calibration.
-    public enum Choice: Sendable, Hashable {
+    package enum Choice: Sendable, Hashable {
         /// Search `directories` for the best match for the device.
         case automatic(directories: [String])
         /// Use this file, whatever its `[match]` says.
@@ -39,14 +39,14 @@ public enum CalibrationLoader {
     }
 
     /// The environment variable holding a colon-separated list of folders that replaces the default search path.
-    public static let pathVariable = "TILT_CALIBRATION_PATH"
+    package static let pathVariable = "TILT_CALIBRATION_PATH"
 
     /// Where the daemon looks, in order: `$TILT_CALIBRATION_PATH` when set, else `/etc/tiltd/calibration.d`, the
     /// user's `$XDG_CONFIG_HOME/tilt/calibration.d` (default `~/.config/tilt/calibration.d`), the bundled
     /// `Calibration/` folder of a clone when one is found above the executable, and the installed bundled files:
     /// `PREFIX/share/tilt/calibration` beside the program, then `tilt/calibration` in each `$XDG_DATA_DIRS` folder
     /// (``InstalledData``).
-    public static func defaultDirectories(
+    package static func defaultDirectories(
         environment: [String: String] = ProcessInfo.processInfo.environment, executablePath: String? = nil
     ) -> [String] {
         if let list = environment[pathVariable], !list.isEmpty {
@@ -60,7 +60,7 @@ public enum CalibrationLoader {
     }
 
     /// The user's calibration folder: `$XDG_CONFIG_HOME/tilt/calibration.d`, else `~/.config/tilt/calibration.d`.
-    public static func userDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func userDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             return config + "/tilt/calibration.d"
         }
@@ -72,7 +72,7 @@ public enum CalibrationLoader {
 
     /// A clone's bundled `Calibration/` folder: found by walking up from the executable's folder (a SwiftPM build in
     /// `.build/debug/` finds the package's). An installed program finds its files through ``InstalledData`` instead.
-    public static func bundledDirectory(executablePath: String? = nil) -> String? {
+    package static func bundledDirectory(executablePath: String? = nil) -> String? {
         var folder = URL(fileURLWithPath: executablePath ?? InstalledData.executablePath).deletingLastPathComponent()
         for _ in 0..<5 {
             let path = folder.appendingPathComponent("Calibration").path
@@ -87,11 +87,11 @@ public enum CalibrationLoader {
     }
 
     /// Where the kernel publishes the DMI strings that identify the machine.
-    public static let defaultDMIRoot = "/sys/class/dmi/id"
+    package static let defaultDMIRoot = "/sys/class/dmi/id"
 
     /// Reads DMI `sys_vendor` and `product_name` from `dmiRoot` (normally ``defaultDMIRoot``); a missing file
     /// leaves the value `nil`.
-    public static func identity(dmiRoot: String = defaultDMIRoot, name: String?, label: String?)
+    package static func identity(dmiRoot: String = defaultDMIRoot, name: String?, label: String?)
         -> CalibrationIdentity
     {
         func read(_ file: String) -> String? {
@@ -106,7 +106,7 @@ public enum CalibrationLoader {
     /// Applies `choice` for the device `identity`: reads the forced file, or searches.
     ///
     /// Call it again to reload (e.g. on SIGHUP); it reads the files afresh.
-    public static func resolve(_ choice: Choice, identity: CalibrationIdentity) -> Resolution {
+    package static func resolve(_ choice: Choice, identity: CalibrationIdentity) -> Resolution {
         switch choice {
         case .disabled(let reason):
             return Resolution(calibration: nil, path: nil, explanation: "none: \(reason)")
@@ -124,7 +124,7 @@ public enum CalibrationLoader {
     }
 
     /// Searches `directories` in order for the best `*.calib` file for `identity`.
-    public static func search(directories: [String], identity: CalibrationIdentity) -> Resolution {
+    package static func search(directories: [String], identity: CalibrationIdentity) -> Resolution {
         var best: (calibration: Calibration, path: String)?
         var problems: [CalibrationFileError] = []
         for directory in directories {

@@ -6,14 +6,14 @@ import TiltCore
 /// Directions are counted in the 26 bins of ``CalibrationFit/sphereBins`` around a centre. While readings arrive
 /// the centre is the middle of their bounding box (the hard iron is not fitted yet); the final check uses the
 /// fitted hard iron.
-public enum FieldCoverage {
+package enum FieldCoverage {
     /// The number of direction bins.
-    public static let directions = 26
+    package static let directions = 26
 
     /// Directions seen around the centre of the readings' bounding box.
     ///
     /// Called several times a second during collection, so at most about 2,000 readings are binned (every k-th).
-    public static func directionsSeen(_ points: [Vector3]) -> Int {
+    package static func directionsSeen(_ points: [Vector3]) -> Int {
         guard let first = points.first else { return 0 }
         var low = first
         var high = first
@@ -27,7 +27,7 @@ public enum FieldCoverage {
     }
 
     /// Directions seen around `centre` (the fitted hard iron), and whether they make up `minimumShare` of all.
-    public static func check(_ points: [Vector3], centre: Vector3, minimumShare: Double) -> (
+    package static func check(_ points: [Vector3], centre: Vector3, minimumShare: Double) -> (
         covered: Int, enough: Bool
     ) {
         let covered = CalibrationFit.coveredBins(points, centre: centre).count

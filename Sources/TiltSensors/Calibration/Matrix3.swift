@@ -2,37 +2,37 @@ import FoundationEssentials
 import TiltCore
 
 /// A 3×3 matrix of `Double`, row-major, for calibration (scale and misalignment, soft iron, mounting).
-public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
+package struct Matrix3: Hashable, Sendable, CustomStringConvertible {
     /// The nine elements, row by row.
-    public private(set) var elements: [Double]
+    package private(set) var elements: [Double]
 
     /// The identity.
-    public static let identity = Matrix3(diagonal: Vector3(1, 1, 1))
+    package static let identity = Matrix3(diagonal: Vector3(1, 1, 1))
 
     /// A matrix from nine row-major elements, or `nil` unless there are exactly nine finite numbers.
-    public init?(rowMajor elements: [Double]) {
+    package init?(rowMajor elements: [Double]) {
         guard elements.count == 9, elements.allSatisfy(\.isFinite) else { return nil }
         self.elements = elements
     }
 
     /// A matrix from its rows.
-    public init(rows r0: Vector3, _ r1: Vector3, _ r2: Vector3) {
+    package init(rows r0: Vector3, _ r1: Vector3, _ r2: Vector3) {
         elements = [r0.x, r0.y, r0.z, r1.x, r1.y, r1.z, r2.x, r2.y, r2.z]
     }
 
     /// A diagonal matrix.
-    public init(diagonal d: Vector3) {
+    package init(diagonal d: Vector3) {
         elements = [d.x, 0, 0, 0, d.y, 0, 0, 0, d.z]
     }
 
     /// The element at `row`, `column` (both 0…2).
-    public subscript(row: Int, column: Int) -> Double {
+    package subscript(row: Int, column: Int) -> Double {
         get { elements[row * 3 + column] }
         set { elements[row * 3 + column] = newValue }
     }
 
     /// `M·v`.
-    public func apply(_ v: Vector3) -> Vector3 {
+    package func apply(_ v: Vector3) -> Vector3 {
         let e = elements
         return Vector3(
             e[0] * v.x + e[1] * v.y + e[2] * v.z,
@@ -41,7 +41,7 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `A·B`.
-    public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
+    package static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
         var out = Matrix3.identity
         for i in 0..<3 {
             for j in 0..<3 {
@@ -52,21 +52,21 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The transpose.
-    public var transposed: Matrix3 {
+    package var transposed: Matrix3 {
         var out = self
         for i in 0..<3 { for j in 0..<3 { out[i, j] = self[j, i] } }
         return out
     }
 
     /// The determinant.
-    public var determinant: Double {
+    package var determinant: Double {
         let e = elements
         return e[0] * (e[4] * e[8] - e[5] * e[7]) - e[1] * (e[3] * e[8] - e[5] * e[6])
             + e[2] * (e[3] * e[7] - e[4] * e[6])
     }
 
     /// The inverse, or `nil` when the matrix is singular (or nearly so).
-    public var inverse: Matrix3? {
+    package var inverse: Matrix3? {
         let e = elements
         let det = determinant
         let scale = e.map(abs).max() ?? 0
@@ -80,12 +80,12 @@ public struct Matrix3: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The largest absolute difference between corresponding elements.
-    public func maxDifference(to other: Matrix3) -> Double {
+    package func maxDifference(to other: Matrix3) -> Double {
         zip(elements, other.elements).map { abs($0 - $1) }.max() ?? 0
     }
 
     /// Nine comma-separated numbers, row-major, as calibration files write them.
-    public var description: String {
+    package var description: String {
         stride(from: 0, to: 9, by: 3).map { i in
             elements[i..<i + 3].map { formatCalibrationNumber($0) }
                 .joined(separator: ", ")

@@ -7,36 +7,36 @@ import TiltCore
 /// stretch per prompt through ``accept(_:)``. A stretch counts when the device was still (gyro and accel-magnitude
 /// spread below ``stillness``), one axis points up within about 25° (``CalibrationFit/Face/classify(_:)``), and that
 /// face is not done yet; the position is the stretch's mean specific force.
-public struct PositionFinder: Sendable {
+package struct PositionFinder: Sendable {
     /// Whether a stretch of samples is a usable new position.
-    public enum Verdict: Sendable, Hashable {
+    package enum Verdict: Sendable, Hashable {
         case accepted(CalibrationFit.Face)
         /// Why not, for the user (“the device moved (…)”).
         case refused(String)
     }
 
     /// Seconds of stillness that make a position.
-    public let seconds: Double
+    package let seconds: Double
     /// The still limits of one position: looser than the gyro-bias procedure's, since a hand props the device up.
-    public let stillness = CalibrationFit.StillnessLimits(gyroStd: 0.05, accelMagnitudeStd: 0.15)
+    package let stillness = CalibrationFit.StillnessLimits(gyroStd: 0.05, accelMagnitudeStd: 0.15)
     /// The mean specific force of each face found so far.
-    public private(set) var positions: [CalibrationFit.Face: Vector3] = [:]
+    package private(set) var positions: [CalibrationFit.Face: Vector3] = [:]
     private var window: [MotionSample] = []
 
-    public init(seconds: Double) {
+    package init(seconds: Double) {
         self.seconds = seconds
     }
 
     /// The faces not found yet, in procedure order.
-    public var missing: [CalibrationFit.Face] {
+    package var missing: [CalibrationFit.Face] {
         CalibrationFit.Face.allCases.filter { positions[$0] == nil }
     }
 
     /// Whether all six faces are found.
-    public var isComplete: Bool { missing.isEmpty }
+    package var isComplete: Bool { missing.isEmpty }
 
     /// Whether a stretch of samples is a usable new position, and why not.
-    public func judge(_ samples: [MotionSample]) -> Verdict {
+    package func judge(_ samples: [MotionSample]) -> Verdict {
         guard samples.count >= 10 else { return .refused("only \(samples.count) samples arrived") }
         let stats = CalibrationFit.Stillness(samples)
         if let why = stillness.violation(stats) {
@@ -50,7 +50,7 @@ public struct PositionFinder: Sendable {
     }
 
     /// Judges a stretch and, when it is a new position, records it.
-    public mutating func accept(_ samples: [MotionSample]) -> Verdict {
+    package mutating func accept(_ samples: [MotionSample]) -> Verdict {
         let verdict = judge(samples)
         if case .accepted(let face) = verdict { positions[face] = CalibrationFit.Stillness(samples).accelMean }
         return verdict
@@ -60,7 +60,7 @@ public struct PositionFinder: Sendable {
     ///
     /// The window slides by a tenth of its length while it is not a position, so a still stretch is found soon
     /// after it starts whatever the phase of the stream.
-    public mutating func add(_ sample: MotionSample) -> CalibrationFit.Face? {
+    package mutating func add(_ sample: MotionSample) -> CalibrationFit.Face? {
         window.append(sample)
         guard let first = window.first, sample.time - first.time >= seconds else { return nil }
         if case .accepted(let face) = accept(window) {
@@ -73,17 +73,17 @@ public struct PositionFinder: Sendable {
     }
 
     /// The accelerometer's correction from the six positions, and how well it fits them.
-    public struct Fit: Sendable, Hashable {
-        public var offset: Vector3
-        public var matrix: Matrix3
+    package struct Fit: Sendable, Hashable {
+        package var offset: Vector3
+        package var matrix: Matrix3
         /// The largest distance of a corrected position from its ideal `g·up`, m/s².
-        public var largestResidual: Double
+        package var largestResidual: Double
     }
 
     /// Fits offset and matrix to the six positions (``CalibrationFit/sixPosition(_:gravity:)``).
     ///
     /// - Throws: ``CalibrationFitError`` naming the faces still missing, or when the fit is degenerate.
-    public func fit() throws(CalibrationFitError) -> Fit {
+    package func fit() throws(CalibrationFitError) -> Fit {
         guard isComplete else {
             throw CalibrationFitError(
                 .missingPositions,

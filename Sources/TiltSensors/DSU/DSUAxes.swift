@@ -13,10 +13,10 @@ import TiltCore
 /// as a phone lies on a table: device x is the controller's x (right), device y is the controller's −z (away from
 /// the player), device z is the controller's y (up, out of the face). A tablet tiltd serves is a controller held the
 /// same way; a controller tiltd reads is a device lying so.
-public enum DSUAxes {
+package enum DSUAxes {
     /// The DSU motion for a sample: specific force `accel` (m/s²) and angular rate `gyro` (rad/s), both in tilt's
     /// device frame, taken at `timestamp` microseconds.
-    public static func motion(accel: Vector3, gyro: Vector3, timestamp: UInt64) -> DSUPacket.Motion {
+    package static func motion(accel: Vector3, gyro: Vector3, timestamp: UInt64) -> DSUPacket.Motion {
         // The controller's (SDL's) frame: x = device x, y = device z, z = −device y.
         let g = standardGravity
         let degrees = 180 / Double.pi
@@ -28,7 +28,7 @@ public enum DSUAxes {
 
     /// The device-frame specific force (m/s²) and angular rate (rad/s) a DSU motion carries: ``motion(accel:gyro:timestamp:)``
     /// undone.
-    public static func deviceFrame(_ motion: DSUPacket.Motion) -> (accel: Vector3, gyro: Vector3) {
+    package static func deviceFrame(_ motion: DSUPacket.Motion) -> (accel: Vector3, gyro: Vector3) {
         let g = standardGravity
         let radians = Double.pi / 180
         let a = motion.accel

@@ -3,35 +3,35 @@ import TiltCore
 /// A DSU server's address as people write it: `HOST[:PORT][/SLOT]` for `tiltd --dsu` (a name, an IPv4 address or a
 /// bracketed IPv6 one; port 26760 unless given; the slot 0 … 3, or the first connected one), `ADDR[:PORT]` for
 /// `tiltd --dsu-server`.
-public struct DSUEndpoint: Sendable, Hashable, CustomStringConvertible {
+package struct DSUEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The host: a name or an address, without brackets.
-    public var host: String
-    public var port: Int
+    package var host: String
+    package var port: Int
     /// The slot to read (`nil`: the first connected one). Never given for a server's own address.
-    public var slot: UInt8?
+    package var slot: UInt8?
 
-    public init(host: String, port: Int = DSUPacket.defaultPort, slot: UInt8? = nil) {
+    package init(host: String, port: Int = DSUPacket.defaultPort, slot: UInt8? = nil) {
         self.host = host
         self.port = port
         self.slot = slot
     }
 
     /// `HOST:PORT`, the host bracketed when it is an IPv6 address; `/SLOT` after it when one is chosen.
-    public var description: String {
+    package var description: String {
         let shown = host.contains(":") ? "[\(host)]" : host
         return "\(shown):\(port)" + (slot.map { "/\($0)" } ?? "")
     }
 
     /// Whether the host is a loopback address or `localhost`: the only ones a server listens on without the user
     /// choosing to be reachable from the network.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// Parses `text`; `allowsSlot` is false for a server's own address.
     ///
     /// - Throws: ``DSUAddressError`` saying what is wrong and what is expected.
-    public static func parse(_ text: String, allowsSlot: Bool = true) throws(DSUAddressError) -> DSUEndpoint {
+    package static func parse(_ text: String, allowsSlot: Bool = true) throws(DSUAddressError) -> DSUEndpoint {
         let expected =
             allowsSlot ? "HOST[:PORT][/SLOT], e.g. 192.168.1.5:26760/0" : "ADDRESS[:PORT], e.g. 127.0.0.1:26760"
         var rest = text.drop(while: \.isWhitespace)
@@ -87,10 +87,10 @@ public struct DSUEndpoint: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An address for DSU that cannot be used, and why.
-public typealias DSUAddressError = TiltError<DSUAddressErrorKind>
+package typealias DSUAddressError = TiltError<DSUAddressErrorKind>
 
 /// Why an address for DSU cannot be used.
-public enum DSUAddressErrorKind: String, Sendable, Hashable {
+package enum DSUAddressErrorKind: String, Sendable, Hashable {
     /// Not `HOST[:PORT][/SLOT]`.
     case syntax
     /// The host name does not resolve.

@@ -10,20 +10,20 @@ import TiltCore
 /// three messages both sides use are the version, the controller (slot) information and the controller data; a
 /// server answers each request with the same type. Other types (the unofficial motor messages) are refused as
 /// unknown.
-public enum DSUPacket {
+package enum DSUPacket {
     /// The one protocol version there is.
-    public static let version: UInt16 = 1001
+    package static let version: UInt16 = 1001
     /// The port servers listen on unless told otherwise.
-    public static let defaultPort = 26760
+    package static let defaultPort = 26760
     /// Bytes before the payload.
-    public static let headerSize = 16
+    package static let headerSize = 16
     /// Slots a server has: 0 … 3.
-    public static let slotCount = 4
+    package static let slotCount = 4
     /// The size of a controller-data packet, header included.
-    public static let dataPacketSize = 100
+    package static let dataPacketSize = 100
 
     /// Who sent a packet.
-    public enum Sender: Sendable, Hashable {
+    package enum Sender: Sendable, Hashable {
         /// `DSUS`.
         case server
         /// `DSUC`.
@@ -33,28 +33,28 @@ public enum DSUPacket {
     }
 
     /// The message types.
-    public enum MessageType: UInt32, Sendable {
+    package enum MessageType: UInt32, Sendable {
         case version = 0x10_0000
         case controllerInfo = 0x10_0001
         case controllerData = 0x10_0002
     }
 
     /// A slot's description, the start of both the information and the data messages.
-    public struct Slot: Sendable, Hashable {
+    package struct Slot: Sendable, Hashable {
         /// 0 … 3.
-        public var slot: UInt8
+        package var slot: UInt8
         /// 0 not connected, 1 reserved, 2 connected.
-        public var state: UInt8
+        package var state: UInt8
         /// 0 not applicable, 1 no or partial gyroscope, 2 full gyroscope.
-        public var model: UInt8
+        package var model: UInt8
         /// 0 not applicable, 1 USB, 2 Bluetooth.
-        public var connection: UInt8
+        package var connection: UInt8
         /// Six bytes.
-        public var mac: [UInt8]
+        package var mac: [UInt8]
         /// 0 not applicable, 1 dying … 5 full, 0xEE charging, 0xEF charged.
-        public var battery: UInt8
+        package var battery: UInt8
 
-        public init(
+        package init(
             slot: UInt8, state: UInt8 = 2, model: UInt8 = 2, connection: UInt8 = 0, mac: [UInt8] = [0, 0, 0, 0, 0, 0],
             battery: UInt8 = 0
         ) {
@@ -67,21 +67,21 @@ public enum DSUPacket {
         }
 
         /// A slot with nothing in it.
-        public static func empty(_ slot: UInt8) -> Slot {
+        package static func empty(_ slot: UInt8) -> Slot {
             Slot(slot: slot, state: 0, model: 0, connection: 0)
         }
     }
 
     /// Motion in the protocol's axes and units, with its time.
-    public struct Motion: Sendable, Hashable {
+    package struct Motion: Sendable, Hashable {
         /// When the sample was taken, microseconds (any origin; only differences count).
-        public var timestamp: UInt64
+        package var timestamp: UInt64
         /// Accelerometer x, y, z, in g.
-        public var accel: SIMD3<Float>
+        package var accel: SIMD3<Float>
         /// Gyroscope pitch, yaw, roll, in degrees per second.
-        public var gyro: SIMD3<Float>
+        package var gyro: SIMD3<Float>
 
-        public init(timestamp: UInt64, accel: SIMD3<Float>, gyro: SIMD3<Float>) {
+        package init(timestamp: UInt64, accel: SIMD3<Float>, gyro: SIMD3<Float>) {
             self.timestamp = timestamp
             self.accel = accel
             self.gyro = gyro
@@ -89,7 +89,7 @@ public enum DSUPacket {
     }
 
     /// What a client asks data for.
-    public enum Subscription: Sendable, Hashable {
+    package enum Subscription: Sendable, Hashable {
         /// Every slot (flags 0).
         case all
         /// One slot (flag 1).
@@ -99,7 +99,7 @@ public enum DSUPacket {
     }
 
     /// A decoded message.
-    public enum Message: Sendable, Hashable {
+    package enum Message: Sendable, Hashable {
         /// A client asks the protocol version (no payload).
         case versionRequest
         /// A server's protocol version.
@@ -115,16 +115,16 @@ public enum DSUPacket {
     }
 
     /// One decoded packet: who sent it, its id and its message.
-    public struct Decoded: Sendable, Hashable {
-        public var sender: Sender
-        public var id: UInt32
-        public var message: Message
+    package struct Decoded: Sendable, Hashable {
+        package var sender: Sender
+        package var id: UInt32
+        package var message: Message
     }
 
     // MARK: Encoding
 
     /// The packet carrying `message` from `sender` with id `id`, CRC filled in.
-    public static func encode(_ message: Message, from sender: Sender, id: UInt32) -> [UInt8] {
+    package static func encode(_ message: Message, from sender: Sender, id: UInt32) -> [UInt8] {
         var payload = Writer()
         switch message {
         case .versionRequest:
@@ -177,7 +177,7 @@ public enum DSUPacket {
     }
 
     /// zlib's CRC-32 of `bytes`.
-    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    package static func crc32(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBufferPointer { buffer in
             UInt32(CZlib.crc32(0, buffer.baseAddress, uInt(buffer.count)))
         }
@@ -191,7 +191,7 @@ public enum DSUPacket {
     /// length (the protocol's rule). The magic, the version and the CRC must be right, the type known and the payload
     /// long enough for it.
     /// - Throws: ``DSUError`` saying which.
-    public static func decode(_ datagram: [UInt8]) throws(DSUError) -> Decoded {
+    package static func decode(_ datagram: [UInt8]) throws(DSUError) -> Decoded {
         guard datagram.count >= headerSize + 4 else {
             throw DSUError(.truncated, "a DSU packet of \(datagram.count) bytes is shorter than its header (20 bytes)")
         }
@@ -330,10 +330,10 @@ public enum DSUPacket {
 }
 
 /// A DSU packet that was refused, and why.
-public typealias DSUError = TiltError<DSUErrorKind>
+package typealias DSUError = TiltError<DSUErrorKind>
 
 /// Why a DSU packet was refused: what the server counts in `status` by reason.
-public enum DSUErrorKind: String, Sendable, Hashable, CaseIterable {
+package enum DSUErrorKind: String, Sendable, Hashable, CaseIterable {
     /// Shorter than its header or than its length field says.
     case truncated
     /// Not `DSUS` or `DSUC`.

@@ -1,29 +1,29 @@
 /// What `tilt sensors` shows about one evdev motion sensor: sysfs's description, and what opening it tells (the
 /// axes' resolutions, the report rate) when it can be read.
-public struct EvdevDeviceReport: Codable, Hashable, Sendable {
+package struct EvdevDeviceReport: Codable, Hashable, Sendable {
     /// The event node, e.g. `/dev/input/event7`.
-    public var path: String
+    package var path: String
     /// The input device's name, which calibration files match (`name = …` in `[match]`).
-    public var name: String
+    package var name: String
     /// A controller's Bluetooth address or serial (`uniq`), where the driver sets it.
-    public var uniq: String?
+    package var uniq: String?
     /// `ABS_X` … `ABS_RZ` it has, by name (`x`, `y`, `z`, `rx`, `ry`, `rz`).
-    public var axes: [String]
+    package var axes: [String]
     /// `accel`, and `anglvel` with a gyroscope.
-    public var kinds: [String]
+    package var kinds: [String]
     /// The resolution of `ABS_X/Y/Z` in units per g, and of `ABS_RX/RY/RZ` in units per °/s; `nil` when the node
     /// could not be opened.
-    public var accelResolution: [Int32]?
-    public var gyroResolution: [Int32]?
+    package var accelResolution: [Int32]?
+    package var gyroResolution: [Int32]?
     /// How its axes turn into the device frame before calibration: `controller` or `identity` (``EvdevMount``).
-    public var mount: String
+    package var mount: String
     /// The report rate measured over a moment of reading, Hz; `nil` when not measured or the device sent too few
     /// reports (an accelerometer that reports changes only, lying still).
-    public var rateHz: Double?
+    package var rateHz: Double?
     /// Why the node could not be opened, if it could not (e.g. permission), with what to do.
-    public var problem: String?
+    package var problem: String?
 
-    public init(
+    package init(
         path: String, name: String, uniq: String?, axes: [String], kinds: [String], accelResolution: [Int32]?,
         gyroResolution: [Int32]?, mount: String, rateHz: Double?, problem: String?
     ) {

@@ -1,22 +1,22 @@
 import FoundationEssentials
 
 /// What sysfs tells about one evdev event node, without opening it.
-public struct EvdevDeviceInfo: Codable, Hashable, Sendable {
+package struct EvdevDeviceInfo: Codable, Hashable, Sendable {
     /// The event node, e.g. `/dev/input/event7`.
-    public var path: String
+    package var path: String
     /// Its kernel name, e.g. `event7`.
-    public var node: String
+    package var node: String
     /// The input device's `name`, e.g. `Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors`.
-    public var name: String
+    package var name: String
     /// Its `phys` and `uniq` (a controller's Bluetooth address), where the driver sets them.
-    public var phys: String?
-    public var uniq: String?
+    package var phys: String?
+    package var uniq: String?
     /// Whether it has `INPUT_PROP_ACCELEROMETER`: the kernel's mark of a motion-sensor node.
-    public var isAccelerometer: Bool
+    package var isAccelerometer: Bool
     /// Which of `ABS_X`, `ABS_Y`, `ABS_Z`, `ABS_RX`, `ABS_RY`, `ABS_RZ` it has, by name (`x`, `y`, `z`, `rx`, …).
-    public var axes: [String]
+    package var axes: [String]
 
-    public init(
+    package init(
         path: String, node: String, name: String, phys: String? = nil, uniq: String? = nil, isAccelerometer: Bool,
         axes: [String]
     ) {
@@ -30,13 +30,13 @@ public struct EvdevDeviceInfo: Codable, Hashable, Sendable {
     }
 
     /// Accelerometer axes: `ABS_X`, `ABS_Y` and `ABS_Z` all there.
-    public var hasAccelerometer: Bool { ["x", "y", "z"].allSatisfy(axes.contains) }
+    package var hasAccelerometer: Bool { ["x", "y", "z"].allSatisfy(axes.contains) }
     /// Gyroscope axes: `ABS_RX`, `ABS_RY` and `ABS_RZ` all there.
-    public var hasGyroscope: Bool { ["rx", "ry", "rz"].allSatisfy(axes.contains) }
+    package var hasGyroscope: Bool { ["rx", "ry", "rz"].allSatisfy(axes.contains) }
     /// A motion sensor tilt reads: the property and the three accelerometer axes.
-    public var isMotionSensor: Bool { isAccelerometer && hasAccelerometer }
+    package var isMotionSensor: Bool { isAccelerometer && hasAccelerometer }
     /// The kinds it gives, as ``SensorDescription`` names them: `accel`, and `anglvel` with a gyroscope.
-    public var kinds: [String] { hasGyroscope ? ["accel", "anglvel"] : ["accel"] }
+    package var kinds: [String] { hasGyroscope ? ["accel", "anglvel"] : ["accel"] }
 
     /// Why it is not a motion sensor, for messages; `nil` when it is one.
     var notMotionSensorReason: String? {
@@ -48,13 +48,13 @@ public struct EvdevDeviceInfo: Codable, Hashable, Sendable {
 
 /// Finds evdev motion sensors through sysfs: `SYSFS/class/input/eventN/device/{properties,name,capabilities/abs}`,
 /// each node at `DEV/input/eventN`. Both roots can be moved (tests use a temporary folder), and nothing is opened.
-public struct EvdevDiscovery: Sendable, Hashable {
+package struct EvdevDiscovery: Sendable, Hashable {
     /// The sysfs mount, normally `/sys`.
-    public var sysfsRoot: String
+    package var sysfsRoot: String
     /// The device folder, normally `/dev`.
-    public var devRoot: String
+    package var devRoot: String
 
-    public init(sysfsRoot: String = "/sys", devRoot: String = "/dev") {
+    package init(sysfsRoot: String = "/sys", devRoot: String = "/dev") {
         self.sysfsRoot = sysfsRoot
         self.devRoot = devRoot
     }
@@ -65,10 +65,10 @@ public struct EvdevDiscovery: Sendable, Hashable {
     static let axisNames = ["x", "y", "z", "rx", "ry", "rz"]
 
     /// The folder of event nodes in sysfs: `SYSFS/class/input`.
-    public var classFolder: String { sysfsRoot + "/class/input" }
+    package var classFolder: String { sysfsRoot + "/class/input" }
 
     /// Every event node sysfs lists, motion sensors or not, by node number (`event2` before `event10`).
-    public func all() -> [EvdevDeviceInfo] {
+    package func all() -> [EvdevDeviceInfo] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: classFolder)) ?? []
         let numbered = names.compactMap { name -> (Int, String)? in
             guard name.hasPrefix("event"), let n = Int(name.dropFirst(5)) else { return nil }
@@ -78,12 +78,12 @@ public struct EvdevDiscovery: Sendable, Hashable {
     }
 
     /// The motion sensors (``EvdevDeviceInfo/isMotionSensor``), by node number.
-    public func motionSensors() -> [EvdevDeviceInfo] { all().filter(\.isMotionSensor) }
+    package func motionSensors() -> [EvdevDeviceInfo] { all().filter(\.isMotionSensor) }
 
     /// The first motion sensor, preferring one named `preferred` (the device read before, come back as another node).
     ///
     /// - Throws: ``EvdevError`` (`noDevice`) saying what was searched and what is there.
-    public func first(preferring preferred: String? = nil) throws(EvdevError) -> EvdevDeviceInfo {
+    package func first(preferring preferred: String? = nil) throws(EvdevError) -> EvdevDeviceInfo {
         let devices = all()
         let sensors = devices.filter(\.isMotionSensor)
         if let preferred, let same = sensors.first(where: { $0.name == preferred }) { return same }
@@ -98,7 +98,7 @@ public struct EvdevDiscovery: Sendable, Hashable {
     ///
     /// - Throws: ``EvdevError``: `missing` when nothing is at `path`, `notMotionSensor` when it is no event node or
     ///   not a motion sensor.
-    public func describe(path: String) throws(EvdevError) -> EvdevDeviceInfo {
+    package func describe(path: String) throws(EvdevError) -> EvdevDeviceInfo {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
         let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
         let node = String(resolved.split(separator: "/").last ?? "")

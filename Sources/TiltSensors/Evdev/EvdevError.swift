@@ -1,5 +1,5 @@
 /// A failure finding or reading an evdev motion sensor, with what went wrong, where, and what to do.
-public struct EvdevError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct EvdevError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong, for a caller to switch on.
     ///
     /// - `noDevice`: no motion-sensor event node was found (`--evdev` without a path)
@@ -8,7 +8,7 @@ public struct EvdevError: Error, CustomStringConvertible, Sendable, Equatable {
     /// - `permission`: the node cannot be opened for reading (`EACCES`, `EPERM`)
     /// - `deviceLost`: the device went away while read (unplugged)
     /// - `io`: another failure opening or reading the device
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case noDevice, missing, notMotionSensor, permission, deviceLost, io
     }
 
@@ -24,7 +24,7 @@ public struct EvdevError: Error, CustomStringConvertible, Sendable, Equatable {
     private let detail: Detail
 
     /// What went wrong.
-    public var kind: Kind {
+    package var kind: Kind {
         switch detail {
         case .noDevice: .noDevice
         case .missing: .missing
@@ -55,14 +55,14 @@ public struct EvdevError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     /// Whether waiting may help: the device went away or is not there yet (a controller to be plugged in).
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch detail {
         case .deviceLost, .missing, .noDevice: true
         default: false
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch detail {
         case .noDevice(let searched, let others):
             let seen =

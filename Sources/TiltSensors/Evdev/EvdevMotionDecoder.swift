@@ -1,15 +1,15 @@
 import TiltCore
 
 /// One Linux input event (`struct input_event`): its time, type, code and value.
-public struct InputEvent: Sendable, Hashable {
+package struct InputEvent: Sendable, Hashable {
     /// The kernel's time of the event, seconds (`CLOCK_MONOTONIC` when the reader asked for it with
     /// `EVIOCSCLOCKID`, as tiltd does).
-    public var time: Double
-    public var type: UInt16
-    public var code: UInt16
-    public var value: Int32
+    package var time: Double
+    package var type: UInt16
+    package var code: UInt16
+    package var value: Int32
 
-    public init(time: Double, type: UInt16, code: UInt16, value: Int32) {
+    package init(time: Double, type: UInt16, code: UInt16, value: Int32) {
         self.time = time
         self.type = type
         self.code = code
@@ -17,14 +17,14 @@ public struct InputEvent: Sendable, Hashable {
     }
 
     /// `EV_SYN`, `EV_ABS`, `EV_MSC`.
-    public static let synchronization: UInt16 = 0x00
-    public static let absolute: UInt16 = 0x03
-    public static let miscellaneous: UInt16 = 0x04
+    package static let synchronization: UInt16 = 0x00
+    package static let absolute: UInt16 = 0x03
+    package static let miscellaneous: UInt16 = 0x04
     /// `SYN_REPORT`, `SYN_DROPPED`.
-    public static let report: UInt16 = 0
-    public static let dropped: UInt16 = 3
+    package static let report: UInt16 = 0
+    package static let dropped: UInt16 = 3
     /// `MSC_TIMESTAMP`: the device's own time of the report, microseconds, wrapping at 2³².
-    public static let timestamp: UInt16 = 0x05
+    package static let timestamp: UInt16 = 0x05
 }
 
 /// Motion samples out of a motion-sensor event node (`INPUT_PROP_ACCELEROMETER`: the "… Motion Sensors" devices of
@@ -43,30 +43,30 @@ public struct InputEvent: Sendable, Hashable {
 ///
 /// The samples are in the device's evdev axes, in SI units (m/s², rad/s); the mount into tilt's device frame is applied
 /// afterwards, as for IIO.
-public struct EvdevMotionDecoder: Sendable {
+package struct EvdevMotionDecoder: Sendable {
     /// The `resolution` of `ABS_X`, `ABS_Y`, `ABS_Z` (units per g) and, when the device has a gyroscope, of
     /// `ABS_RX`, `ABS_RY`, `ABS_RZ` (units per °/s). A resolution of 0 (a driver that sets none) counts as 1.
-    public struct Resolutions: Sendable, Hashable {
-        public var accel: [Int32]
-        public var gyro: [Int32]?
+    package struct Resolutions: Sendable, Hashable {
+        package var accel: [Int32]
+        package var gyro: [Int32]?
 
-        public init(accel: [Int32], gyro: [Int32]?) {
+        package init(accel: [Int32], gyro: [Int32]?) {
             self.accel = accel
             self.gyro = gyro
         }
     }
 
     /// What one event gave.
-    public enum Output: Sendable, Hashable {
+    package enum Output: Sendable, Hashable {
         /// A report completed: the sample, and whether events were lost before it (a gap not to integrate across).
         case sample(MotionSample, afterGap: Bool)
         /// The kernel dropped events: read the axes' current values and pass them to ``resync(values:)``.
         case needsResync
     }
 
-    public let resolutions: Resolutions
+    package let resolutions: Resolutions
     /// The latest raw value of each axis: ABS_X … ABS_RZ.
-    public private(set) var values: [Int32] = [0, 0, 0, 0, 0, 0]
+    package private(set) var values: [Int32] = [0, 0, 0, 0, 0, 0]
     /// The changes of the report under way, applied together at its `SYN_REPORT` (a report cut by `SYN_DROPPED`
     /// changes nothing).
     private var pending: [Int32?] = [nil, nil, nil, nil, nil, nil]
@@ -76,15 +76,15 @@ public struct EvdevMotionDecoder: Sendable {
     private var stampSeconds = 0.0
     private var sawStampInReport = false
     /// Samples handed out, and reports lost to `SYN_DROPPED`.
-    public private(set) var samples = 0
-    public private(set) var drops = 0
+    package private(set) var samples = 0
+    package private(set) var drops = 0
 
-    public init(resolutions: Resolutions) {
+    package init(resolutions: Resolutions) {
         self.resolutions = resolutions
     }
 
     /// Takes one event; returns a sample at each `SYN_REPORT` (none while events are being dropped).
-    public mutating func feed(_ event: InputEvent) -> Output? {
+    package mutating func feed(_ event: InputEvent) -> Output? {
         switch (event.type, event.code) {
         case (InputEvent.synchronization, InputEvent.dropped):
             dropping = true
@@ -127,7 +127,7 @@ public struct EvdevMotionDecoder: Sendable {
 
     /// The axes' values read after `SYN_DROPPED` (`EVIOCGABS` of ABS_X … ABS_RZ; fewer for an accelerometer-only
     /// device). The device's timestamp restarts from the next report's event time.
-    public mutating func resync(values current: [Int32]) {
+    package mutating func resync(values current: [Int32]) {
         for (i, v) in current.prefix(6).enumerated() { values[i] = v }
         lastStamp = nil
     }

@@ -1,37 +1,37 @@
 /// What `tilt sensors` shows about one IIO device, and what ``IIOContextScanner`` finds.
-public struct IIODeviceReport: Codable, Hashable, Sendable {
+package struct IIODeviceReport: Codable, Hashable, Sendable {
     /// The IIO device id, e.g. `iio:device0`.
-    public var id: String
+    package var id: String
     /// The driver's name, e.g. `bmi160`.
-    public var name: String
+    package var name: String
     /// The `label` attribute, e.g. `accel-display`, if any.
-    public var label: String?
+    package var label: String?
     /// Motion kinds it has: `accel`, `anglvel`, `magn`.
-    public var kinds: [String]
+    package var kinds: [String]
     /// Input channel ids, e.g. `accel_x`, `timestamp`.
-    public var channels: [String]
+    package var channels: [String]
     /// The current sampling frequency in Hz, if the device has one.
-    public var rateHz: Double?
+    package var rateHz: Double?
     /// The rates it offers (`sampling_frequency_available`).
-    public var availableRatesHz: [Double]
+    package var availableRatesHz: [Double]
     /// `_scale` per kind (raw units to SI; magnetometers report Gauss).
-    public var scale: [String: Double]
+    package var scale: [String: Double]
     /// `_offset` per kind, where present.
-    public var offset: [String: Double]
+    package var offset: [String: Double]
     /// The mount matrix in effect (`a, b, c; d, e, f; g, h, i`) and where it came from.
-    public var mountMatrix: String
+    package var mountMatrix: String
     /// `kernel`, `udev`, `environment` or `none`.
-    public var mountMatrixSource: String
+    package var mountMatrixSource: String
     /// `buffered` (scan elements and a character device) or `polled` (`_raw` attributes only).
-    public var mode: String
+    package var mode: String
     /// The trigger in use or chosen, if any.
-    public var trigger: String?
+    package var trigger: String?
     /// Whether ``IIOMotionSource`` reads it; a base accelerometer is listed but not used.
-    public var used: Bool
+    package var used: Bool
     /// Why it is or is not used, for people.
-    public var role: String
+    package var role: String
 
-    public init(
+    package init(
         id: String, name: String, label: String?, kinds: [String], channels: [String], rateHz: Double?,
         availableRatesHz: [Double], scale: [String: Double], offset: [String: Double], mountMatrix: String,
         mountMatrixSource: String, mode: String, trigger: String?, used: Bool, role: String

@@ -1,5 +1,5 @@
 /// A failure talking to IIO sensors through libiio, with what went wrong, where, and what to do.
-public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong, for a caller to switch on.
     ///
     /// - `noContext`: no IIO context could be made for the URI
@@ -9,7 +9,7 @@ public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
     /// - `deviceLost`: the device went away
     /// - `io`: a read or a setting of the device failed
     /// - `busy`: another program holds the device's buffer
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case noContext, noSensors, badFormat, badMountMatrix, deviceLost, io, busy
     }
 
@@ -27,7 +27,7 @@ public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
     private let detail: Detail
 
     /// What went wrong.
-    public var kind: Kind {
+    package var kind: Kind {
         switch detail {
         case .noContext: .noContext
         case .noSensors: .noSensors
@@ -56,20 +56,20 @@ public struct IIOError: Error, CustomStringConvertible, Sendable, Equatable {
     package static func busy(device: String) -> IIOError { IIOError(detail: .busy(device: device)) }
 
     /// Whether another program holds the device's buffer, so polling its attributes is the way to read it now.
-    public var isBusy: Bool {
+    package var isBusy: Bool {
         if case .busy = detail { return true }
         return false
     }
 
     /// Whether the device went away (or the context could not be made) and trying again later may work.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch detail {
         case .deviceLost, .noSensors, .noContext: return true
         default: return false
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch detail {
         case .noContext(let uri, let e):
             return "cannot open the IIO context '\(uri)' (\(errnoText(e))); for local: check that /sys/bus/iio exists "

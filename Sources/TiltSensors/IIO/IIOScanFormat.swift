@@ -3,22 +3,22 @@
 /// The text form is `[be|le]:[s|u]BITS/STORAGEBITS[XREPEAT]>>SHIFT`, e.g. `le:s16/16>>0` or `be:s12/16>>4`:
 /// the value occupies `STORAGEBITS` bits in the given byte order; shifting right by `SHIFT` and keeping the low
 /// `BITS` bits (sign-extended when `s`) gives the raw reading.
-public struct IIOScanFormat: Hashable, Sendable, CustomStringConvertible {
+package struct IIOScanFormat: Hashable, Sendable, CustomStringConvertible {
     /// Whether the storage word is big-endian.
-    public var isBigEndian: Bool
+    package var isBigEndian: Bool
     /// Whether the value is two's-complement signed.
-    public var isSigned: Bool
+    package var isSigned: Bool
     /// Significant bits.
-    public var bits: Int
+    package var bits: Int
     /// Bits of storage, a multiple of 8.
-    public var storageBits: Int
+    package var storageBits: Int
     /// Right shift applied before masking.
-    public var shift: Int
+    package var shift: Int
     /// How many values of this format follow each other (usually 1).
-    public var repeatCount: Int
+    package var repeatCount: Int
 
     /// Creates a format from its parts.
-    public init(isBigEndian: Bool, isSigned: Bool, bits: Int, storageBits: Int, shift: Int, repeatCount: Int = 1) {
+    package init(isBigEndian: Bool, isSigned: Bool, bits: Int, storageBits: Int, shift: Int, repeatCount: Int = 1) {
         self.isBigEndian = isBigEndian
         self.isSigned = isSigned
         self.bits = bits
@@ -30,7 +30,7 @@ public struct IIOScanFormat: Hashable, Sendable, CustomStringConvertible {
     /// Parses the kernel's text form, e.g. `le:s16/16>>0`.
     ///
     /// - Throws: ``IIOError`` when the text is not in that form.
-    public init(parsing text: String) throws(IIOError) {
+    package init(parsing text: String) throws(IIOError) {
         let t = text.trimmingIIOWhitespace()
         let bad = IIOError.badFormat(text)
         guard let colon = t.firstIndex(of: ":") else { throw bad }
@@ -58,18 +58,18 @@ public struct IIOScanFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The text form, as in `scan_elements/*_type`.
-    public var description: String {
+    package var description: String {
         "\(isBigEndian ? "be" : "le"):\(isSigned ? "s" : "u")\(bits)/\(storageBits)"
             + (repeatCount > 1 ? "X\(repeatCount)" : "") + ">>\(shift)"
     }
 
     /// Bytes one value occupies.
-    public var byteCount: Int { storageBits / 8 }
+    package var byteCount: Int { storageBits / 8 }
 
     private var mask: UInt64 { bits >= 64 ? ~0 : (UInt64(1) << UInt64(bits)) - 1 }
 
     /// Decodes one value stored at `bytes` (at least ``byteCount`` bytes).
-    public func decode(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+    package func decode(_ bytes: UnsafeRawBufferPointer) -> Int64 {
         var word: UInt64 = 0
         let n = min(byteCount, bytes.count)
         for i in 0..<n {
@@ -88,12 +88,12 @@ public struct IIOScanFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Decodes one value from an array of bytes (for tests and tools).
-    public func decode(_ bytes: [UInt8]) -> Int64 {
+    package func decode(_ bytes: [UInt8]) -> Int64 {
         bytes.withUnsafeBytes { decode($0) }
     }
 
     /// The smallest and largest raw values the format can hold.
-    public var range: ClosedRange<Int64> {
+    package var range: ClosedRange<Int64> {
         if isSigned {
             let half = bits >= 64 ? Int64.max : (Int64(1) << Int64(bits - 1)) - 1
             return (-half - 1)...half
@@ -102,7 +102,7 @@ public struct IIOScanFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `raw` sits at the end of the range, which a clipping sensor reports when it saturates.
-    public func isSaturated(_ raw: Int64) -> Bool {
+    package func isSaturated(_ raw: Int64) -> Bool {
         if isSigned { return raw == range.lowerBound || raw == range.upperBound }
         return raw == range.upperBound
     }

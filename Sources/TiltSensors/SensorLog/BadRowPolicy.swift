@@ -4,7 +4,7 @@
 ///
 /// Only a row error (``SensorLogError/Kind/row``) is subject to it; a log that cannot be opened or read, has a bad
 /// header, or is truncated is an error under either policy.
-public enum BadRowPolicy: Sendable, Hashable {
+package enum BadRowPolicy: Sendable, Hashable {
     /// Skip the row, count it, and go on (the default): one corrupt row costs one sample, not the whole log. The
     /// reader reports the first ten and then every thousandth (``SkippedRows``), and the count at the end.
     case skip
@@ -12,7 +12,7 @@ public enum BadRowPolicy: Sendable, Hashable {
     case strict
 
     /// `.strict` when `strict`, else `.skip`: what a `--strict` flag asks for.
-    public init(strict: Bool) {
+    package init(strict: Bool) {
         self = strict ? .strict : .skip
     }
 }

@@ -18,21 +18,21 @@ import TiltCore
 ///
 /// Between runs (sensor on demand) the replay keeps its place in the log; sample times continue from there, with
 /// no jump. With `loop`, the log starts over at its end, its times shifted so they keep increasing.
-public final class LogReplaySource: MotionSource {
+package final class LogReplaySource: MotionSource {
     /// Replay settings.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// The log's path (`.csv` or `.csv.gz`).
-        public var path: String
+        package var path: String
         /// Playback speed: 1 is real time, 10 ten times faster.
-        public var speed: Double
+        package var speed: Double
         /// Start over at the end of the log.
-        public var loop: Bool
+        package var loop: Bool
         /// Pass magnetometer readings on (false drops them, for 6D).
-        public var useMagnetometer: Bool
+        package var useMagnetometer: Bool
         /// What a malformed row does: skipped and reported (the default), or the end of the replay.
-        public var badRows = BadRowPolicy.skip
+        package var badRows = BadRowPolicy.skip
 
-        public init(path: String, speed: Double = 1, loop: Bool = false, useMagnetometer: Bool = true) {
+        package init(path: String, speed: Double = 1, loop: Bool = false, useMagnetometer: Bool = true) {
             self.path = path
             self.speed = speed
             self.loop = loop
@@ -53,19 +53,19 @@ public final class LogReplaySource: MotionSource {
         var pendingGap: SampleGap?
     }
 
-    public let configuration: Configuration
-    public let sensors: [SensorDescription]
-    public let name: String
+    package let configuration: Configuration
+    package let sensors: [SensorDescription]
+    package let name: String
     private let state: Mutex<State>
 
-    public var summary: String {
+    package var summary: String {
         "replay \(configuration.path): \(sensors.flatMap(\.kinds).joined(separator: ", "))"
     }
 
     /// Opens the log and reads its header.
     ///
     /// - Throws: ``SensorLogError`` when the log cannot be opened or its header is unusable.
-    public init(configuration: Configuration) throws(SensorLogError) {
+    package init(configuration: Configuration) throws(SensorLogError) {
         self.configuration = configuration
         let reader = try SensorLogReader(path: configuration.path)
         let file = configuration.path.split(separator: "/").last.map(String.init) ?? configuration.path
@@ -89,7 +89,7 @@ public final class LogReplaySource: MotionSource {
         return String(cString: resolved)
     }
 
-    public func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
+    package func run(rate: Double?, events: @Sendable (MotionSourceEvent) -> Void) async throws {
         let speed = configuration.speed > 0 ? configuration.speed : 1
         let clock = ContinuousClock()
         let start = clock.now
@@ -174,7 +174,7 @@ public final class LogReplaySource: MotionSource {
 }
 
 extension LogReplaySource.Configuration: MotionSourceConfiguration {
-    public func open() throws -> any MotionSource { try LogReplaySource(configuration: self) }
-    public var openFailure: String { "cannot replay" }
-    public var calibrationExemption: String? { "a replayed log is already in the device frame" }
+    package func open() throws -> any MotionSource { try LogReplaySource(configuration: self) }
+    package var openFailure: String { "cannot replay" }
+    package var calibrationExemption: String? { "a replayed log is already in the device frame" }
 }

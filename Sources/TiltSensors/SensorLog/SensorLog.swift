@@ -1,22 +1,22 @@
 import TiltCore
 
 /// A whole sensor log in memory, for offline work (`tilt fuse`, benchmarks, tests).
-public struct SensorLog: Sendable {
-    public var path: String
-    public var metadata: [String: String]
-    public var samples: [MotionSample]
+package struct SensorLog: Sendable {
+    package var path: String
+    package var metadata: [String: String]
+    package var samples: [MotionSample]
     /// Reference orientations per sample (nil where unknown), if the log has `truth_*` columns.
-    public var truth: [Quaternion?]?
+    package var truth: [Quaternion?]?
     /// The `movement` column per sample, if present.
-    public var movement: [Bool]?
-    public var hasMagnetometer: Bool
+    package var movement: [Bool]?
+    package var hasMagnetometer: Bool
     /// The bad rows skipped while reading (none under ``BadRowPolicy/strict``).
-    public var skipped: SkippedRows
+    package var skipped: SkippedRows
     /// The gaps, by the index in ``samples`` of the sample each comes before (`samples.count` for one after the last
     /// sample): `# gap` markers and times that go back (docs/log-format.md). Fusing does not integrate across them (``MotionPipeline/markGap()``).
-    public var gaps: [Int: SampleGap] = [:]
+    package var gaps: [Int: SampleGap] = [:]
 
-    public init(
+    package init(
         path: String, metadata: [String: String] = [:], samples: [MotionSample], truth: [Quaternion?]? = nil,
         movement: [Bool]? = nil, hasMagnetometer: Bool, skipped: SkippedRows = SkippedRows()
     ) {
@@ -30,7 +30,7 @@ public struct SensorLog: Sendable {
     }
 
     /// The sampling rate from the `sampling_rate_hz` metadata, else from the median sample interval.
-    public var samplingRate: Double? {
+    package var samplingRate: Double? {
         if let text = metadata["sampling_rate_hz"], let v = Double(text), v > 0 { return v }
         guard samples.count > 2 else { return nil }
         var dts = zip(samples.dropFirst(), samples).map { $0.time - $1.time }.filter { $0 > 0 }
@@ -48,7 +48,7 @@ public struct SensorLog: Sendable {
     ///     skipped rows ``SkippedRows`` reports, then, when any were skipped, its summary.
     /// - Throws: ``SensorLogError`` naming the file, line and column of the problem: one the policy does not skip, or
     ///   a log that cannot be read, has a bad header or is truncated.
-    public static func read(
+    package static func read(
         path: String, badRows policy: BadRowPolicy = .skip, report: (String) -> Void = { _ in }
     ) throws(SensorLogError) -> SensorLog {
         let reader = try SensorLogReader(path: path)

@@ -1,24 +1,24 @@
 /// A problem with a sensor log: where it is (file, line, column) and what to do about it.
-public struct SensorLogError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct SensorLogError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of problem it is, which decides whether a reader may go on past it: `file` (the file as a whole
     /// cannot be opened or read, or has no header), `header` (a required column is missing, or only some of
     /// `mag_x..z` are there), `row` (one data row is malformed; the rows after it can still be read, see
     /// ``BadRowPolicy``), `truncated` (the compressed stream ends early: the rest of the log is missing).
-    public enum Kind: Sendable, Hashable { case file, header, row, truncated }
+    package enum Kind: Sendable, Hashable { case file, header, row, truncated }
 
     /// The log's path.
-    public var path: String
+    package var path: String
     /// 1-based line number in the file, or `nil` for problems with the file as a whole.
-    public var line: Int?
+    package var line: Int?
     /// The column's name (or names, for a header), where columns are at fault.
-    public var column: String?
+    package var column: String?
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// What kind of problem it is.
-    public var kind: Kind
+    package var kind: Kind
 
     /// - Parameter kind: Defaults to ``Kind/row`` when a line is given, else ``Kind/file``.
-    public init(path: String, line: Int? = nil, column: String? = nil, message: String, kind: Kind? = nil) {
+    package init(path: String, line: Int? = nil, column: String? = nil, message: String, kind: Kind? = nil) {
         self.path = path
         self.line = line
         self.column = column
@@ -27,11 +27,11 @@ public struct SensorLogError: Error, CustomStringConvertible, Sendable, Equatabl
     }
 
     /// Whether a reader may skip this problem and go on with the next row: only a malformed row is skippable.
-    public var isSkippable: Bool { kind == .row }
+    package var isSkippable: Bool { kind == .row }
 
     /// `path:line (column c): message`; a header error leaves the column out, because its message names the
     /// missing columns and those the header has.
-    public var description: String {
+    package var description: String {
         var location = path
         if let line { location += ":\(line)" }
         if let column, kind != .header { location += " (column \(column))" }

@@ -12,31 +12,31 @@ import TiltCore
 /// Feed it every line of a log in order with ``consume(_:lineNumber:)``: comments and blank lines are skipped
 /// (`# key=value; …` comments before the header become ``metadata``), the first other line is the header, and each
 /// line after it is a data row. A bad row throws and leaves the parser ready for the next line.
-public struct SensorLogParser: Sendable {
+package struct SensorLogParser: Sendable {
     /// The log's path, for error messages.
-    public let path: String
+    package let path: String
     /// `key=value` pairs from `#` comments seen before the header.
-    public private(set) var metadata: [String: String] = [:]
+    package private(set) var metadata: [String: String] = [:]
     /// The header's column names; empty until the header has been read.
-    public private(set) var columns: [String] = []
+    package private(set) var columns: [String] = []
     /// Whether the header has been read.
-    public private(set) var hasHeader = false
+    package private(set) var hasHeader = false
     /// Whether the log has `mag_x..z` columns.
-    public private(set) var hasMagnetometer = false
+    package private(set) var hasMagnetometer = false
     /// Whether the log has `truth_w..z` columns.
-    public private(set) var hasTruth = false
+    package private(set) var hasTruth = false
     /// Whether the log has a `movement` column.
-    public private(set) var hasMovement = false
+    package private(set) var hasMovement = false
     /// Data rows taken so far, bad ones included: the 1-based row number of the last one.
-    public private(set) var rowCount = 0
+    package private(set) var rowCount = 0
 
     /// The longest field read as a number, in bytes; longer ones are refused as not a number.
-    public static let maxFieldLength = 256
+    package static let maxFieldLength = 256
 
     private var index = ColumnIndex()
     /// A gap marked (`# gap …`) since the last good row, passed on with the next one; at the end of the log, the
     /// gap after its last row (samples lost at the end of a recording).
-    public private(set) var pendingGap: SampleGap?
+    package private(set) var pendingGap: SampleGap?
     /// The time of the last good row, to tell time that goes backwards.
     private var lastRowTime: Double?
 
@@ -50,7 +50,7 @@ public struct SensorLogParser: Sendable {
         var count = 0
     }
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
@@ -62,7 +62,7 @@ public struct SensorLogParser: Sendable {
     /// - Returns: The row, when the line is a data row; `nil` for comments, blank lines and the header.
     /// - Throws: ``SensorLogError`` for a header without the required columns or a malformed row (wrong number of
     ///   fields, a value that is not a number, a required value that is not finite).
-    public mutating func consume(_ line: ArraySlice<UInt8>, lineNumber: Int) throws(SensorLogError)
+    package mutating func consume(_ line: ArraySlice<UInt8>, lineNumber: Int) throws(SensorLogError)
         -> SensorLogRow?
     {
         let line = Self.trimmed(line)
@@ -96,7 +96,7 @@ public struct SensorLogParser: Sendable {
     /// The gap a comment after the header marks, if it is a marker: `gap`, then optionally `key=value` pairs
     /// separated by `;` (`count`, `first`, `last`, `reason`; others are ignored), e.g.
     /// `# gap count=393; first=21.5025; last=21.9225`.
-    public static func gapMarker(_ comment: String) -> SampleGap? {
+    package static func gapMarker(_ comment: String) -> SampleGap? {
         let text = comment.drop { $0 == " " || $0 == "\t" }
         guard text.hasPrefix("gap") else { return nil }
         let rest = text.dropFirst(3)
@@ -118,7 +118,7 @@ public struct SensorLogParser: Sendable {
     }
 
     /// The error for a log that ended before its header.
-    public var missingHeaderError: SensorLogError {
+    package var missingHeaderError: SensorLogError {
         SensorLogError(
             path: path,
             message: "the log has no header line; expected a CSV header such as t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z")

@@ -21,25 +21,25 @@ import TiltCore
 /// inside the gzip stream) throws ``SensorLogError/Kind/truncated`` naming the row it is cut at, instead of passing
 /// the cut-off last line on as one more bad row. That error, and a read error, end the log: every later call throws
 /// it again.
-public final class SensorLogReader {
+package final class SensorLogReader {
     /// A parsed row.
-    public typealias Row = SensorLogRow
+    package typealias Row = SensorLogRow
 
     /// The log's path.
-    public let path: String
+    package let path: String
     /// `key=value` pairs from `#` comments seen before the header.
-    public var metadata: [String: String] { parser.metadata }
+    package var metadata: [String: String] { parser.metadata }
     /// The header's column names.
-    public var columns: [String] { parser.columns }
+    package var columns: [String] { parser.columns }
     /// Whether the log has `mag_x..z` columns.
-    public var hasMagnetometer: Bool { parser.hasMagnetometer }
+    package var hasMagnetometer: Bool { parser.hasMagnetometer }
     /// Whether the log has `truth_w..z` columns.
-    public var hasTruth: Bool { parser.hasTruth }
+    package var hasTruth: Bool { parser.hasTruth }
     /// Whether the log has a `movement` column.
-    public var hasMovement: Bool { parser.hasMovement }
+    package var hasMovement: Bool { parser.hasMovement }
     /// A gap marked after the last row read so far: once ``next()`` has returned `nil`, the gap at the end of the
     /// log (samples a recording lost after its last one).
-    public var gapAfterLastRow: SampleGap? { parser.pendingGap }
+    package var gapAfterLastRow: SampleGap? { parser.pendingGap }
 
     private var file: gzFile?
     private var buffer: [UInt8] = []
@@ -55,7 +55,7 @@ public final class SensorLogReader {
     /// Opens `path` and reads the comments and header.
     ///
     /// - Throws: ``SensorLogError`` when the file cannot be opened, is empty, or its header lacks a required column.
-    public init(path: String) throws(SensorLogError) {
+    package init(path: String) throws(SensorLogError) {
         self.path = path
         parser = SensorLogParser(path: path)
         // A folder or a file of another kind is named as such, rather than read as a log whose first line is raw
@@ -94,7 +94,7 @@ public final class SensorLogReader {
     ///
     /// - Throws: ``SensorLogError`` for a malformed row (wrong number of fields, a value that is not a number, a
     ///   required value that is not finite) or a read error. The reader can go on after a row error.
-    public func next() throws(SensorLogError) -> Row? {
+    package func next() throws(SensorLogError) -> Row? {
         while let line = try readLine() {
             if let row = try parser.consume(line, lineNumber: lineNumber) { return row }
         }

@@ -7,7 +7,7 @@ extension SensorLogWriter {
     ///
     /// ``SensorLog/recordedDeviceName`` reads the device back, so a calibration made from the log is matched to the
     /// sensor that recorded it.
-    public convenience init(recordingTo path: String, sensors: [SensorDescription], source: String)
+    package convenience init(recordingTo path: String, sensors: [SensorDescription], source: String)
         throws(SensorLogError)
     {
         try self.init(
@@ -23,7 +23,7 @@ extension SensorLogWriter {
 
 extension SensorLog {
     /// The first sensor named in the `device` metadata of a recording (`bmi160` of `bmi160+ak8975`), if any.
-    public var recordedDeviceName: String? {
+    package var recordedDeviceName: String? {
         metadata["device"].flatMap { $0.split(separator: "+").first.map(String.init) }
     }
 }

@@ -12,22 +12,22 @@ import TiltCore
 /// Every write is checked: a full disk or a vanished folder throws at once with the reason, so a recording never
 /// loses data silently. ``flush()`` pushes buffered rows to the file (and ends a gzip block) so that what was
 /// written survives a crash; ``close()`` finishes the file.
-public final class SensorLogWriter {
-    public let path: String
-    public let hasMagnetometer: Bool
+package final class SensorLogWriter {
+    package let path: String
+    package let hasMagnetometer: Bool
     private var file: gzFile?
     private var line = ""
     /// Rows written so far.
-    public private(set) var rowCount = 0
+    package private(set) var rowCount = 0
     /// Gap markers written so far.
-    public private(set) var gapCount = 0
+    package private(set) var gapCount = 0
 
     /// Creates (or truncates) the log at `path` and writes its metadata comment and header.
     ///
     /// - Parameters:
     ///   - metadata: `key=value` pairs for the first comment line (e.g. `sampling_rate_hz`, `device`, `source`).
     ///   - hasMagnetometer: Whether to write `mag_x..z` columns.
-    public init(path: String, metadata: [(String, String)] = [], hasMagnetometer: Bool) throws(SensorLogError) {
+    package init(path: String, metadata: [(String, String)] = [], hasMagnetometer: Bool) throws(SensorLogError) {
         self.path = path
         self.hasMagnetometer = hasMagnetometer
         let mode = path.hasSuffix(".gz") ? "wb6" : "wT"
@@ -50,7 +50,7 @@ public final class SensorLogWriter {
     }
 
     /// Appends one sample. Values are written with enough digits to read back exactly.
-    public func append(_ s: MotionSample) throws(SensorLogError) {
+    package func append(_ s: MotionSample) throws(SensorLogError) {
         line.removeAll(keepingCapacity: true)
         line += "\(s.time),\(s.gyro.x),\(s.gyro.y),\(s.gyro.z),\(s.accel.x),\(s.accel.y),\(s.accel.z)"
         if hasMagnetometer {
@@ -64,13 +64,13 @@ public final class SensorLogWriter {
     /// Marks a gap before the next row: samples lost (``SampleGap/count``, the times of the first and last lost
     /// one) or a break in the stream (a reconnection), as a `# gap …` comment line (docs/log-format.md). Readers
     /// that know markers do not fuse across it; older ones skip it as a comment.
-    public func appendGap(_ gap: SampleGap) throws(SensorLogError) {
+    package func appendGap(_ gap: SampleGap) throws(SensorLogError) {
         try write(Self.gapLine(gap))
         gapCount += 1
     }
 
     /// The marker line for `gap`, with its newline.
-    public static func gapLine(_ gap: SampleGap) -> String {
+    package static func gapLine(_ gap: SampleGap) -> String {
         var parts: [String] = []
         if let count = gap.count { parts.append("count=\(count)") }
         if let first = gap.first { parts.append("first=\(first)") }
@@ -84,14 +84,14 @@ public final class SensorLogWriter {
     }
 
     /// Pushes buffered rows to the file.
-    public func flush() throws(SensorLogError) {
+    package func flush() throws(SensorLogError) {
         guard let file else { return }
         let rc = gzflush(file, Z_SYNC_FLUSH)
         if rc != Z_OK { throw error("cannot flush the log") }
     }
 
     /// Finishes and closes the file. Further appends throw.
-    public func close() throws(SensorLogError) {
+    package func close() throws(SensorLogError) {
         guard let f = file else { return }
         file = nil
         let rc = gzclose(f)

@@ -3,16 +3,16 @@
 /// Reporting every bad row of a badly damaged log would bury everything else, and reporting none would hide the
 /// damage; so the first ten are reported and then every thousandth, and the count is given at the end. `tiltd`
 /// logs by the same rule (``isReported(_:)``).
-public struct SkippedRows: Sendable, Hashable {
+package struct SkippedRows: Sendable, Hashable {
     /// Rows skipped so far.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// The first skipped row's error (file, line, column and what is wrong).
-    public private(set) var first: String?
+    package private(set) var first: String?
 
-    public init() {}
+    package init() {}
 
     /// Whether the `n`th skipped row (1-based) is reported: the first ten, then every thousandth.
-    public static func isReported(_ n: Int) -> Bool {
+    package static func isReported(_ n: Int) -> Bool {
         n <= 10 || n % 1000 == 0
     }
 
@@ -21,7 +21,7 @@ public struct SkippedRows: Sendable, Hashable {
     /// - Parameter reason: Its error, e.g. `log.csv:12 (column gyr_x): the value is not finite`.
     /// - Returns: The line to report (`skipped: …`, with the running count after the tenth), or `nil` when this row
     ///   is not reported.
-    public mutating func add(_ reason: String) -> String? {
+    package mutating func add(_ reason: String) -> String? {
         count += 1
         if first == nil { first = reason }
         guard Self.isReported(count) else { return nil }
@@ -31,7 +31,7 @@ public struct SkippedRows: Sendable, Hashable {
 
     /// The closing line, `nil` when nothing was skipped: how many rows of `path` were skipped, the first, and how
     /// to stop at it instead.
-    public func summary(of path: String) -> String? {
+    package func summary(of path: String) -> String? {
         guard count > 0, let first else { return nil }
         return "skipped \(count) bad row\(count == 1 ? "" : "s") of \(path) (the first: \(first)); "
             + "pass --strict to stop at the first bad row instead"

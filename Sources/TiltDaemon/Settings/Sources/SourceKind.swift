@@ -7,13 +7,13 @@ extension DaemonOptions {
     /// What is particular to a kind once it is chosen (how it opens, its error, its `--check` line, its calibration
     /// and speed) is its ``MotionSourceConfiguration`` and its ``MotionSource``, in its own module. A new kind is that
     /// module, a file here, and one line in ``sourceKinds``.
-    public struct SourceKind: Sendable {
+    package struct SourceKind: Sendable {
         /// The setting that picks this kind (`replay`); it is one of ``settings``, in the source choice.
-        public let key: String
+        package let key: String
         /// What it reads, for the message when two sources are given: `a log`.
-        public let reads: String
+        package let reads: String
         /// Its settings, in the order of the settings table: the one that picks it first.
-        public let settings: [Setting]
+        package let settings: [Setting]
         /// Its configuration from the options; called only when ``key`` is given, or for the default kind.
         let configure: @Sendable (DaemonOptions) -> any MotionSourceConfiguration
 
@@ -31,7 +31,7 @@ extension DaemonOptions {
 
     /// Every kind of motion source, in the settings table's order. At most one is given; with none, the first of
     /// them whose key is ``defaultSourceKey`` reads this machine's sensors.
-    public static let sourceKinds: [SourceKind] = [.replay, .iio, .evdev, .dsu]
+    package static let sourceKinds: [SourceKind] = [.replay, .iio, .evdev, .dsu]
 
     /// The kind read when no source setting is given: IIO at ``defaultIIOURI``.
     static let defaultSourceKey = "uri"
