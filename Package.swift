@@ -109,11 +109,13 @@ let package = Package(
         .target(name: "TiltEffects", dependencies: ["TiltCore"], swiftSettings: swiftSettings),
         .target(name: "TiltMedia", dependencies: ["TiltCore", "CGStreamer"], swiftSettings: sizeOptimized),
         .target(name: "TiltImage", dependencies: ["TiltCore", "CPNG", "CTurboJPEG"], swiftSettings: swiftSettings),
+        // The EGL set-up the headless context and the wallpapers' surfaces share.
+        .target(name: "TiltEGL", dependencies: ["CEGL"], swiftSettings: sizeOptimized),
         .target(
-            name: "TiltGL", dependencies: ["TiltCore", "TiltEffects", "TiltImage", "CEGL"], swiftSettings: sizeOptimized
-        ),
+            name: "TiltGL", dependencies: ["TiltCore", "TiltEffects", "TiltImage", "TiltEGL", "CEGL"],
+            swiftSettings: sizeOptimized),
         .target(
-            name: "TiltDesktop", dependencies: ["TiltCore", "CEGL", "CWayland", "CXRandR"],
+            name: "TiltDesktop", dependencies: ["TiltCore", "TiltEGL", "CEGL", "CWayland", "CXRandR"],
             swiftSettings: sizeOptimized),
         .target(
             name: "TiltRender",

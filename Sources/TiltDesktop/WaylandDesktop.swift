@@ -2,6 +2,7 @@ import CEGL
 import CWayland
 import Glibc
 import TiltCore
+import TiltEGL
 
 /// The wallpaper on a Wayland compositor: a `zwlr_layer_shell_v1` background surface on every output (anchored to
 /// all four edges, exclusive zone -1, opaque, no keyboard), drawn through EGL with one OpenGL ES 3.0 context.
@@ -533,48 +534,32 @@ package final class WaylandDesktop: DesktopSurfaces {
     private static func makeContext(_ display: OpaquePointer) throws(DesktopError) -> (
         EGLDisplay, EGLConfig, EGLContext
     ) {
-        guard
-            let egl = eglGetPlatformDisplay(
-                EGLenum(EGL_PLATFORM_WAYLAND_KHR), UnsafeMutableRawPointer(display), nil)
-        else {
-            throw DesktopError(.gl, "EGL has no Wayland platform (EGL_KHR_platform_wayland): \(eglErrorText())")
-        }
-        var major: EGLint = 0
-        var minor: EGLint = 0
-        guard eglInitialize(egl, &major, &minor) == EGL_TRUE else {
-            throw DesktopError(.gl, "eglInitialize on the Wayland display failed with \(eglErrorText())")
-        }
-        guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else {
-            eglTerminate(egl)
-            throw DesktopError(.gl, "eglBindAPI(EGL_OPENGL_ES_API) failed with \(eglErrorText())")
+        let place = "on the Wayland display"
+        let egl: EGLDisplay
+        do {
+            egl = try EGLSetup.display(
+                platform: EGLenum(EGL_PLATFORM_WAYLAND_KHR), native: UnsafeMutableRawPointer(display),
+                extensionName: "EGL_KHR_platform_wayland", place: place)
+        } catch {
+            throw DesktopError(.gl, error.message)
         }
         // No alpha: the wallpaper is opaque, and an XRGB buffer tells the compositor so.
-        let attributes: [EGLint] = [
-            EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_WINDOW_BIT,
-            EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 0, EGL_NONE,
-        ]
-        var config: EGLConfig?
-        var count: EGLint = 0
-        guard eglChooseConfig(egl, attributes, &config, 1, &count) == EGL_TRUE, count > 0, let config else {
+        guard let config = EGLSetup.configs(egl, surfaceType: EGL_WINDOW_BIT, alphaSize: 0).first else {
             eglTerminate(egl)
-            throw DesktopError(.gl, "EGL on Wayland has no 8-bit RGB window config for OpenGL ES 3")
+            throw DesktopError(.gl, "EGL \(place) has no 8-bit RGB window config for OpenGL ES 3")
         }
-        let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
-        guard let context = eglCreateContext(egl, config, nil, contextAttributes) else {
-            let text = eglErrorText()
+        let context: EGLContext
+        do {
+            context = try EGLSetup.context(egl, config: config, place: place)
+            try EGLSetup.makeCurrentWithoutSurface(egl, context, place: place)
+        } catch {
             eglTerminate(egl)
-            throw DesktopError(.gl, "eglCreateContext(OpenGL ES 3.0) on Wayland failed with \(text)")
-        }
-        guard eglMakeCurrent(egl, nil, nil, context) == EGL_TRUE else {
-            let text = eglErrorText()
-            eglDestroyContext(egl, context)
-            eglTerminate(egl)
-            throw DesktopError(.gl, "eglMakeCurrent without a surface failed with \(text)")
+            throw DesktopError(.gl, error.message)
         }
         return (egl, config, context)
     }
 
-    private static func eglErrorText() -> String { "0x" + String(eglGetError(), radix: 16) }
+    private static func eglErrorText() -> String { EGLSetup.errorText }
 
     /// Seconds on the monotonic clock.
     static func now() -> Double {

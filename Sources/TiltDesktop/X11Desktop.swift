@@ -3,6 +3,7 @@ import CXRandR
 import FoundationEssentials
 import Glibc
 import TiltCore
+import TiltEGL
 
 /// The wallpaper on an X server: one `_NET_WM_WINDOW_TYPE_DESKTOP` window per RandR monitor (the CRTCs, or the
 /// whole screen, where the server lists no monitors), below every other window, on every workspace, out of the
@@ -443,38 +444,24 @@ package final class X11Desktop: DesktopSurfaces {
         let platformAttributes: [EGLAttrib] = [
             EGLAttrib(EGL_PLATFORM_X11_SCREEN_KHR), EGLAttrib(screen), EGLAttrib(EGL_NONE),
         ]
-        guard
-            let egl = eglGetPlatformDisplay(
-                EGLenum(EGL_PLATFORM_X11_KHR), UnsafeMutableRawPointer(display), platformAttributes)
-        else {
-            throw DesktopError(
-                .gl, "EGL has no X11 platform (EGL_KHR_platform_x11); error 0x\(String(eglGetError(), radix: 16))")
+        let place = "on X display \(name)"
+        let egl: EGLDisplay
+        do {
+            egl = try EGLSetup.display(
+                platform: EGLenum(EGL_PLATFORM_X11_KHR), native: UnsafeMutableRawPointer(display),
+                attributes: platformAttributes, extensionName: "EGL_KHR_platform_x11", place: place)
+        } catch {
+            throw DesktopError(.gl, error.message)
         }
-        var major: EGLint = 0
-        var minor: EGLint = 0
-        guard eglInitialize(egl, &major, &minor) == EGL_TRUE else {
-            throw DesktopError(
-                .gl, "eglInitialize on X display \(name) failed with 0x\(String(eglGetError(), radix: 16))")
-        }
-        guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else {
+        let configs = EGLSetup.configs(egl, surfaceType: EGL_WINDOW_BIT, alphaSize: nil, limit: 64)
+        guard !configs.isEmpty else {
             eglTerminate(egl)
-            throw DesktopError(.gl, "eglBindAPI(EGL_OPENGL_ES_API) failed")
-        }
-        let configAttributes: [EGLint] = [
-            EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_WINDOW_BIT,
-            EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE,
-        ]
-        var configs = [EGLConfig?](repeating: nil, count: 64)
-        var count: EGLint = 0
-        guard eglChooseConfig(egl, configAttributes, &configs, EGLint(configs.count), &count) == EGL_TRUE, count > 0
-        else {
-            eglTerminate(egl)
-            throw DesktopError(.gl, "EGL on X display \(name) has no RGB8 window config for OpenGL ES 3")
+            throw DesktopError(.gl, "EGL \(place) has no RGB8 window config for OpenGL ES 3")
         }
         // The first config with a native visual (EGL sorts the best first); prefer one without alpha, as the
         // root's visuals are.
         var chosen: (EGLConfig, EGLint)?
-        for config in configs.prefix(Int(count)).compactMap({ $0 }) {
+        for config in configs {
             var visual: EGLint = 0
             var alpha: EGLint = 0
             eglGetConfigAttrib(egl, config, EGL_NATIVE_VISUAL_ID, &visual)
@@ -489,11 +476,12 @@ package final class X11Desktop: DesktopSurfaces {
             eglTerminate(egl)
             throw DesktopError(.gl, "no EGL config on X display \(name) has a native visual")
         }
-        let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
-        guard let context = eglCreateContext(egl, config, nil, contextAttributes) else {
-            let error = eglGetError()
+        let context: EGLContext
+        do {
+            context = try EGLSetup.context(egl, config: config, place: place)
+        } catch {
             eglTerminate(egl)
-            throw DesktopError(.gl, "eglCreateContext(ES 3.0) failed with 0x\(String(error, radix: 16))")
+            throw DesktopError(.gl, error.message)
         }
         return GL(display: egl, config: config, context: context, visualID: visualID)
     }

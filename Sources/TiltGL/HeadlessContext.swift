@@ -1,4 +1,5 @@
 import CEGL
+import TiltEGL
 
 /// An OpenGL ES 3.0 context through EGL with no display at all (Mesa's surfaceless platform): rendering goes to
 /// framebuffer objects only.
@@ -12,43 +13,21 @@ package final class HeadlessContext {
     /// Creates the context and makes it current on this thread.
     /// - Throws: `RenderError.noGL` when EGL has no surfaceless platform or no ES 3 context.
     package init() throws(RenderError) {
-        guard let display = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil) else {
-            throw .noGL(
-                "EGL has no surfaceless platform (EGL_MESA_platform_surfaceless); "
-                    + "error 0x\(String(eglGetError(), radix: 16))"
-            )
+        let place = "on the surfaceless platform"
+        do throws(EGLSetup.Failure) {
+            let display = try EGLSetup.display(
+                platform: EGLenum(EGL_PLATFORM_SURFACELESS_MESA), native: nil,
+                extensionName: "EGL_MESA_platform_surfaceless", place: place, terminateOnFailure: false)
+            // EGL_KHR_no_config_context: surfaceless contexts need no config where there is none.
+            let config = EGLSetup.configs(display, surfaceType: EGL_PBUFFER_BIT, alphaSize: 8).first
+            let context = try EGLSetup.context(display, config: config, place: place)
+            try EGLSetup.makeCurrentWithoutSurface(display, context, place: place)
+            self.display = display
+            self.context = context
+        } catch {
+            throw .noGL(error.message)
         }
-        var major: EGLint = 0
-        var minor: EGLint = 0
-        // Initialising an initialised display is a no-op, so concurrent contexts in one process are fine.
-        guard eglInitialize(display, &major, &minor) == EGL_TRUE else {
-            throw .noGL("eglInitialize failed with 0x\(String(eglGetError(), radix: 16))")
-        }
-        guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else {
-            throw .noGL("eglBindAPI(EGL_OPENGL_ES_API) failed")
-        }
-        let configAttributes: [EGLint] = [
-            EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
-            EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE,
-        ]
-        var config: EGLConfig?
-        var count: EGLint = 0
-        if eglChooseConfig(display, configAttributes, &config, 1, &count) != EGL_TRUE || count == 0 {
-            config = nil  // EGL_KHR_no_config_context: surfaceless contexts need no config
-        }
-        let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
-        guard let context = eglCreateContext(display, config, nil, contextAttributes) else {
-            let e = eglGetError()
-            throw .noGL("eglCreateContext(ES 3.0) failed with 0x\(String(e, radix: 16))")
-        }
-        guard eglMakeCurrent(display, nil, nil, context) == EGL_TRUE else {
-            eglDestroyContext(display, context)
-            throw .noGL("eglMakeCurrent without a surface failed (needs EGL_KHR_surfaceless_context)")
-        }
-        self.display = display
-        self.context = context
     }
-
     /// The GL renderer string (e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`).
     package var rendererName: String { GLInfo.renderer }
 
