@@ -43,7 +43,8 @@ package struct DSUMotionSource: MotionSource {
         name = "dsu:\(configuration.endpoint)"
         sensors = [
             SensorDescription(
-                name: name, kinds: ["accel", "anglvel"], location: "udp://\(configuration.endpoint)", rateHz: nil,
+                name: name, kinds: [.accelerometer, .gyroscope], location: "udp://\(configuration.endpoint)",
+                rateHz: nil,
                 mode: "dsu")
         ]
     }

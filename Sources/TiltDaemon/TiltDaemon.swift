@@ -129,7 +129,7 @@ package struct TiltDaemon: Sendable {
             sourceName: source.name, sensors: source.sensors, calibration: resolution.explanation,
             calibrated: resolution.calibration != nil, power: power,
             mainReference: configuration.pipeline.filter.useMagnetometer
-                && source.sensors.contains { $0.kinds.contains("magn") } ? .magnetic : .game,
+                && source.sensors.contains { $0.kinds.contains(.magnetometer) } ? .magnetic : .game,
             speed: configuration.source.configuration.speed)
         let sensorProxy =
             configuration.sensorProxy

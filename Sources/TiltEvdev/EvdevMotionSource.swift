@@ -71,7 +71,7 @@ package struct EvdevMotionSource: MotionSource {
 
     package var summary: String {
         let found = configuration.path == nil ? "the first motion sensor found (auto), now " : ""
-        let kinds = sensors.flatMap(\.kinds).joined(separator: ", ")
+        let kinds = sensors.flatMap(\.kinds).map(\.rawValue).joined(separator: ", ")
         let mount = EvdevMount(hasGyroscope: device.hasGyroscope).rawValue
         return "evdev \(found)\(device.path): \(device.name) (\(kinds); \(mount) mount)"
     }

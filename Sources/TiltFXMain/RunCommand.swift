@@ -97,7 +97,7 @@ struct RunCommand: ParsableCommand {
         let policy = power.policy.policy(preset: loaded)
         let logger = Logger(label: "tiltfx")
         let chosen = size ?? PixelSize(width: 720, height: 960)
-        var settings = LiveRunSettings(
+        var settings = LiveRunConfiguration(
             preset: loaded, width: chosen.width, height: chosen.height, socketPath: daemon.socket, duration: seconds,
             policy: policy, picture: try picture.load(for: loaded),
             screenRotation: ScreenRotationChoice(argument: screenRotation) ?? .auto)

@@ -131,7 +131,7 @@ struct WallpaperCommand: ParsableCommand {
     static let defaultPreset = "depth"
 
     /// Whether `scene` shows the desktop's own picture: the depth preset with no picture named.
-    static func showsDesktopPicture(_ scene: WallpaperConfig.Scene) -> Bool {
+    static func showsDesktopPicture(_ scene: WallpaperConfiguration.Scene) -> Bool {
         scene.image == nil && (scene.preset ?? defaultPreset) == defaultPreset
     }
 
@@ -159,22 +159,23 @@ struct WallpaperCommand: ParsableCommand {
     func run() throws {
         let logger = Logger(label: "tiltfx.wallpaper")
         let environment = ProcessInfo.processInfo.environment
-        let file = try Self.configPath(given: config, environment: environment).map { path throws -> WallpaperConfig in
+        let file = try Self.configPath(given: config, environment: environment).map {
+            path throws -> WallpaperConfiguration in
             logger.info("config: \(path)")
-            do { return try WallpaperConfig.read(path: path, home: environment["HOME"]) } catch {
+            do { return try WallpaperConfiguration.read(path: path, home: environment["HOME"]) } catch {
                 throw TiltFXError("\(error)")
             }
         }
         // Options over the file's top, the file's [output] sections over both.
-        let given = WallpaperConfig.Scene(preset: preset, image: image, fit: fit)
-        let all = given.over(file?.all ?? WallpaperConfig.Scene())
+        let given = WallpaperConfiguration.Scene(preset: preset, image: image, fit: fit)
+        let all = given.over(file?.all ?? WallpaperConfiguration.Scene())
         let library = presets.library
         let desktopPicture = Self.desktopPicture(
             gnome: gnome || DesktopPicture.isGNOME(currentDesktop: environment["XDG_CURRENT_DESKTOP"]),
             wanted: ([all] + (file?.outputs.values.map { $0.over(all) } ?? [])).contains(
                 where: Self.showsDesktopPicture),
             logger: logger)
-        func load(_ scene: WallpaperConfig.Scene, isDefault: Bool) throws -> WallpaperSink.Scene {
+        func load(_ scene: WallpaperConfiguration.Scene, isDefault: Bool) throws -> WallpaperSink.Scene {
             let loaded = try library.load(scene.preset ?? Self.defaultPreset)
             var picture = try scene.image.map { try PictureContent.load(path: $0, fit: scene.fit ?? .cover) }
             if Self.showsDesktopPicture(scene), var desktop = desktopPicture {

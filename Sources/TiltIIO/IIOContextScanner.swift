@@ -1,3 +1,4 @@
+import TiltCore
 import TiltSensors
 
 /// Lists the IIO devices behind a libiio URI for `tilt sensors` (Linux only).
@@ -13,11 +14,11 @@ package enum IIOContextScanner {
         let plan = try? IIOSensorPlan(context: context)
         let usedIDs = plan?.used.map(\.id) ?? []
         return context.devices.filter { !$0.isTrigger }.compactMap { device -> IIODeviceReport? in
-            let kinds = ["accel", "anglvel", "magn"].filter { device.axes($0) != nil }
-            guard let main = kinds.first else { return nil }
+            let kinds = [SensorKind.accelerometer, .gyroscope, .magnetometer].filter { device.axes($0.rawValue) != nil }
+            guard let main = kinds.first?.rawValue else { return nil }
             var scale: [String: Double] = [:]
             var offset: [String: Double] = [:]
-            for k in kinds {
+            for k in kinds.map(\.rawValue) {
                 scale[k] = device.axes(k)?.first?.number("scale")
                 offset[k] = device.axes(k)?.first?.number("offset")
             }
@@ -26,7 +27,8 @@ package enum IIOContextScanner {
             let role: String
             if used {
                 role =
-                    device.id == plan?.accel.id ? "accelerometer in use" : "read for \(kinds.joined(separator: ", "))"
+                    device.id == plan?.accel.id
+                    ? "accelerometer in use" : "read for \(kinds.map(\.rawValue).joined(separator: ", "))"
             } else if device.label == "accel-base" {
                 role = "base accelerometer: listed, not used"
             } else {

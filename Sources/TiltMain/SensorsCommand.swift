@@ -54,7 +54,7 @@ struct Sensors: AsyncParsableCommand {
         let label = r.label.map { " (\($0))" } ?? ""
         print("\(r.id): \(r.name)\(label) — \(r.used ? "used" : "not used"): \(r.role)")
         let trigger = r.trigger.map { ", trigger \($0)" } ?? ""
-        print("  kinds:    \(r.kinds.joined(separator: ", "))  [\(r.mode)\(trigger)]")
+        print("  kinds:    \(r.kinds.map(\.rawValue).joined(separator: ", "))  [\(r.mode)\(trigger)]")
         print("  channels: \(r.channels.joined(separator: " "))")
         let rate = r.rateHz.map { "\($0) Hz" } ?? "unknown"
         let rates = r.availableRatesHz.map { "\($0)" }.joined(separator: " ")
@@ -71,7 +71,7 @@ struct Sensors: AsyncParsableCommand {
 
     private func printEvdev(_ r: EvdevDeviceReport) {
         print("\(r.path): \(r.name) — evdev (tiltd --evdev \(r.path))")
-        print("  kinds:    \(r.kinds.joined(separator: ", "))  [axes \(r.axes.joined(separator: " "))]")
+        print("  kinds:    \(r.kinds.map(\.rawValue).joined(separator: ", "))  [axes \(r.axes.joined(separator: " "))]")
         if let accel = r.accelResolution {
             let gyro = r.gyroResolution.map { ", gyro \($0.map(String.init).joined(separator: " ")) per °/s" } ?? ""
             print("  resolution: accel \(accel.map(String.init).joined(separator: " ")) per g\(gyro)")

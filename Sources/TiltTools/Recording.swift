@@ -276,7 +276,8 @@ package final class Recording: Sendable {
                     if state.withLock({ $0.writer == nil && $0.firstTime == nil }) {
                         let sensors = hello.sensors.map {
                             SensorDescription(
-                                name: $0.name, kinds: $0.kinds, location: $0.location, rateHz: $0.rate, mode: $0.mode)
+                                name: $0.name, kinds: $0.kinds.map(SensorKind.init(rawValue:)), location: $0.location,
+                                rateHz: $0.rate, mode: $0.mode)
                         }
                         guard install(sensors: sensors, source: "\(hello.daemon) at \(path)") else { return }
                     }

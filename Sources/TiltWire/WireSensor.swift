@@ -19,6 +19,6 @@ public struct WireSensor: Sendable, Equatable, Codable {
 
 extension WireSensor {
     public init(_ d: SensorDescription) {
-        self.init(name: d.name, kinds: d.kinds, location: d.location, rate: d.rateHz, mode: d.mode)
+        self.init(name: d.name, kinds: d.kinds.map(\.rawValue), location: d.location, rate: d.rateHz, mode: d.mode)
     }
 }

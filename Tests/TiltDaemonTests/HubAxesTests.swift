@@ -7,7 +7,7 @@ import TiltWire
 @testable import TiltDaemon
 
 /// A client that keeps the lines it is handed, as they are (to see which share their bytes).
-private final class KeepingSink: Subscriber {
+private final class KeepingSink: ClientSink {
     let lines = Mutex<[WireLine]>([])
     func deliver(_ line: WireLine, kind: Delivery) -> Bool {
         lines.withLock { $0.append(line) }

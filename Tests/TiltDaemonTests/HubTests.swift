@@ -6,7 +6,7 @@ import TiltWire
 @testable import TiltDaemon
 
 /// A client as the hub sees it, recording what it is handed; `full` makes it refuse lines as a stalled client does.
-final class RecordingSink: Subscriber {
+final class RecordingSink: ClientSink {
     private let state = Mutex<(lines: [(WireLine, Delivery)], full: Bool, closed: Bool)>(([], false, false))
 
     var full: Bool {

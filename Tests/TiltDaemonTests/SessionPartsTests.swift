@@ -99,7 +99,7 @@ import TiltWire
         let hub = Hub(sourceName: "replay:x", sensors: [], calibration: "none: test", calibrated: false)
         let settings = DaemonSettings(policy: ServicePolicy(), daemonUID: 500)
         let dispatcher = CommandDispatcher(hub: hub, settings: settings)
-        final class Sink: Subscriber {
+        final class Sink: ClientSink {
             func deliver(_ line: WireLine, kind: Delivery) -> Bool { true }
             func close() async {}
         }

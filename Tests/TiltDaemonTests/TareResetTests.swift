@@ -21,7 +21,7 @@ struct TareResetTests {
         hub.setTareAction { current }
         hub.setResetTareAction { first }
         let dispatcher = CommandDispatcher(hub: hub, settings: DaemonSettings(policy: ServicePolicy(), daemonUID: 500))
-        final class Sink: Subscriber {
+        final class Sink: ClientSink {
             func deliver(_ line: WireLine, kind: Delivery) -> Bool { true }
             func close() async {}
         }

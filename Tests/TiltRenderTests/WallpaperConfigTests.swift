@@ -8,8 +8,10 @@ import TiltTestKit
 
 /// `tiltfx wallpaper --config`: the file's keys, its `[output NAME]` sections, and its mistakes.
 struct WallpaperConfigTests {
-    private func parse(_ text: String, path: String = "/home/u/.config/tilt/wallpaper.conf") throws -> WallpaperConfig {
-        try WallpaperConfig.parse(ConfigFile.parse(text, path: path, keysPerSection: true), home: "/home/u")
+    private func parse(_ text: String, path: String = "/home/u/.config/tilt/wallpaper.conf") throws
+        -> WallpaperConfiguration
+    {
+        try WallpaperConfiguration.parse(ConfigFile.parse(text, path: path, keysPerSection: true), home: "/home/u")
     }
 
     @Test func theTopIsEveryOutputsAndSectionsNameOutputs() throws {
@@ -93,7 +95,7 @@ struct WallpaperConfigTests {
 
     @Test func theShippedExampleReads() throws {
         let path = TestPaths.repositoryRoot.appendingPathComponent("dist/examples/wallpaper.conf").path
-        let config = try WallpaperConfig.read(path: path, home: "/home/u")
+        let config = try WallpaperConfiguration.read(path: path, home: "/home/u")
         #expect(config.all.preset == "depth")
         #expect(config.lockScreen == nil)
         #expect(config.outputs.isEmpty)

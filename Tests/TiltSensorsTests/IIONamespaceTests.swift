@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltCore
 import TiltSensors
 import TiltTestKit
 

@@ -2,8 +2,8 @@
 public struct SensorDescription: Hashable, Sendable {
     /// A stable name, e.g. `bmi160` or `replay`.
     public var name: String
-    /// Kinds of data it provides: `accel`, `anglvel`, `magn`.
-    public var kinds: [String]
+    /// Kinds of data it provides.
+    public var kinds: [SensorKind]
     /// Where it lives: an IIO device id (`iio:device0`), a log path, …
     public var location: String
     /// The sampling rate in Hz, if known.
@@ -11,7 +11,7 @@ public struct SensorDescription: Hashable, Sendable {
     /// `buffered`, `polled` or `replay`.
     public var mode: String
 
-    public init(name: String, kinds: [String], location: String, rateHz: Double?, mode: String) {
+    public init(name: String, kinds: [SensorKind], location: String, rateHz: Double?, mode: String) {
         self.name = name
         self.kinds = kinds
         self.location = location

@@ -4,7 +4,7 @@ import TiltWire
 extension Hub {
     /// One connected client, as the hub tracks it.
     struct Client {
-        let sink: any Subscriber
+        let sink: any ClientSink
         var watching = false
         var raw = false
         var rate: Double?

@@ -4,7 +4,7 @@ import TiltWire
 
 /// The daemon's meeting point: the latest frame, the power and sensor state, and every connected client.
 ///
-/// The motion side publishes into it; socket sessions register a ``Subscriber`` with it and read from it. It is the
+/// The motion side publishes into it; socket sessions register a ``ClientSink`` with it and read from it. It is the
 /// one place that knows what each client watches (rate, raw, a pending poll) and what it was sent or missed, so
 /// `status` is built here whole. Publishing never waits on a client: a line due to a client is handed to its
 /// subscriber, which drops it if the client is not reading. State is small and touched briefly, so one `Mutex`
@@ -76,7 +76,7 @@ final class Hub: Sendable {
     // MARK: Clients
 
     /// Registers a new client and returns its id, or `nil` when `limit` clients are connected already.
-    func register(_ sink: any Subscriber, limit: Int = .max) -> UInt64? {
+    func register(_ sink: any ClientSink, limit: Int = .max) -> UInt64? {
         state.withLock { s in
             guard s.clients.count < limit else { return nil }
             let id = s.nextID
@@ -220,7 +220,7 @@ final class Hub: Sendable {
         _ frame: AttitudeFrame, predicted: [Int: AttitudeFrame] = [:], gyroBias: Vector3,
         now: Double = monotonicSeconds()
     ) {
-        var due: [(id: UInt64, sink: any Subscriber, answersPoll: Bool, rotation: ScreenRotation, horizon: Int)] = []
+        var due: [(id: UInt64, sink: any ClientSink, answersPoll: Bool, rotation: ScreenRotation, horizon: Int)] = []
         var servedPoll = false
         let reference = frame.reference ?? mainReference
         state.withLock { s in

@@ -1,14 +1,14 @@
 import NIOCore
 import TiltWire
 
-/// A socket session as the hub sees it: the ``Subscriber`` that carries lines to one connection.
+/// A socket session as the hub sees it: the ``ClientSink`` that carries lines to one connection.
 ///
 /// `deliver` runs on whatever thread publishes. For a frame it asks the channel whether it takes writes
 /// (`isWritable` may be read from any thread) and, if so, hands the line to the session on the connection's event
 /// loop; if not, the frame is dropped there and then, so a stalled client costs the daemon nothing and never delays
 /// anyone else. Raw samples, gaps and events always go to the session, which writes them or queues them in order
 /// (``RawBacklog``, bounded).
-struct SessionSink: Subscriber {
+struct SessionSink: ClientSink {
     let channel: any Channel
     let session: NIOLoopBound<SessionHandler>
 

@@ -13,7 +13,7 @@ import TiltGL
 /// under power gating where there is no display (a service, a test, a measurement of CPU per mode).
 package struct HeadlessRunner: Sendable {
     /// The preset, size, daemon, policy and duration.
-    package var settings: LiveRunSettings
+    package var settings: LiveRunConfiguration
     /// Frames per second in `full` mode (what a display's refresh would give).
     package var frameRate: Double
     /// Called on every mode change with the new decision and the power state that caused it (for `--stats`).
@@ -23,7 +23,7 @@ package struct HeadlessRunner: Sendable {
 
     /// Creates a runner.
     package init(
-        settings: LiveRunSettings, frameRate: Double = 60,
+        settings: LiveRunConfiguration, frameRate: Double = 60,
         onModeChange: @escaping @Sendable (PowerPolicy.Decision, PowerState?) -> Void = { _, _ in }
     ) {
         self.settings = settings

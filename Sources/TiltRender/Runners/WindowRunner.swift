@@ -12,10 +12,10 @@ import TiltGL
 /// ``FrameScheduler``.
 package struct WindowRunner: Sendable {
     /// The preset, size, daemon, policy and duration.
-    package var settings: LiveRunSettings
+    package var settings: LiveRunConfiguration
 
     /// Creates a runner.
-    package init(settings: LiveRunSettings) {
+    package init(settings: LiveRunConfiguration) {
         self.settings = settings
     }
 

@@ -1,3 +1,5 @@
+import TiltCore
+
 /// What `tilt sensors` shows about one evdev motion sensor: sysfs's description, and what opening it tells (the
 /// axes' resolutions, the report rate) when it can be read.
 package struct EvdevDeviceReport: Codable, Hashable, Sendable {
@@ -10,7 +12,7 @@ package struct EvdevDeviceReport: Codable, Hashable, Sendable {
     /// `ABS_X` … `ABS_RZ` it has, by name (`x`, `y`, `z`, `rx`, `ry`, `rz`).
     package var axes: [String]
     /// `accel`, and `anglvel` with a gyroscope.
-    package var kinds: [String]
+    package var kinds: [SensorKind]
     /// The resolution of `ABS_X/Y/Z` in units per g, and of `ABS_RX/RY/RZ` in units per °/s; `nil` when the node
     /// could not be opened.
     package var accelResolution: [Int32]?
@@ -24,7 +26,7 @@ package struct EvdevDeviceReport: Codable, Hashable, Sendable {
     package var problem: String?
 
     package init(
-        path: String, name: String, uniq: String?, axes: [String], kinds: [String], accelResolution: [Int32]?,
+        path: String, name: String, uniq: String?, axes: [String], kinds: [SensorKind], accelResolution: [Int32]?,
         gyroResolution: [Int32]?, mount: String, rateHz: Double?, problem: String?
     ) {
         self.path = path

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TiltCore
 
 /// What sysfs tells about one evdev event node, without opening it.
 package struct EvdevDeviceInfo: Codable, Hashable, Sendable {
@@ -36,7 +37,7 @@ package struct EvdevDeviceInfo: Codable, Hashable, Sendable {
     /// A motion sensor tilt reads: the property and the three accelerometer axes.
     package var isMotionSensor: Bool { isAccelerometer && hasAccelerometer }
     /// The kinds it gives, as ``SensorDescription`` names them: `accel`, and `anglvel` with a gyroscope.
-    package var kinds: [String] { hasGyroscope ? ["accel", "anglvel"] : ["accel"] }
+    package var kinds: [SensorKind] { hasGyroscope ? [.accelerometer, .gyroscope] : [.accelerometer] }
 
     /// Why it is not a motion sensor, for messages; `nil` when it is one.
     var notMotionSensorReason: String? {

@@ -1,3 +1,5 @@
+import TiltCore
+
 /// What `tilt sensors` shows about one IIO device, and what ``IIOContextScanner`` finds.
 package struct IIODeviceReport: Codable, Hashable, Sendable {
     /// The IIO device id, e.g. `iio:device0`.
@@ -7,7 +9,7 @@ package struct IIODeviceReport: Codable, Hashable, Sendable {
     /// The `label` attribute, e.g. `accel-display`, if any.
     package var label: String?
     /// Motion kinds it has: `accel`, `anglvel`, `magn`.
-    package var kinds: [String]
+    package var kinds: [SensorKind]
     /// Input channel ids, e.g. `accel_x`, `timestamp`.
     package var channels: [String]
     /// The current sampling frequency in Hz, if the device has one.
@@ -32,7 +34,7 @@ package struct IIODeviceReport: Codable, Hashable, Sendable {
     package var role: String
 
     package init(
-        id: String, name: String, label: String?, kinds: [String], channels: [String], rateHz: Double?,
+        id: String, name: String, label: String?, kinds: [SensorKind], channels: [String], rateHz: Double?,
         availableRatesHz: [Double], scale: [String: Double], offset: [String: Double], mountMatrix: String,
         mountMatrixSource: String, mode: String, trigger: String?, used: Bool, role: String
     ) {

@@ -59,7 +59,7 @@ package final class LogReplaySource: MotionSource {
     private let state: Mutex<State>
 
     package var summary: String {
-        "replay \(configuration.path): \(sensors.flatMap(\.kinds).joined(separator: ", "))"
+        "replay \(configuration.path): \(sensors.flatMap(\.kinds).map(\.rawValue).joined(separator: ", "))"
     }
 
     /// Opens the log and reads its header.
@@ -70,8 +70,8 @@ package final class LogReplaySource: MotionSource {
         let reader = try SensorLogReader(path: configuration.path)
         let file = configuration.path.split(separator: "/").last.map(String.init) ?? configuration.path
         name = "replay:\(file)"
-        var kinds = ["accel", "anglvel"]
-        if reader.hasMagnetometer && configuration.useMagnetometer { kinds.append("magn") }
+        var kinds: [SensorKind] = [.accelerometer, .gyroscope]
+        if reader.hasMagnetometer && configuration.useMagnetometer { kinds.append(.magnetometer) }
         sensors = [
             SensorDescription(
                 name: "replay", kinds: kinds, location: configuration.path,

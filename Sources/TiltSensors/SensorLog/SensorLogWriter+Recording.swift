@@ -17,7 +17,7 @@ extension SensorLogWriter {
                 ("device", sensors.map(\.name).joined(separator: "+")),
                 ("source", source),
             ],
-            hasMagnetometer: sensors.contains { $0.kinds.contains("magn") })
+            hasMagnetometer: sensors.contains { $0.kinds.contains(.magnetometer) })
     }
 }
 

@@ -5,7 +5,7 @@ import TiltGL
 /// What a live run (`tiltfx run`, in a window or headless) shows and under which rules: the preset, the output size,
 /// the daemon that drives it, the power policy and how long it lasts. Shared by ``WindowRunner`` and
 /// ``HeadlessRunner``.
-package struct LiveRunSettings: Sendable {
+package struct LiveRunConfiguration: Sendable {
     /// The preset to show.
     package var preset: Preset
     /// Output (initial window) width.

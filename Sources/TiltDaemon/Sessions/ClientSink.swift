@@ -4,7 +4,7 @@ import TiltWire
 ///
 /// The hub knows clients only through this: it never waits on one and knows nothing of how lines travel, so it runs
 /// (and is tested) without NIO.
-protocol Subscriber: Sendable {
+protocol ClientSink: Sendable {
     /// Hands `line` on without waiting.
     ///
     /// - Returns: `false` when the client is not keeping up and the line was dropped (the hub counts dropped frames;

@@ -40,7 +40,7 @@ package enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
 ///
 /// Keys before the first section apply to every output; an `[output NAME]` section sets one output's `preset`,
 /// `image` and `fit`. Command-line options override the keys before the first section, never a section's.
-package struct WallpaperConfig: Sendable, Hashable {
+package struct WallpaperConfiguration: Sendable, Hashable {
     /// What one output shows; an unset field falls back to the one before it (section → options → file top →
     /// built-in default).
     package struct Scene: Sendable, Hashable {
@@ -91,13 +91,13 @@ package struct WallpaperConfig: Sendable, Hashable {
     /// Reads the file at `path`.
     /// - Parameter home: `$HOME`, for values that start with `~/`.
     /// - Throws: ``ConfigError`` naming the line and key of the first problem, and what it takes.
-    package static func read(path: String, home: String?) throws(ConfigError) -> WallpaperConfig {
+    package static func read(path: String, home: String?) throws(ConfigError) -> WallpaperConfiguration {
         try parse(ConfigFile.read(path: path, keysPerSection: true), home: home)
     }
 
     /// Reads parsed `file`'s entries.
-    package static func parse(_ file: ConfigFile, home: String?) throws(ConfigError) -> WallpaperConfig {
-        var config = WallpaperConfig(path: file.path)
+    package static func parse(_ file: ConfigFile, home: String?) throws(ConfigError) -> WallpaperConfiguration {
+        var config = WallpaperConfiguration(path: file.path)
         let folder = PathText.folder(of: file.path)
         for entry in file.entries {
             func problem(_ kind: ConfigError.Kind, _ reason: String) -> ConfigError {
