@@ -59,7 +59,7 @@ package struct DSUMotionSource: MotionSource {
         do {
             socket = try DSUSocket(connectingTo: configuration.endpoint)
         } catch {
-            throw MotionSourceError(.dsu(error))
+            throw MotionSourceError(.device(error))
         }
         let state = DSUClientState(configuration: configuration)
         let thread = CaptureThread<[MotionSourceEvent], Never>(name: "tilt-dsu-client") { state.step(socket) }

@@ -96,7 +96,7 @@ package struct EvdevMotionSource: MotionSource {
             do {
                 reader = try EvdevReader(path: try currentPath())
             } catch {
-                guard error.isTransient else { throw MotionSourceError(.evdev(error)) }
+                guard error.isTransient else { throw MotionSourceError(.device(error)) }
                 if !lost {
                     lost = true
                     events(.sensor(.lost, reason: error.description))
@@ -121,7 +121,7 @@ package struct EvdevMotionSource: MotionSource {
                 return
             } catch let error as EvdevError {
                 reader.close()
-                throw MotionSourceError(.evdev(error))
+                throw MotionSourceError(.device(error))
             }
             reader.close()
             return

@@ -85,12 +85,18 @@ package struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equa
     package enum Kind: Sendable, Equatable {
         /// The replayed log (a damaged or truncated log under `--strict`, a read error).
         case log(SensorLogError)
-        /// The IIO device (permanently: a transient loss is retried, not thrown).
-        case device(IIOError)
-        /// The DSU server's address (a socket that cannot be made; a silent server is retried, not thrown).
-        case dsu(DSUAddressError)
-        /// The evdev device (permanently: an unplugged one is searched for again, not thrown).
-        case evdev(EvdevError)
+        /// A live source's device or address, permanently, as the source's own typed error (an IIO device's
+        /// ``IIOError``, an evdev node's ``EvdevError``, a DSU server's ``DSUAddressError``); a transient loss is
+        /// retried, not thrown.
+        case device(any Error & CustomStringConvertible & Sendable)
+
+        package static func == (a: Kind, b: Kind) -> Bool {
+            switch (a, b) {
+            case (.log(let x), .log(let y)): x == y
+            case (.device(let x), .device(let y)): type(of: x) == type(of: y) && x.description == y.description
+            default: false
+            }
+        }
     }
 
     /// What failed.
@@ -106,8 +112,6 @@ package struct MotionSourceError: Error, CustomStringConvertible, Sendable, Equa
         switch kind {
         case .log(let error): error.description
         case .device(let error): error.description
-        case .dsu(let error): error.description
-        case .evdev(let error): error.description
         }
     }
 }

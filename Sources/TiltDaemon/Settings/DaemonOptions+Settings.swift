@@ -146,8 +146,6 @@ extension DaemonOptions {
     package static let defaultLogFormat = JournalLogHandler.Format.auto
     /// The libiio context read when no `uri` is given: this machine's sensors.
     package static let defaultIIOURI = "local:"
-    /// The `evdev` value that picks the first motion sensor found.
-    package static let evdevAuto = "auto"
     /// The setting with config key `key`, if there is one.
     package static func setting(key: String) -> Setting? {
         settings.first { $0.key == key }

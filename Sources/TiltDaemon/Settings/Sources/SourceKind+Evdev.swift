@@ -18,3 +18,8 @@ extension DaemonOptions.SourceKind {
         EvdevMotionSource.Configuration(path: options.evdev == DaemonOptions.evdevAuto ? nil : options.evdev)
     }
 }
+
+extension DaemonOptions {
+    /// The `evdev` value that picks the first motion sensor found.
+    package static let evdevAuto = "auto"
+}
