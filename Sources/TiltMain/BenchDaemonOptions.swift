@@ -1,10 +1,12 @@
 import ArgumentParser
 
-/// `--tiltd PATH` and `--log FILE`: the daemon a bench starts and the log it replays (`tilt bench daemon`, `tilt bench
-/// dsu`).
+/// `--bin DIR` and `--log FILE`: where the daemon a bench starts is, and the log it replays (`tilt bench daemon`,
+/// `tilt bench dsu`). `--bin` names the programs as every bench does (scripts/bench).
 struct BenchDaemonOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The tiltd to run (default: next to this tilt).", valueName: "PATH"))
-    var tiltd: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The folder of the tiltd to run (default: this tilt's folder).", valueName: "DIR"))
+    var bin: String?
 
     @Option(
         name: .long,

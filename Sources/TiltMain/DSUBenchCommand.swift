@@ -35,6 +35,6 @@ struct DSUBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        print(try DSUBenchmark(rate: rate, seconds: seconds, tiltd: daemon.tiltd, log: daemon.log).run().text)
+        print(try DSUBenchmark(rate: rate, seconds: seconds, bin: daemon.bin, log: daemon.log).run().text)
     }
 }

@@ -48,7 +48,7 @@ struct DaemonBench: AsyncParsableCommand {
 
     func run() async throws {
         let benchmark = DaemonBenchmark(
-            clients: clients, rate: rate, seconds: seconds, tiltd: daemon.tiltd, log: daemon.log, churn: churn)
+            clients: clients, rate: rate, seconds: seconds, bin: daemon.bin, log: daemon.log, churn: churn)
         print(try benchmark.run().text)
     }
 }

@@ -46,14 +46,22 @@ package enum BenchInput {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 
-    /// The tiltd `tilt bench daemon` runs: `given` (`--tiltd`), else the tiltd next to this executable.
-    package static func tiltd(given: String?) throws -> String {
+    /// The tiltd `tilt bench daemon` runs: the one in the folder `bin` (`--bin DIR`), else the tiltd next to this
+    /// executable.
+    package static func tiltd(bin: String?) throws -> String {
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        if let bin {
+            let path = URL(fileURLWithPath: bin).appendingPathComponent("tiltd").path
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw BenchError(.input, "--bin \(bin): no tiltd there to run; pass the folder of a build with tiltd")
+            }
+            return path
+        }
         return try resolve(
-            option: "--tiltd", given: given,
+            option: "--bin", given: nil,
             defaults: [me.deletingLastPathComponent().appendingPathComponent("tiltd").path],
             usable: FileManager.default.isExecutableFile(atPath:), unusable: "not an executable file",
-            missing: "no tiltd next to \(me.path); build it (swift build --product tiltd) or pass --tiltd PATH")
+            missing: "no tiltd next to \(me.path); build it (swift build --product tiltd) or pass --bin DIR")
     }
 
     /// The log `tilt bench daemon` replays: `given` (`--log`), else the bundled fixture (from the working

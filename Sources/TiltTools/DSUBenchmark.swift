@@ -20,13 +20,13 @@ import TiltWire
 package struct DSUBenchmark: Sendable {
     package var rate: Double
     package var seconds: Double
-    package var tiltd: String?
+    package var bin: String?
     package var log: String?
 
-    package init(rate: Double, seconds: Double, tiltd: String?, log: String?) {
+    package init(rate: Double, seconds: Double, bin: String?, log: String?) {
         self.rate = rate
         self.seconds = seconds
-        self.tiltd = tiltd
+        self.bin = bin
         self.log = log
     }
 
@@ -81,7 +81,7 @@ package struct DSUBenchmark: Sendable {
                 .input, "\(log) does not say its sampling_rate_hz, so it cannot be sped up to \(rate) samples/s")
         }
         let daemon = try BenchDaemon(
-            tiltd: try BenchInput.tiltd(given: tiltd), log: log,
+            tiltd: try BenchInput.tiltd(bin: bin), log: log,
             extra: ["--speed", String(rate / logRate), "--dsu-server", "127.0.0.1:0", "--no-power"])
         defer { daemon.stop() }
         guard let listen = try BenchDaemon.status(socketPath: daemon.socketPath).dsu?.listen,

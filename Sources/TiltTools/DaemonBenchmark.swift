@@ -12,7 +12,7 @@ import TiltWire
 /// and measures delivery, latency, CPU and memory, then optionally connection churn.
 ///
 /// ```swift
-/// let report = try DaemonBenchmark(clients: 10, rate: 60, seconds: 10, tiltd: path, log: log).run()
+/// let report = try DaemonBenchmark(clients: 10, rate: 60, seconds: 10, bin: folder, log: log).run()
 /// print(report.text)
 /// ```
 package struct DaemonBenchmark: Sendable {
@@ -22,8 +22,8 @@ package struct DaemonBenchmark: Sendable {
     package var rate: Double
     /// Length of the measurement window, seconds.
     package var seconds: Double
-    /// The tiltd executable to run (`nil`: the one next to this executable, see ``BenchInput/tiltd(given:)``).
-    package var tiltd: String?
+    /// The folder of the tiltd to run (`nil`: this executable's, see ``BenchInput/tiltd(bin:)``).
+    package var bin: String?
     /// The sensor log it replays in a loop (`nil`: the bundled one, see ``BenchInput/daemonLog(given:)``).
     package var log: String?
     /// Connections to make and drop after the measurement; 0 for none.
@@ -31,11 +31,11 @@ package struct DaemonBenchmark: Sendable {
 
     /// A benchmark of `clients` watchers at `rate` Hz for `seconds`, on `tiltd` replaying `log`, then `churn`
     /// connections that vanish.
-    package init(clients: Int, rate: Double, seconds: Double, tiltd: String?, log: String?, churn: Int = 0) {
+    package init(clients: Int, rate: Double, seconds: Double, bin: String?, log: String?, churn: Int = 0) {
         self.clients = clients
         self.rate = rate
         self.seconds = seconds
-        self.tiltd = tiltd
+        self.bin = bin
         self.log = log
         self.churn = churn
     }
@@ -55,7 +55,7 @@ package struct DaemonBenchmark: Sendable {
         }
         let log = try BenchInput.daemonLog(given: log)
         let logRate = (try? SensorLogReader(path: log))?.metadata["sampling_rate_hz"].flatMap(Double.init)
-        let daemon = try BenchDaemon(tiltd: try BenchInput.tiltd(given: tiltd), log: log)
+        let daemon = try BenchDaemon(tiltd: try BenchInput.tiltd(bin: bin), log: log)
         defer { daemon.stop() }
         let probe = ProcessProbe(pid: daemon.pid)
         let rssStart = probe.residentBytes

@@ -10,8 +10,8 @@ struct DaemonBenchCommandTests {
         let result = try ChildProcess.run(
             TestPaths.executable("tilt"),
             [
-                "bench", "daemon", "--clients", "3", "--seconds", "1", "--churn", "9", "--tiltd",
-                TestPaths.executable("tiltd"), "--log", TestPaths.broadExcerpt,
+                "bench", "daemon", "--clients", "3", "--seconds", "1", "--churn", "9", "--bin",
+                TestPaths.binDirectory.path, "--log", TestPaths.broadExcerpt,
             ],
             timeout: 40)
         #expect(result.status == 0, "\(result.stderr)")

@@ -22,8 +22,8 @@ struct BenchTests {
         #expect(throws: Never.self) { try pick(nil, ["/ok"]) }
         #expect { try pick("/no/x", ["/ok/b"]) } throws: { "\($0)" == "--log /no/x: no such file" }
         #expect { try pick(nil, ["/no"]) } throws: { "\($0)" == "nothing found" }
-        #expect { try BenchInput.tiltd(given: "/nonexistent/tiltd") } throws: {
-            "\($0)" == "--tiltd /nonexistent/tiltd: not an executable file"
+        #expect { try BenchInput.tiltd(bin: "/nonexistent") } throws: {
+            "\($0)" == "--bin /nonexistent: no tiltd there to run; pass the folder of a build with tiltd"
         }
         #expect(try BenchInput.daemonLog(given: TestPaths.broadExcerpt) == TestPaths.broadExcerpt)
         #expect(BenchInput.isFolder(NSTemporaryDirectory()))
