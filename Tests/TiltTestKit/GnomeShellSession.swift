@@ -57,7 +57,7 @@ public final class GnomeShellSession {
                 "bash", "-c",
                 "echo $$ > \(ready).pid && echo \"$DBUS_SESSION_BUS_ADDRESS\" > \(ready).tmp && mv \(ready).tmp \(ready) "
                     + "&& exec sleep 100000",
-            ])
+            ], unblockingSignals: true)
         let started = waitUntil(timeout: timeout) { [process] in
             process.process.isRunning && FileManager.default.fileExists(atPath: ready)
         }
