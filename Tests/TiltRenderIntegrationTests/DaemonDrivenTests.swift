@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltRenderTestKit
 import TiltTestKit
 
 /// `tiltfx render --frames` driven by a real `tiltd` replaying a log, and the message when no daemon answers.

@@ -3,6 +3,7 @@ import Testing
 import TiltEffects
 import TiltGL
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// Hot reload: inotify sees an edit at once; a broken edit keeps the last good shader.

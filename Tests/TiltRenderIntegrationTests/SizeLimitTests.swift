@@ -3,6 +3,7 @@ import Testing
 import TiltEffects
 import TiltGL
 import TiltRender
+import TiltRenderTestKit
 
 /// A `--size` over the GL's limits is refused up front with the real limit, counting the padding of layer passes.
 @Suite(.serialized) struct SizeLimitTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TiltRenderTestKit
 import TiltTestKit
 
 #if canImport(Glibc)

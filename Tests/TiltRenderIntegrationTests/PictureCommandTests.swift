@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TiltImage
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// `tiltfx … --image` and named textures through the built binary: what a person sees when a file is bad.

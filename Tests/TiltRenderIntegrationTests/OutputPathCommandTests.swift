@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltRenderTestKit
 import TiltTestKit
 
 /// `tiltfx render --replay` with a damaged log: the bad-row policy of every log reader (skip and count, `--strict`

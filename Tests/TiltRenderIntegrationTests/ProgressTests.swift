@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// Long renders show progress on stderr (a redrawn line on a terminal, a line every few seconds elsewhere), and a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltRenderTestKit
 import TiltTestKit
 
 /// `tiltfx run --headless` under a service manager: SIGTERM and SIGINT end the run normally, with its statistics.

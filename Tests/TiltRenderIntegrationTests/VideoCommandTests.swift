@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TiltImage
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// `tiltfx … --image VIDEO | --camera [DEVICE] | --source PIPELINE` through the built binary: moving content in a

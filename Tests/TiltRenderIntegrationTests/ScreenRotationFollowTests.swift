@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltCore
+import TiltRenderTestKit
 import TiltTestKit
 
 @testable import TiltRender

@@ -4,6 +4,7 @@ import TiltEffects
 import TiltGL
 import TiltImage
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// misty-glass end to end, measured from the frames it draws: drops that run down an upright device and sideways

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// `tiltfx check`: the library check and the built binary, on the repository's presets and on broken ones.

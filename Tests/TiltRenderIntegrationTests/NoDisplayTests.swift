@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// `tiltfx run` with no display says so and suggests the headless paths; `run --headless` says when no tiltd answers.

@@ -4,6 +4,7 @@ import TiltEffects
 import TiltGL
 import TiltImage
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// A failed reload is shown on screen with its file:line, over the last good frame; and the window path runs.

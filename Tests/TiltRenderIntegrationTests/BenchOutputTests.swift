@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltRenderTestKit
 import TiltTestKit
 
 /// `tiltfx bench` into a pipe: each result reaches the reader as it is measured, not when the run ends.

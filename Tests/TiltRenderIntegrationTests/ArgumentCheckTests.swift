@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltRenderTestKit
 import TiltTestKit
 
 /// The built `tiltfx` given out-of-range or misnamed arguments: exit status 64 and a message that says what is

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TiltRenderTestKit
 import TiltTestKit
 
 /// The built `tiltfx` binary: exit codes and messages people act on.

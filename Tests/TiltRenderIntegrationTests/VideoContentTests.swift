@@ -5,6 +5,7 @@ import TiltEffects
 import TiltGL
 import TiltImage
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// Moving pictures as content, in process: frames uploaded into the renderer, and the power gate closing a live

@@ -5,6 +5,7 @@ import TiltCore
 import TiltEffects
 import TiltImage
 import TiltMedia
+import TiltRenderTestKit
 import TiltTestKit
 
 @testable import TiltGL

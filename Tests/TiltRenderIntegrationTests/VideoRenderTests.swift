@@ -4,6 +4,7 @@ import TiltCore
 import TiltImage
 import TiltMedia
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TiltCore
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// Issue 30 item 4: the renderer asks for the attitude at each frame's expected display time, and says what it
