@@ -45,10 +45,10 @@ struct DSUDaemonTests {
         }
 
         /// Every datagram that arrives before `end`.
-        func receive(until end: Date) -> [[UInt8]] {
+        func receive(until end: Deadline) -> [[UInt8]] {
             var got: [[UInt8]] = []
             while true {
-                let left = end.timeIntervalSinceNow
+                let left = end.remaining
                 guard left > 0 else { return got }
                 var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard poll(&pfd, 1, Int32(max(1, left * 1000))) > 0 else { return got }
@@ -92,7 +92,7 @@ struct DSUDaemonTests {
         let start = Date()
         while Date().timeIntervalSince(start) < 5 {
             for (i, client) in [firstClient, secondClient].enumerated() {
-                for line in client.readLines(until: Date().addingTimeInterval(0.02)) {
+                for line in client.readLines(until: Deadline(seconds: 0.02)) {
                     if case .attitude(let frame)? = try? ServerMessage.decode(Array(line.utf8)) {
                         // `mono`: when the sample reached each daemon, on the machine's one monotonic clock.
                         frames[i].append((frame.mono ?? .nan, frame.gravity, frame.source))
@@ -136,7 +136,7 @@ struct DSUDaemonTests {
         let emulator = try UDPClient(server: port)
         emulator.send(DSUPacket.encode(.infoRequest(slots: [0, 1]), from: .client, id: 3))
         emulator.send(DSUPacket.encode(.dataRequest(.slot(0)), from: .client, id: 3))
-        let datagrams = emulator.receive(until: Date().addingTimeInterval(1.5))
+        let datagrams = emulator.receive(until: Deadline(seconds: 1.5))
         let messages = datagrams.compactMap { try? DSUPacket.decode($0).message }
         #expect(messages.contains(.info(DSUPacket.Slot(slot: 0, mac: [0x02, 0x74, 0x69, 0x6c, 0x74, 0x00]))))
         #expect(messages.contains(.info(.empty(1))))
@@ -155,9 +155,9 @@ struct DSUDaemonTests {
         #expect(sensor == "active")
         #expect(dsu["subscribers"] as? Int == 1)
         // Stop asking: within 5 s and the second between expiries, nobody is subscribed and the sensor sleeps.
-        let deadline = Date().addingTimeInterval(12)
+        let deadline = Deadline(seconds: 12)
         var last = try Self.dsuStatus(client)
-        while Date() < deadline, last.sensor != "idle" || last.dsu["subscribers"] as? Int != 0 {
+        while !deadline.hasPassed, last.sensor != "idle" || last.dsu["subscribers"] as? Int != 0 {
             Thread.sleep(forTimeInterval: 0.25)
             last = try Self.dsuStatus(client)
         }
@@ -226,11 +226,11 @@ struct DSUDaemonTests {
         let emulator = try UDPClient(bind: "127.0.0.2", server: port)
         emulator.send(DSUPacket.encode(.versionRequest, from: .client, id: 2))
         emulator.send(DSUPacket.encode(.dataRequest(.all), from: .client, id: 2))
-        let answers = emulator.receive(until: Date().addingTimeInterval(1)).compactMap { try? DSUPacket.decode($0) }
+        let answers = emulator.receive(until: Deadline(seconds: 1)).compactMap { try? DSUPacket.decode($0) }
         #expect(answers.contains { $0.message == .versionResponse(1001) })
         #expect(answers.filter { if case .data = $0.message { true } else { false } }.count > 50)
         // The attacker was answered no more than its burst and its rate over the flood allow.
-        let answered = attacker.receive(until: Date().addingTimeInterval(0.5)).count
+        let answered = attacker.receive(until: Deadline(seconds: 0.5)).count
         #expect(Double(answered) <= 100 + 50 * (floodSeconds + 1.5) + 7, "answered \(answered) in \(floodSeconds) s")
         let (_, dsu) = try Self.dsuStatus(client)
         let dropped = try #require(dsu["dropped"] as? [String: Int], "\(dsu)")

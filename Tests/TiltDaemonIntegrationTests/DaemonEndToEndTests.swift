@@ -34,7 +34,7 @@ struct DaemonEndToEndTests {
 
         try stalled.send(#"{"cmd":"watch","rate":200}"#)
         // Both windows end 3 s after the watch commands went out, however late a reader starts.
-        let end = Date().addingTimeInterval(3)
+        let end = Deadline(seconds: 3)
         try slow.send(#"{"cmd":"watch","rate":10}"#)
         try fast.send(#"{"cmd":"watch","rate":50}"#)
         let fastResult = LinesBox()

@@ -31,8 +31,8 @@ struct DaemonFaultTests {
     private func status(_ client: LineSocket) throws -> [String: Any] { try #require(try client.status()) }
 
     /// Reads frames until `end`, noting when each arrived.
-    private func collectFrames(_ socket: LineSocket, until end: Date, into box: ReceivedFrames) {
-        while end.timeIntervalSinceNow > 0, let line = socket.readLine(timeout: end.timeIntervalSinceNow) {
+    private func collectFrames(_ socket: LineSocket, until end: Deadline, into box: ReceivedFrames) {
+        while !end.hasPassed, let line = socket.readLine(timeout: end.remaining) {
             guard let object = LineSocket.parse(line), object["class"] as? String == "attitude" else { continue }
             box.append(time: monotonicSeconds(), seq: object["seq"] as? Int ?? -1)
         }
@@ -49,16 +49,16 @@ struct DaemonFaultTests {
 
         let victim = try BackgroundProcess(
             TestPaths.executable("tilt"), ["watch", "--json", "--rate", "1000", "--socket", path])
-        #expect(waitUntil { victim.stdoutLines.count >= 50 }, "tilt watch prints frames: \(victim.stderr)")
+        #expect(eventually { victim.stdoutLines.count >= 50 }, "tilt watch prints frames: \(victim.stderr)")
         #expect(try status(steady)["clients"] as? Int == 2)
 
         try steady.send(#"{"cmd":"watch","rate":50}"#)
         let received = ReceivedFrames()
-        let end = Date().addingTimeInterval(3)
+        let end = Deadline(seconds: 3)
         let reader = DispatchGroup()
         DispatchQueue.global().async(group: reader) { self.collectFrames(steady, until: end, into: received) }
         // Kill the victim while both stream: it is mid-read (1000 Hz asked, the daemon's whole rate granted).
-        #expect(waitUntil { received.times.count >= 25 })
+        #expect(eventually { received.times.count >= 25 })
         let printedBefore = victim.stdoutLines.count
         #expect(victim.kill(SIGKILL))
         let killedAt = monotonicSeconds()
@@ -72,7 +72,7 @@ struct DaemonFaultTests {
         #expect(worst < 0.5, "50 Hz watcher: longest pause \(worst) s around the kill")
         #expect(zip(received.seqs.dropFirst(), received.seqs).allSatisfy { $0 > $1 })
         // The daemon notices the dead client and drops it from its count.
-        #expect(try waitUntil { try status(steady)["clients"] as? Int == 1 }, "the killed client is unregistered")
+        #expect(try eventually { try status(steady)["clients"] as? Int == 1 }, "the killed client is unregistered")
         #expect(!daemon.log.contains("Fatal error"))
     }
 
@@ -92,7 +92,7 @@ struct DaemonFaultTests {
         let report = try #require(client.read(class: "status"), "a half-closed client still gets its answer")
         #expect(report["clients"] as? Int == 2)
         #expect(client.waitForClose(), "with nothing more to send, the daemon closes the connection")
-        #expect(try waitUntil { try status(observer)["clients"] as? Int == 1 })
+        #expect(try eventually { try status(observer)["clients"] as? Int == 1 })
     }
 
     @Test("a watcher that half-closes keeps getting frames until it closes")
@@ -107,14 +107,14 @@ struct DaemonFaultTests {
         try watcher!.send(#"{"cmd":"watch","rate":50}"#)
         watcher!.shutdownWrite()
         let received = ReceivedFrames()
-        collectFrames(watcher!, until: Date().addingTimeInterval(1.5), into: received)
+        collectFrames(watcher!, until: Deadline(seconds: 1.5), into: received)
         #expect(received.times.count >= 30, "50 Hz for 1.5 s after the half-close gave \(received.times.count)")
         let report = try status(observer)
         #expect(report["clients"] as? Int == 2 && report["watchers"] as? Int == 1)
         watcher = nil  // closes the socket
-        #expect(try waitUntil { try status(observer)["clients"] as? Int == 1 }, "the closed watcher is forgotten")
+        #expect(try eventually { try status(observer)["clients"] as? Int == 1 }, "the closed watcher is forgotten")
         #expect(
-            try waitUntil { try status(observer)["sensor"] as? String == "idle" },
+            try eventually { try status(observer)["sensor"] as? String == "idle" },
             "and the sensor stops with nobody watching")
     }
 
@@ -147,16 +147,16 @@ struct DaemonFaultTests {
         func connects() -> Int { log.count { if case .connected = $0 { true } else { false } } }
         func statuses() -> Int { log.count { if case .message(.status) = $0 { true } else { false } } }
 
-        #expect(await eventually { frames() >= 10 }, "frames from the first daemon")
+        #expect(await eventually { () async in frames() >= 10 }, "frames from the first daemon")
         #expect(daemon.stop() == 0)
-        #expect(await eventually { log.count { if case .disconnected = $0 { true } else { false } } >= 1 })
+        #expect(await eventually { () async in log.count { if case .disconnected = $0 { true } else { false } } >= 1 })
         let framesBefore = frames()
 
         daemon = try DaemonProcess.replaying(["--loop"], in: dir)
-        #expect(await eventually { connects() >= 2 }, "reconnected to the new daemon")
-        #expect(await eventually { frames() >= framesBefore + 10 }, "frames from the new daemon")
+        #expect(await eventually { () async in connects() >= 2 }, "reconnected to the new daemon")
+        #expect(await eventually { () async in frames() >= framesBefore + 10 }, "frames from the new daemon")
         subscriber.send(.status)
-        #expect(await eventually { statuses() >= 1 }, "a command sent after the reconnection is answered")
+        #expect(await eventually { () async in statuses() >= 1 }, "a command sent after the reconnection is answered")
     }
 
     @Test("tilt watch keeps printing frames across a tiltd restart")
@@ -168,27 +168,17 @@ struct DaemonFaultTests {
         defer { daemon.stop() }
         let watch = try BackgroundProcess(
             TestPaths.executable("tilt"), ["watch", "--json", "--rate", "50", "--socket", path])
-        #expect(waitUntil { watch.stdoutLines.count >= 10 }, "tilt watch prints frames: \(watch.stderr)")
+        #expect(eventually { watch.stdoutLines.count >= 10 }, "tilt watch prints frames: \(watch.stderr)")
 
         #expect(daemon.stop() == 0)
-        #expect(waitUntil { watch.stderr.contains("disconnected") })
+        #expect(eventually { watch.stderr.contains("disconnected") })
         let before = watch.stdoutLines.count
         daemon = try DaemonProcess.replaying(["--loop"], in: dir)
-        #expect(waitUntil(timeout: 15) { watch.stdoutLines.count >= before + 10 }, "frames after the restart")
+        #expect(eventually(timeout: 15) { watch.stdoutLines.count >= before + 10 }, "frames after the restart")
         #expect(watch.process.isRunning, "tilt watch is still running")
         // The new frames come from the new daemon: its sequence numbers start again.
         let seqs = watch.stdoutLines.dropFirst(before).compactMap { LineSocket.parse($0)?["seq"] as? Int }
         #expect((seqs.first ?? .max) < 1000, "first frame after restart has seq \(seqs.first ?? -1)")
         #expect(watch.stderr.components(separatedBy: "connected to tiltd").count - 1 == 2, "\(watch.stderr)")
     }
-}
-
-/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass, without blocking a thread.
-private func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = monotonicSeconds() + timeout
-    while !condition() {
-        if monotonicSeconds() > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return true
 }

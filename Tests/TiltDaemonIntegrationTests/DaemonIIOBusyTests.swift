@@ -15,14 +15,6 @@ import TiltTestKit
     .enabled(
         if: FakeIIOTree.busyNodesWork, "needs unshare -rm, a usable /dev/fuse and python3-fusepy (scripts/bootstrap)"))
 struct DaemonIIOBusyTests {
-    private func waitFor(_ what: () throws -> Bool, seconds: Double = 10) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try what() { return true }
-            usleep(20_000)
-        }
-        return try what()
-    }
 
     /// The `t` of the raw samples among `lines`.
     private func sampleTimes(_ lines: [String]) -> [Double] {
@@ -43,7 +35,7 @@ struct DaemonIIOBusyTests {
             kill(daemon.process.processIdentifier, SIGKILL)
             throw TestError("the holder of /dev/iio:device0 did not start")
         }
-        guard waitFor({ FileManager.default.fileExists(atPath: socketPath) }) else {
+        guard eventually({ FileManager.default.fileExists(atPath: socketPath) }) else {
             kill(holder, SIGKILL)
             kill(daemon.process.processIdentifier, SIGKILL)
             throw TestError("tiltd did not create its socket")
@@ -99,7 +91,7 @@ struct DaemonIIOBusyTests {
         #expect(human.stdout.contains("/dev/iio:device0 held by sleep (pid \(holder)): polled at 50.0 Hz"))
 
         // Polled samples reach the watcher at the polled rate, read from the `_raw` attributes.
-        let polled = sampleTimes(watcher.readLines(until: Date().addingTimeInterval(1.0)))
+        let polled = sampleTimes(watcher.readLines(until: Deadline(seconds: 1.0)))
         let span = (polled.last ?? 0) - (polled.first ?? 0)
         let rate = Double(polled.count - 1) / max(span, 1e-9)
         #expect(polled.count >= 30 && abs(rate - 50) < 8, "\(polled.count) polled samples at \(rate) Hz")
@@ -107,14 +99,14 @@ struct DaemonIIOBusyTests {
 
         // The holder lets go: the buffer is tried again (2 s, then 4 s) and read once more.
         kill(holder, SIGKILL)
-        #expect(waitFor({ tree.read(device: 0, "buffer/enable") == "1" }, seconds: 15), "the buffer comes back")
-        let lastPolled = sampleTimes(watcher.readLines(until: Date().addingTimeInterval(0.1))).last ?? polled.last!
+        #expect(eventually(timeout: 15, { tree.read(device: 0, "buffer/enable") == "1" }), "the buffer comes back")
+        let lastPolled = sampleTimes(watcher.readLines(until: Deadline(seconds: 0.1))).last ?? polled.last!
         let start = Int64(monotonicSeconds() * 1e9)
         let scans = (0..<50).map { i in
             FakeIIOTree.pack([0, 0, 9807, 0, 0, 0], type: type, timestampNs: start + Int64(i) * 20_000_000)
         }
         try tree.feed(0, scans: scans, interval: 0.002)
-        let buffered = sampleTimes(watcher.readLines(until: Date().addingTimeInterval(1.0)))
+        let buffered = sampleTimes(watcher.readLines(until: Deadline(seconds: 1.0)))
         #expect(buffered.count >= 40, "buffered samples arrive: \(buffered.count)")
         let all = [lastPolled] + buffered
         #expect(zip(all, all.dropFirst()).allSatisfy { $0 < $1 }, "time never goes backwards across the switch")
@@ -124,7 +116,7 @@ struct DaemonIIOBusyTests {
         #expect(after["sensorMode"] as? String == "buffered")
         #expect(after["busy"] == nil, "busy is gone: \(after)")
         kill(daemon.process.processIdentifier, SIGTERM)
-        #expect(waitFor { !FileManager.default.fileExists(atPath: socketPath) }, "tiltd shuts down cleanly")
+        #expect(eventually { !FileManager.default.fileExists(atPath: socketPath) }, "tiltd shuts down cleanly")
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(text.contains("warning tiltd: sensor busy: the IIO buffer of iio:device0 is busy"), "\(text)")
         #expect(text.contains("sensor buffer free again"), "\(text)")
@@ -143,9 +135,9 @@ struct DaemonIIOBusyTests {
         }
         let watcher = try LineSocket(path: tree.root.appendingPathComponent("tiltd.sock").path)
         try watcher.send(#"{"cmd":"watch","rate":150,"raw":true}"#)
-        #expect(waitFor { tree.read(device: 0, "sampling_frequency") == "200" }, "150 Hz asks for the device's 200")
-        _ = watcher.readLines(until: Date().addingTimeInterval(0.3))
-        let polled = sampleTimes(watcher.readLines(until: Date().addingTimeInterval(1.0)))
+        #expect(eventually { tree.read(device: 0, "sampling_frequency") == "200" }, "150 Hz asks for the device's 200")
+        _ = watcher.readLines(until: Deadline(seconds: 0.3))
+        let polled = sampleTimes(watcher.readLines(until: Deadline(seconds: 1.0)))
         let rate = Double(polled.count - 1) / max((polled.last ?? 0) - (polled.first ?? 0), 1e-9)
         #expect(polled.count >= 60 && abs(rate - 100) < 15, "\(polled.count) polled samples at \(rate) Hz")
         let status = try #require(try watcher.status())

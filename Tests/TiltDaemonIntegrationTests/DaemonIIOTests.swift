@@ -12,14 +12,6 @@ import TiltTestKit
     .serialized, .timeLimit(.minutes(2)),
     .enabled(if: FakeIIOTree.namespacesWork, "unprivileged user+mount namespaces (unshare -rm) are not permitted here"))
 struct DaemonIIOTests {
-    private func waitFor(_ what: () -> Bool, seconds: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if what() { return true }
-            usleep(20_000)
-        }
-        return what()
-    }
 
     @Test("the IMU's buffer is enabled by the first watcher at the rate it needs, fused, and disabled when it stops")
     func liveIIOOnDemand() throws {
@@ -31,7 +23,7 @@ struct DaemonIIOTests {
         defer {
             if daemon.process.isRunning { kill(daemon.process.processIdentifier, SIGKILL) }
         }
-        #expect(waitFor { FileManager.default.fileExists(atPath: socketPath) }, "tiltd creates its socket")
+        #expect(eventually { FileManager.default.fileExists(atPath: socketPath) }, "tiltd creates its socket")
         let client = try LineSocket(path: socketPath)
         let hello = try #require(client.read(class: "hello"))
         let sensors = try #require(hello["sensors"] as? [[String: Any]])
@@ -39,7 +31,7 @@ struct DaemonIIOTests {
         #expect(tree.read(device: 0, "buffer/enable") == "0", "nothing runs before anyone watches")
 
         try client.send(#"{"cmd":"watch","rate":30}"#)
-        #expect(waitFor { tree.read(device: 0, "buffer/enable") == "1" }, "the first watch enables the buffer")
+        #expect(eventually { tree.read(device: 0, "buffer/enable") == "1" }, "the first watch enables the buffer")
         #expect(tree.read(device: 0, "sampling_frequency") == "50", "the lowest available rate that serves 30 Hz")
         // Level and still: gravity on +z (9.807 m/s² = 9807 counts at 0.001), no rotation; 100 scans at 50 Hz.
         let scans = (0..<100).map { i in
@@ -59,7 +51,7 @@ struct DaemonIIOTests {
         #expect(tilt.allSatisfy { abs($0) < 0.01 })
 
         try client.send(#"{"cmd":"watch","enable":false}"#)
-        #expect(waitFor { tree.read(device: 0, "buffer/enable") == "0" }, "the buffer is disabled with no watcher")
+        #expect(eventually { tree.read(device: 0, "buffer/enable") == "0" }, "the buffer is disabled with no watcher")
         kill(daemon.process.processIdentifier, SIGTERM)
         let result = try daemon.wait()
         #expect(result.status == 0, "\(result.stderr)")

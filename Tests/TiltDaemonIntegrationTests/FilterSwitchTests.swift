@@ -11,7 +11,7 @@ import TiltWire
 struct FilterSwitchTests {
     /// The frames `client` is sent over `seconds`, in the order they come.
     private func frames(of client: LineSocket, seconds: Double) -> [AttitudeFrame] {
-        client.readLines(until: Date().addingTimeInterval(seconds)).compactMap {
+        client.readLines(until: Deadline(seconds: seconds)).compactMap {
             if case .attitude(let frame)? = try? ServerMessage.decode(Array($0.utf8)) { frame } else { nil }
         }
     }
@@ -19,8 +19,8 @@ struct FilterSwitchTests {
     /// Reads frames from each client in turn until each has `count` more (20 s at most, however loaded the machine).
     private func frames(of clients: [LineSocket], count: Int) -> [[AttitudeFrame]] {
         var collected = Array(repeating: [AttitudeFrame](), count: clients.count)
-        let end = Date().addingTimeInterval(20)
-        while Date() < end, collected.contains(where: { $0.count < count }) {
+        let end = Deadline(seconds: 20)
+        while !end.hasPassed, collected.contains(where: { $0.count < count }) {
             for (i, client) in clients.enumerated() { collected[i] += frames(of: client, seconds: 0.02) }
         }
         return collected

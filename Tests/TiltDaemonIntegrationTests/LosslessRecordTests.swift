@@ -22,7 +22,7 @@ struct LosslessRecordTests {
     /// Waits until the daemon's sensor is in `state` (asked with `status` on a connection of its own).
     private func waitForSensor(_ state: String, daemon: DaemonProcess, timeout: Double = 60) throws -> Bool {
         let (client, _) = try daemon.greetedClient()
-        return try waitUntil(timeout: timeout) {
+        return try eventually(timeout: timeout) {
             if (try client.status()?["sensor"] as? String) == state { return true }
             usleep(20_000)
             return false
@@ -131,7 +131,7 @@ struct LosslessRecordTests {
         let finished = try waitForSensor("finished", daemon: daemon)
         kill(recorder.pid, SIGCONT)
         try #require(finished)
-        try #require(waitUntil(timeout: 60) { !recorder.process.isRunning }, "\(recorder.stderr)")
+        try #require(eventually(timeout: 60) { !recorder.process.isRunning }, "\(recorder.stderr)")
         return (recorder.process.terminationStatus, recorder.stderr, try SensorLog.read(path: log))
     }
 

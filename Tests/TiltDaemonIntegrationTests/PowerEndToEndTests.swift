@@ -13,9 +13,9 @@ struct PowerEndToEndTests {
     private func waitForPower(
         _ socket: LineSocket, _ what: String, _ condition: ([String: Any]) -> Bool
     ) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(10)
-        while deadline.timeIntervalSinceNow > 0 {
-            guard let event = socket.read(class: "power", timeout: deadline.timeIntervalSinceNow) else { break }
+        let deadline = Deadline(seconds: 10)
+        while !deadline.hasPassed {
+            guard let event = socket.read(class: "power", timeout: deadline.remaining) else { break }
             if condition(event) { return event }
         }
         throw TestError("no power event with \(what) within 10 s")

@@ -18,10 +18,10 @@ struct PredictWatchTests {
         try plain.send(#"{"cmd":"watch","rate":1000}"#)
         try ahead.send(#"{"cmd":"watch","rate":1000,"predict":0.05}"#)
         var seen: [[UInt64: AttitudeFrame]] = [[:], [:]]
-        let end = Date().addingTimeInterval(2.5)
-        while Date() < end {
+        let end = Deadline(seconds: 2.5)
+        while !end.hasPassed {
             for (i, client) in [plain, ahead].enumerated() {
-                for line in client.readLines(until: Date().addingTimeInterval(0.05)) {
+                for line in client.readLines(until: Deadline(seconds: 0.05)) {
                     if case .attitude(let frame)? = try? ServerMessage.decode(Array(line.utf8)) {
                         seen[i][frame.seq] = frame
                     }

@@ -40,21 +40,21 @@ struct RecordThroughDaemonTests {
         // Wait until the sensor runs (the recorder's watch started it), then watch frames alongside.
         let watcher = try daemon.connect()
         _ = watcher.read(class: "hello")
-        let statusDeadline = Date().addingTimeInterval(10)
+        let statusDeadline = Deadline(seconds: 10)
         var active = false
-        while !active, Date() < statusDeadline {
+        while !active, !statusDeadline.hasPassed {
             active = (try watcher.status()?["sensor"] as? String) == "active"
             if !active { usleep(50_000) }
         }
         try #require(active, "the recorder's watch starts the sensor")
         try watcher.send(#"{"cmd":"watch","rate":20}"#)
         var live: [[String: Any]] = []
-        let end = Date().addingTimeInterval(1.5)
-        while Date() < end, let line = watcher.readLine(timeout: 2) {
+        let end = Deadline(seconds: 1.5)
+        while !end.hasPassed, let line = watcher.readLine(timeout: 2) {
             if let f = LineSocket.parse(line), f["class"] as? String == "attitude" { live.append(f) }
         }
-        let waitEnd = Date().addingTimeInterval(20)
-        while recorder.isRunning, Date() < waitEnd { usleep(50_000) }
+        let waitEnd = Deadline(seconds: 20)
+        while recorder.isRunning, !waitEnd.hasPassed { usleep(50_000) }
         let recorderLog = (try? String(contentsOf: recorderErr, encoding: .utf8)) ?? ""
         try #require(!recorder.isRunning && recorder.terminationStatus == 0, "tilt record: \(recorderLog)")
         try #require(live.count >= 10, "live frames arrived: \(live.count)")

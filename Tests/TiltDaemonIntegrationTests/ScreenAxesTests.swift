@@ -11,10 +11,10 @@ struct ScreenAxesTests {
     /// Reads frames from each client in turn for `seconds`, keyed by `seq`.
     private func frames(from clients: [LineSocket], seconds: Double) -> [[UInt64: AttitudeFrame]] {
         var collected = Array(repeating: [UInt64: AttitudeFrame](), count: clients.count)
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
+        let end = Deadline(seconds: seconds)
+        while !end.hasPassed {
             for (i, client) in clients.enumerated() {
-                for line in client.readLines(until: Date().addingTimeInterval(0.05)) {
+                for line in client.readLines(until: Deadline(seconds: 0.05)) {
                     if case .attitude(let frame)? = try? ServerMessage.decode(Array(line.utf8)) {
                         collected[i][frame.seq] = frame
                     }

@@ -50,7 +50,7 @@ struct SensorProxyTests {
 
     /// The `sensor` state in `status`, waited for up to 10 s.
     private func waitForSensor(_ client: LineSocket, _ state: String) throws -> Bool {
-        try waitUntil(timeout: 10) { try client.status()?["sensor"] as? String == state }
+        try eventually(timeout: 10) { try client.status()?["sensor"] as? String == state }
     }
 
     @Test("monitor-sensor sees the accelerometer and the turn to left-up; socket clients get orientation events")
@@ -62,7 +62,7 @@ struct SensorProxyTests {
         defer { daemon.stop() }
         let (client, _) = try daemon.greetedClient()
         let monitor = try monitorSensor(bus: bus)
-        let sawTurn = waitUntil(timeout: 15) {
+        let sawTurn = eventually(timeout: 15) {
             monitor.stdout.contains("Accelerometer orientation changed: left-up")
         }
         #expect(sawTurn, "monitor-sensor printed: \(monitor.stdout)\(monitor.stderr); tiltd: \(daemon.log)")
@@ -130,10 +130,10 @@ struct SensorProxyTests {
         // An explicit release, the caller still connected.
         let releaseFile = dir.appendingPathComponent("release").path
         let caller = try BackgroundProcess(Self.python, ["-c", Self.claimClient, bus.address, releaseFile])
-        #expect(waitUntil { caller.stdout.contains("claimed") }, "\(caller.stderr)")
+        #expect(eventually { caller.stdout.contains("claimed") }, "\(caller.stderr)")
         #expect(try waitForSensor(client, "active"), "a claim starts the sensor: \(daemon.log)")
         #expect(FileManager.default.createFile(atPath: releaseFile, contents: Data()))
-        #expect(waitUntil { caller.stdout.contains("released") }, "\(caller.stderr)")
+        #expect(eventually { caller.stdout.contains("released") }, "\(caller.stderr)")
         #expect(try waitForSensor(client, "idle"), "the release stops it: \(daemon.log)")
         #expect(caller.process.isRunning, "released by the call, not by leaving the bus")
 
@@ -168,7 +168,7 @@ struct SensorProxyTests {
         let monitor = try BackgroundProcess(
             "/usr/bin/env", ["DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)", Self.monitorSensor])
         #expect(
-            waitUntil(timeout: 15) { monitor.stdout.contains("Accelerometer orientation changed: left-up") },
+            eventually(timeout: 15) { monitor.stdout.contains("Accelerometer orientation changed: left-up") },
             "\(monitor.stdout)\(monitor.stderr)")
     }
 
@@ -189,11 +189,11 @@ struct SensorProxyTests {
         defer {
             if daemon.process.isRunning { kill(daemon.process.processIdentifier, SIGKILL) }
         }
-        #expect(waitUntil { FileManager.default.fileExists(atPath: socketPath) }, "tiltd creates its socket")
+        #expect(eventually { FileManager.default.fileExists(atPath: socketPath) }, "tiltd creates its socket")
         #expect(tree.read(device: 0, "buffer/enable") == "0", "nothing runs before anyone claims")
 
         let monitor = try monitorSensor(bus: bus)
-        #expect(waitUntil { tree.read(device: 0, "buffer/enable") == "1" }, "the claim enables the buffer")
+        #expect(eventually { tree.read(device: 0, "buffer/enable") == "1" }, "the claim enables the buffer")
         // Upright 2 s, turned 90° clockwise about the screen's normal in 1 s, held 2 s; 50 Hz, counts of 0.001.
         var scans: [[UInt8]] = []
         var angle = 0.0
@@ -208,12 +208,12 @@ struct SensorProxyTests {
         }
         try tree.feed(0, scans: scans, interval: 0.004)
         #expect(
-            waitUntil { monitor.stdout.contains("Accelerometer orientation changed: left-up") },
+            eventually { monitor.stdout.contains("Accelerometer orientation changed: left-up") },
             "monitor-sensor printed: \(monitor.stdout)")
         #expect(monitor.stdout.contains("Accelerometer orientation changed: normal"))
 
         #expect(monitor.kill(SIGKILL))
-        #expect(waitUntil { tree.read(device: 0, "buffer/enable") == "0" }, "the dead caller's claim is released")
+        #expect(eventually { tree.read(device: 0, "buffer/enable") == "0" }, "the dead caller's claim is released")
         kill(daemon.process.processIdentifier, SIGTERM)
         let result = try daemon.wait()
         #expect(result.status == 0, "\(result.stderr)")
@@ -239,7 +239,7 @@ struct SensorProxyTests {
                 """), "\(second.log)")
         // The first one still serves.
         let monitor = try monitorSensor(bus: bus)
-        #expect(waitUntil { monitor.stdout.contains("=== Has accelerometer") }, "\(monitor.stdout)")
+        #expect(eventually { monitor.stdout.contains("=== Has accelerometer") }, "\(monitor.stdout)")
     }
 }
 

@@ -37,10 +37,10 @@ struct ServiceLimitsTests {
         let message = try #require(error["message"] as? String)
         #expect(message.contains("the daemon is full (limit 3 clients)"), "\(message)")
         #expect(fourth.readLine(timeout: 5) == nil, "then it is closed, with no hello")
-        #expect(waitUntil(timeout: 5) { daemon.log.contains("client refused: the daemon is full") }, "\(daemon.log)")
+        #expect(eventually(timeout: 5) { daemon.log.contains("client refused: the daemon is full") }, "\(daemon.log)")
 
         clients.removeLast()
-        let freed = try waitUntil(timeout: 10) { try LineSocket(path: path).read(class: "hello", timeout: 1) != nil }
+        let freed = try eventually(timeout: 10) { try LineSocket(path: path).read(class: "hello", timeout: 1) != nil }
         #expect(freed, "a place freed by a client that left is taken")
         #expect(daemon.stop() == 0)
     }
@@ -77,10 +77,10 @@ struct ServiceLimitsTests {
         // The watcher reads all along, on its own thread, for 4 s: the flood is over well before.
         let arrivals = Arrivals()
         let reader = DispatchGroup()
-        let readUntil = Date().addingTimeInterval(4)
+        let readUntil = Deadline(seconds: 4)
         DispatchQueue.global().async(group: reader) {
-            while readUntil.timeIntervalSinceNow > 0,
-                let line = watcher.readLine(timeout: readUntil.timeIntervalSinceNow)
+            while !readUntil.hasPassed,
+                let line = watcher.readLine(timeout: readUntil.remaining)
             {
                 if LineSocket.parse(line)?["class"] as? String == "attitude" { arrivals.times.append(Date()) }
             }
@@ -105,7 +105,7 @@ struct ServiceLimitsTests {
         #expect(limited == 20, "refusals before the disconnect: \(limited)")
         let message = try #require(final, "a flooder gets a final error")
         #expect(message.contains("21 commands in a row over 5 per second"), "\(message)")
-        #expect(waitUntil(timeout: 5) { daemon.log.contains("client disconnected for flooding") }, "\(daemon.log)")
+        #expect(eventually(timeout: 5) { daemon.log.contains("client disconnected for flooding") }, "\(daemon.log)")
 
         // The watcher was not disturbed: frames keep coming after the flood.
         let floodOver = Date()
@@ -134,7 +134,7 @@ struct ServiceLimitsTests {
             sentBatches += 1
         }
         // Either the daemon stopped reading (backpressure: sends time out) or it closed the connection.
-        let closedOrStalled = waitUntil(timeout: 10) {
+        let closedOrStalled = eventually(timeout: 10) {
             daemon.log.contains("client does not read its replies") || sentBatches < 20
         }
         #expect(closedOrStalled, "sent \(sentBatches) batches; \(daemon.log)")

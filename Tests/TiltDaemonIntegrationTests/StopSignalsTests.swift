@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TiltCore
+import TiltTestKit
 
 /// The one way tilt catches signals. SIGWINCH and SIGURG stand in for SIGINT and SIGTERM: their default action is to
 /// be ignored, so a test that fails cannot stop the test runner (and the runtime keeps SIGURG for itself).
@@ -25,13 +26,13 @@ struct StopSignalsTests {
         #expect(!stops.received)
         #expect(stops.firstSignal == nil)
         kill(getpid(), SIGURG)
-        let deadline = Date().addingTimeInterval(10)
-        while seen.withLock({ $0.isEmpty }) && Date() < deadline { usleep(5_000) }
+        let deadline = Deadline(seconds: 10)
+        while seen.withLock({ $0.isEmpty }) && !deadline.hasPassed { usleep(5_000) }
         #expect(seen.withLock { $0 } == [SIGURG])
         #expect(stops.received)
         #expect(stops.firstSignal == SIGURG)
         kill(getpid(), SIGWINCH)
-        while seen.withLock({ $0.count < 2 }) && Date() < deadline { usleep(5_000) }
+        while seen.withLock({ $0.count < 2 }) && !deadline.hasPassed { usleep(5_000) }
         #expect(seen.withLock { $0 } == [SIGURG, SIGWINCH])
         #expect(stops.firstSignal == SIGURG, "the first one is kept")
     }

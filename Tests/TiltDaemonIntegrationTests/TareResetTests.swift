@@ -64,8 +64,8 @@ struct TareResetTests {
     private func tilt(
         from client: LineSocket, timeout: Double = 8, until done: ([Double]) -> Bool
     ) -> [Double]? {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
+        let end = Deadline(seconds: timeout)
+        while !end.hasPassed {
             guard let frame = client.read(class: "attitude", timeout: 2), let tilt = frame["tilt"] as? [Double] else {
                 continue
             }

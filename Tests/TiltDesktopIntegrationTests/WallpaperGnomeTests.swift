@@ -31,7 +31,7 @@ struct WallpaperGnomeTests {
     /// a moment apart agree.
     private func settledShot(_ gnome: GnomeShellSession, drawn marker: String, times: Int = 1) throws -> [UInt8] {
         try #require(
-            waitUntil(timeout: 120) { gnome.log.components(separatedBy: marker).count > times },
+            eventually(timeout: 120) { gnome.log.components(separatedBy: marker).count > times },
             "tiltfx did not draw: \(gnome.log.suffix(3000))")
         var last = try desktop(gnome.screenshot())
         var settled = false
@@ -67,7 +67,7 @@ struct WallpaperGnomeTests {
         let first = try settledShot(gnome, drawn: marker)
         // Disabled, GNOME's own background shows; enabled with the other tilt, the wallpaper again.
         try gnome.setExtension(enabled: false)
-        #expect(waitUntil(timeout: 60) { (try? gnome.tiltfxProcesses())?.isEmpty == true })
+        #expect(eventually(timeout: 60) { (try? gnome.tiltfxProcesses())?.isEmpty == true })
         let bare = try desktop(gnome.screenshot())
         try gnome.eval("imports.gi.GLib.setenv('TILT_WALLPAPER_ARGS', '--preset tilt-specular --tilt -0.35,0', true)")
         try gnome.setExtension(enabled: true)
@@ -81,11 +81,11 @@ struct WallpaperGnomeTests {
     func itsWindowIsInNoList() throws {
         let gnome = try GnomeShellSession(arguments: ["--tilt", "0,0"])
         try #require(
-            waitUntil(timeout: 120) { gnome.log.contains("output \(gnome.connector) (1280x720)") },
+            eventually(timeout: 120) { gnome.log.contains("output \(gnome.connector) (1280x720)") },
             "\(gnome.log.suffix(3000))")
         var actors = ""
         try #require(
-            waitUntil(timeout: 60) {
+            eventually(timeout: 60) {
                 actors =
                     (try? gnome.eval(
                         "return global.get_window_actors().map(a => ({title: a.meta_window.get_title(), "
@@ -116,7 +116,7 @@ struct WallpaperGnomeTests {
         // An animated preset: in view it draws every frame it can.
         let gnome = try GnomeShellSession(arguments: ["--preset", "shadertoy-plasma", "--tilt", "0,0", "--stats"])
         try #require(
-            waitUntil(timeout: 120) { gnome.log.contains("output \(gnome.connector) (1280x720)") },
+            eventually(timeout: 120) { gnome.log.contains("output \(gnome.connector) (1280x720)") },
             "\(gnome.log.suffix(3000))")
         let pid = try #require(try gnome.tiltfxProcesses().first)
         let drawing = try cpuSeconds(of: pid, over: 2)
@@ -134,7 +134,7 @@ struct WallpaperGnomeTests {
             ])
         defer { _ = cover.kill(SIGKILL, timeout: 10) }
         try #require(
-            waitUntil(timeout: 120) {
+            eventually(timeout: 120) {
                 let said = saidSince(beforeCover)
                 return said.contains("output \(gnome.connector) paused: its active window is fullscreen")
                     && said.contains("\"mode\":\"hidden\"")
@@ -146,7 +146,7 @@ struct WallpaperGnomeTests {
         let beforeUncover = gnome.log.utf8.count
         #expect(cover.kill(SIGKILL, timeout: 30))
         #expect(
-            waitUntil(timeout: 60) { saidSince(beforeUncover).contains("output \(gnome.connector) resumed") },
+            eventually(timeout: 60) { saidSince(beforeUncover).contains("output \(gnome.connector) resumed") },
             "\(gnome.log.suffix(2000))")
         #expect(try gnome.tiltfxProcesses() == [pid], "the renderer was restarted instead of resumed")
     }
@@ -155,13 +155,13 @@ struct WallpaperGnomeTests {
     func killedIsRestartedAndDisableLeavesNothing() throws {
         let gnome = try GnomeShellSession(arguments: ["--tilt", "0,0"])
         let drawn = "output \(gnome.connector) (1280x720)"
-        try #require(waitUntil(timeout: 120) { gnome.log.contains(drawn) }, "\(gnome.log.suffix(3000))")
+        try #require(eventually(timeout: 120) { gnome.log.contains(drawn) }, "\(gnome.log.suffix(3000))")
         var pids = try gnome.tiltfxProcesses()
         try #require(pids.count == 1, "tiltfx processes: \(pids)")
         let first = pids[0]
         kill(first, SIGKILL)
         try #require(
-            waitUntil(timeout: 60) {
+            eventually(timeout: 60) {
                 pids = (try? gnome.tiltfxProcesses()) ?? []
                 return pids.count == 1 && pids[0] != first
             }, "not restarted: \(gnome.log.suffix(3000))")
@@ -170,11 +170,11 @@ struct WallpaperGnomeTests {
             "\(gnome.log.suffix(2000))")
         #expect(gnome.log.contains("restarting it in 1 s"))
         try #require(
-            waitUntil(timeout: 120) {
+            eventually(timeout: 120) {
                 gnome.log.components(separatedBy: drawn).count == 3
             }, "the restarted tiltfx did not draw: \(gnome.log.suffix(2000))")
         try gnome.setExtension(enabled: false)
-        #expect(waitUntil(timeout: 30) { (try? gnome.tiltfxProcesses())?.isEmpty == true }, "tiltfx still runs")
+        #expect(eventually(timeout: 30) { (try? gnome.tiltfxProcesses())?.isEmpty == true }, "tiltfx still runs")
         // It stopped because its input closed, cleanly.
         #expect(
             gnome.log.contains("the desktop shell closed the control channel: stopping"), "\(gnome.log.suffix(2000))")
@@ -189,7 +189,7 @@ struct WallpaperGnomeTests {
         let gnome = try GnomeShellSession(
             arguments: ["--tilt", "0,0"], config: "# mine\nfps = 20\n[output Other-1]\nimage = \(picture)\n")
         try #require(
-            waitUntil(timeout: 120) { gnome.log.contains("output \(gnome.connector) (1280x720): depth") },
+            eventually(timeout: 120) { gnome.log.contains("output \(gnome.connector) (1280x720): depth") },
             "\(gnome.log.suffix(3000))")
         let before = try #require(try gnome.tiltfxProcesses().first)
         // The preferences' own code (gnome/src/prefs.js and conf.js) writes the choice, under plain gjs.
@@ -213,7 +213,7 @@ struct WallpaperGnomeTests {
                 + "[output Meta-0]\npreset = holo-card\n")
         // The extension sees the file change and starts tiltfx again, which reads it.
         try #require(
-            waitUntil(timeout: 120) { gnome.log.contains("output \(gnome.connector) (1280x720): holo-card") },
+            eventually(timeout: 120) { gnome.log.contains("output \(gnome.connector) (1280x720): holo-card") },
             "the wallpaper did not follow: \(gnome.log.suffix(3000))")
         #expect(gnome.log.contains("tilt-wallpaper: wallpaper.conf changed: restarting tiltfx"))
         let after = try gnome.tiltfxProcesses()
@@ -250,7 +250,7 @@ struct WallpaperGnomeTests {
         #expect(middle[2] > 150 && middle[0] < 90, "the middle is \(middle), not the picture's blue")
         // The other tilt shifts it: the band's edges move.
         try gnome.setExtension(enabled: false)
-        #expect(waitUntil(timeout: 60) { (try? gnome.tiltfxProcesses())?.isEmpty == true })
+        #expect(eventually(timeout: 60) { (try? gnome.tiltfxProcesses())?.isEmpty == true })
         try gnome.eval("imports.gi.GLib.setenv('TILT_WALLPAPER_ARGS', '--tilt 0,-0.45', true)")
         try gnome.setExtension(enabled: true)
         let other = try settledShot(gnome, drawn: drawn, times: 2)

@@ -35,7 +35,7 @@ struct WallpaperSwayTests {
         _ sway: SwaySession, output: String, bare: [UInt8], process: BackgroundProcess
     ) throws -> [UInt8] {
         var shot: [UInt8] = []
-        let shown = try waitUntil(timeout: 120) {
+        let shown = try eventually(timeout: 120) {
             shot = try sway.screenshot(output: output).rgba
             return difference(shot, bare) > 2
         }
@@ -81,7 +81,7 @@ struct WallpaperSwayTests {
         let pixels = try sway.screenshot(output: added).rgba.count / 4
         let bare = (0..<pixels).flatMap { _ in bareFirst.prefix(4) }
         _ = try waitForWallpaper(sway, output: added, bare: bare, process: run)
-        #expect(waitUntil(timeout: 60) { run.stderr.contains("output \(added) (") }, "\(run.stderr.suffix(2000))")
+        #expect(eventually(timeout: 60) { run.stderr.contains("output \(added) (") }, "\(run.stderr.suffix(2000))")
         // sway 1.7 keeps a disabled output's wl_output and layer surface (an unplugged one goes: TiltDesktopTests);
         // enabled again, it shows the wallpaper again.
         try sway.swaymsg(["output", added, "disable"])
@@ -98,7 +98,7 @@ struct WallpaperSwayTests {
         // An animated preset: while the output can be seen, every frame differs and is drawn.
         let run = try wallpaper(["--preset", "shadertoy-plasma", "--tilt", "0,0", "--stats"], on: sway)
         try #require(
-            waitUntil(timeout: 120) { run.stderr.contains("output \(output) (") }, "\(run.stderr.suffix(2000))")
+            eventually(timeout: 120) { run.stderr.contains("output \(output) (") }, "\(run.stderr.suffix(2000))")
         let drawing = try cpuSeconds(of: run.pid, over: 2)
         // A fullscreen window: tiltfx run's SDL2 window on the same compositor, made fullscreen by sway.
         var environment = sway.clientEnvironment
@@ -112,18 +112,18 @@ struct WallpaperSwayTests {
             ], environment: environment)
         defer { _ = window.kill(SIGTERM, timeout: 10) }
         try #require(
-            waitUntil(timeout: 120) { ((try? sway.swaymsg(["-t", "get_tree"])) ?? "").contains("tiltfx") },
+            eventually(timeout: 120) { ((try? sway.swaymsg(["-t", "get_tree"])) ?? "").contains("tiltfx") },
             "the window did not open: \(window.stderr.suffix(2000))")
         try sway.swaymsg(["[title=\"tiltfx\"]", "fullscreen", "enable"])
         try #require(
-            waitUntil(timeout: 60) { run.stderr.contains("output \(output) paused") }, "\(run.stderr.suffix(3000))")
+            eventually(timeout: 60) { run.stderr.contains("output \(output) paused") }, "\(run.stderr.suffix(3000))")
         let paused = try cpuSeconds(of: run.pid, over: 3)
         #expect(paused < 0.15, "the paused wallpaper used \(paused) s of CPU in 3 s (drawing: \(drawing) s in 2 s)")
         #expect(run.stderr.contains("power: hidden"), "\(run.stderr.suffix(2000))")
         // Back in view, it draws again at once.
         try sway.swaymsg(["[title=\"tiltfx\"]", "fullscreen", "disable"])
         #expect(
-            waitUntil(timeout: 60) { run.stderr.contains("output \(output) resumed") }, "\(run.stderr.suffix(2000))")
+            eventually(timeout: 60) { run.stderr.contains("output \(output) resumed") }, "\(run.stderr.suffix(2000))")
         #expect(run.kill(SIGTERM, timeout: 30) && run.process.terminationStatus == 0)
         let statsLine = try #require(run.stdoutLines.first { $0.contains("\"class\":\"stats\"") })
         let stats = try #require(try JSONSerialization.jsonObject(with: Data(statsLine.utf8)) as? [String: Any])
@@ -149,7 +149,7 @@ struct WallpaperSwayTests {
         let title = "tiltfx-wallpaper \(output.name)"
         var window: [String: Any]?
         try #require(
-            waitUntil(timeout: 120) {
+            eventually(timeout: 120) {
                 window = Self.node(titled: title, in: try? sway.swaymsg(["-t", "get_tree"]))
                 return window != nil && run.stderr.contains("output \(output.name) (")
             }, "no window '\(title)': \(run.stderr.suffix(2000))")
@@ -160,28 +160,29 @@ struct WallpaperSwayTests {
         // The shell says a fullscreen window covers the output: it stops drawing, and starts again when told.
         try run.send("output \(output.name) fullscreen\n")
         try #require(
-            waitUntil(timeout: 60) { run.stderr.contains("output \(output.name) paused") }, "\(run.stderr.suffix(3000))"
+            eventually(timeout: 60) { run.stderr.contains("output \(output.name) paused") },
+            "\(run.stderr.suffix(3000))"
         )
-        #expect(waitUntil(timeout: 30) { run.stdout.contains("\"mode\":\"hidden\"") }, "\(run.stdout.suffix(2000))")
+        #expect(eventually(timeout: 30) { run.stdout.contains("\"mode\":\"hidden\"") }, "\(run.stdout.suffix(2000))")
         try run.send("nonsense\noutput \(output.name) visible\n")
         try #require(
-            waitUntil(timeout: 60) { run.stderr.contains("output \(output.name) resumed") },
+            eventually(timeout: 60) { run.stderr.contains("output \(output.name) resumed") },
             "\(run.stderr.suffix(3000))")
         #expect(run.stderr.contains("control channel: unknown line 'nonsense'"), "\(run.stderr.suffix(3000))")
         // `screen hidden` (locked, blank) pauses every output whatever their own lines said.
         try run.send("screen hidden\n")
         try #require(
-            waitUntil(timeout: 60) {
+            eventually(timeout: 60) {
                 run.stderr.components(separatedBy: "output \(output.name) paused").count == 3
             }, "\(run.stderr.suffix(3000))")
         try run.send("screen visible\n")
         try #require(
-            waitUntil(timeout: 60) {
+            eventually(timeout: 60) {
                 run.stderr.components(separatedBy: "output \(output.name) resumed").count == 3
             }, "\(run.stderr.suffix(3000))")
         // The shell closing the channel is the clean stop.
         try run.closeInput()
-        #expect(waitUntil(timeout: 60) { !run.process.isRunning }, "\(run.stderr.suffix(2000))")
+        #expect(eventually(timeout: 60) { !run.process.isRunning }, "\(run.stderr.suffix(2000))")
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 0)
         #expect(run.stderr.contains("the desktop shell closed the control channel: stopping"))
         #expect(run.stdoutLines.contains { $0.contains("\"class\":\"stats\"") })

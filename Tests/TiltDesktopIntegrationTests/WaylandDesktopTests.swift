@@ -25,8 +25,8 @@ struct WaylandDesktopTests {
         _ desktop: WaylandDesktop, timeout: Double = 60, until condition: (DesktopEvents) -> Bool
     ) throws -> DesktopEvents {
         var seen = DesktopEvents()
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition(seen) && Date() < deadline {
+        let deadline = Deadline(seconds: timeout)
+        while !condition(seen) && !deadline.hasPassed {
             let events = try desktop.dispatch(waitSeconds: 0.25)
             seen.added += events.added
             seen.removed += events.removed
@@ -73,7 +73,7 @@ struct WaylandDesktopTests {
 
         for (output, rgb) in [("HEADLESS-1", (255, 0, 0)), ("HEADLESS-2", (0, 0, 255))] {
             var shot: (rgba: [UInt8], width: Int, height: Int) = ([], 0, 0)
-            let shows = try waitUntil(timeout: 60) {
+            let shows = try eventually(timeout: 60) {
                 _ = try desktop.dispatch(waitSeconds: 0)
                 shot = try sway.screenshot(output: output)
                 return centre(shot, is: rgb)
@@ -151,8 +151,8 @@ struct WaylandDesktopTests {
         // A compositor may report a frame's presentation only once the next one is committed: draw on each callback.
         var tags: [Double] = [1]
         var presented: [DesktopEvents.Presentation] = []
-        let deadline = Date().addingTimeInterval(60)
-        while presented.isEmpty && Date() < deadline {
+        let deadline = Deadline(seconds: 60)
+        while presented.isEmpty && !deadline.hasPassed {
             if desktop.outputs.first?.ready == true {
                 tags.append(Double(tags.count + 1))
                 try fill(desktop, output, (1, 1, 0), tag: tags.last!)
@@ -201,7 +201,7 @@ struct WaylandDesktopTests {
         try pump(desktop) { !$0.added.isEmpty }
         #expect(sway.crash())
         var error: DesktopError?
-        _ = waitUntil(timeout: 60) {
+        _ = eventually(timeout: 60) {
             do {
                 _ = try desktop.dispatch(waitSeconds: 0.25)
                 try fill(desktop, "HEADLESS-1", (1, 1, 1))
@@ -235,7 +235,7 @@ struct WaylandDesktopTests {
                 TestPaths.executable("tiltfx"), "run", "--preset", "foil", "--size", "200x150", "--seconds", "300",
             ])
         defer { window.kill() }
-        let fullscreen = waitUntil(timeout: 90) {
+        let fullscreen = eventually(timeout: 90) {
             (try? sway.swaymsg(["[title=\".*\"]", "fullscreen", "enable"])) != nil
         }
         #expect(fullscreen, "no window to make fullscreen; tiltfx printed: \(window.stderr.suffix(1000))")

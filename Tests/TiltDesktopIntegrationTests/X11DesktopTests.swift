@@ -54,7 +54,7 @@ struct X11DesktopTests {
                 let hints = probe.longs(window, "WM_HINTS")
                 #expect(hints.count >= 2 && hints[0] & 1 == 1 && hints[1] == 0, "WM_HINTS input False")
                 #expect(probe.rect(window) == rect)
-                #expect(waitUntil(timeout: 30) { probe.isViewable(window) })
+                #expect(eventually(timeout: 30) { probe.isViewable(window) })
                 let output = try #require(desktop.outputs.first { $0.name == name })
                 #expect(output.width == 640 && output.height == 800 && output.ready && output.rotation == .normal)
             }
@@ -74,7 +74,7 @@ struct X11DesktopTests {
             try session.xrandr(["--setmonitor", "EXTRA", "400/100x300/75+100+200", "none"])
             var added: [String] = []
             #expect(
-                try waitUntil(timeout: 60) {
+                try eventually(timeout: 60) {
                     added += try desktop.dispatch(waitSeconds: 0.5).added
                     return added.contains("EXTRA")
                 })
@@ -87,7 +87,7 @@ struct X11DesktopTests {
             probe.replaceMonitor("EXTRA", XRect(x: 300, y: 100, width: 500, height: 200))
             var resized: [String] = []
             #expect(
-                try waitUntil(timeout: 60) {
+                try eventually(timeout: 60) {
                     resized += try desktop.dispatch(waitSeconds: 0.5).resized
                     return resized.contains("EXTRA")
                 })
@@ -95,18 +95,18 @@ struct X11DesktopTests {
             let movedWindow = try #require(desktop.surfaces["EXTRA"]?.window)
             #expect(movedWindow == window, "the same window, moved")
             #expect(
-                waitUntil(timeout: 30) { probe.rect(movedWindow) == XRect(x: 300, y: 100, width: 500, height: 200) })
+                eventually(timeout: 30) { probe.rect(movedWindow) == XRect(x: 300, y: 100, width: 500, height: 200) })
 
             try session.xrandr(["--delmonitor", "EXTRA"])
             var removed: [String] = []
             #expect(
-                try waitUntil(timeout: 60) {
+                try eventually(timeout: 60) {
                     removed += try desktop.dispatch(waitSeconds: 0.5).removed
                     return removed.contains("EXTRA")
                 })
             #expect(desktop.surfaces["EXTRA"] == nil)
             #expect(!desktop.outputs.contains { $0.name == "EXTRA" })
-            #expect(waitUntil(timeout: 30) { probe.rect(movedWindow) == nil }, "the window is destroyed")
+            #expect(eventually(timeout: 30) { probe.rect(movedWindow) == nil }, "the window is destroyed")
         }
         session.kill()
     }
@@ -164,7 +164,7 @@ struct X11DesktopTests {
             let probe = try XProbe(session.display)
             let window = try #require(desktop.surfaces[name]?.window)
             var size = (0, 0)
-            let red = try waitUntil(timeout: 60) {
+            let red = try eventually(timeout: 60) {
                 try desktop.draw(output: name, tag: 0) { width, height in
                     size = (width, height)
                     glClearColor(1, 0, 0, 1)
@@ -186,7 +186,7 @@ struct X11DesktopTests {
         session.kill()
         var kind: DesktopErrorKind?
         #expect(
-            waitUntil(timeout: 30) {
+            eventually(timeout: 30) {
                 do {
                     _ = try desktop.dispatch(waitSeconds: 0.5)
                     return false

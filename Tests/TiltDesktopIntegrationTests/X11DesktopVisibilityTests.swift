@@ -17,7 +17,7 @@ struct X11DesktopVisibilityTests {
         throws -> (held: Bool, changed: Set<String>)
     {
         var changed: Set<String> = []
-        let held = try waitUntil(timeout: 60) {
+        let held = try eventually(timeout: 60) {
             changed.formUnion(try desktop.dispatch(waitSeconds: 0.5).visibilityChanged)
             return condition(Dictionary(uniqueKeysWithValues: desktop.outputs.map { ($0.name, $0.visibility) }))
         }

@@ -21,9 +21,9 @@ extension AudioTests {
     /// Calls `capture.latest()` until at least `count` samples have come in all, or `seconds` pass.
     /// - Returns: the last window read.
     static func latestAfter(_ count: Int, from capture: AudioCapture, seconds: Double = 30) -> [Float] {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Deadline(seconds: seconds)
         var window = capture.latest()
-        while capture.samplesReceived < count && Date() < deadline {
+        while capture.samplesReceived < count && !deadline.hasPassed {
             Thread.sleep(forTimeInterval: 0.01)
             window = capture.latest()
         }
@@ -139,8 +139,8 @@ extension AudioTests {
             let capture = AudioCapture(
                 pipeline: "audiotestsrc is-live=true num-buffers=5 samplesperbuffer=441", startTimeout: 20)
             try capture.open()
-            let deadline = Date().addingTimeInterval(30)
-            while capture.isOpen && Date() < deadline {
+            let deadline = Deadline(seconds: 30)
+            while capture.isOpen && !deadline.hasPassed {
                 _ = capture.latest()
                 Thread.sleep(forTimeInterval: 0.01)
             }

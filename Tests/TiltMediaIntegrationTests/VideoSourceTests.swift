@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltCore
+import TiltTestKit
 
 @testable import TiltMedia
 
@@ -23,8 +24,8 @@ func temporaryFile(_ bytes: [UInt8], name: String) throws -> String {
     static func poll(
         _ source: VideoSource, seconds: Double = 10, interval: Double = 0.005, until done: (VideoFrame) -> Bool
     ) throws -> VideoFrame? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        let deadline = Deadline(seconds: seconds)
+        while !deadline.hasPassed {
             if let frame = try source.latestFrame(), done(frame) { return frame }
             Thread.sleep(forTimeInterval: interval)
         }

@@ -18,9 +18,9 @@ struct BenchOutputTests {
         defer { bench.kill() }
         // A block buffer held every line until the process ended; now the renderer line comes before three sizes
         // are measured for 1.5 s each.
-        try #require(waitUntil(timeout: 20) { !bench.stdoutLines.isEmpty }, "stderr: \(bench.stderr)")
+        try #require(eventually(timeout: 20) { !bench.stdoutLines.isEmpty }, "stderr: \(bench.stderr)")
         let firstLine = Date()
-        #expect(waitUntil(timeout: 30) { !bench.process.isRunning })
+        #expect(eventually(timeout: 30) { !bench.process.isRunning })
         #expect(Date().timeIntervalSince(firstLine) > 2, "the first line came only as the bench ended")
         #expect(bench.stdoutLines.first?.hasPrefix("renderer: ") == true, "\(bench.stdout)")
         #expect(bench.stdoutLines.count == 4, "\(bench.stdout)")

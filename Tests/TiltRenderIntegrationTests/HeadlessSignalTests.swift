@@ -17,7 +17,7 @@ struct HeadlessSignalTests {
                 "/tmp/tiltfx-signal-\(getpid()).sock",
             ])
         // The first mode line is printed once the loop runs (and the signals are watched before it starts).
-        try #require(waitUntil(timeout: 30) { run.stdout.contains("\"mode\"") }, "stdout: \(run.stdout)")
+        try #require(eventually(timeout: 30) { run.stdout.contains("\"mode\"") }, "stdout: \(run.stdout)")
         #expect(run.kill(signal, timeout: 30), "the run ended on the signal")
         #expect(run.process.terminationReason == .exit)
         #expect(run.process.terminationStatus == 0, "stderr: \(run.stderr)")

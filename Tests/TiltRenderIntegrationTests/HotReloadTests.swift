@@ -55,14 +55,14 @@ import TiltTestKit
             TestPaths.executable("tiltfx"),
             ["render", "--presets", copy.root, "--preset", "tilt-specular", "--size", "24x24", "--out", out, "--watch"])
         defer { watcher.kill() }
-        #expect(waitUntil(timeout: 30) { watcher.stderr.contains("waiting for a fix") }, "stderr: \(watcher.stderr)")
+        #expect(eventually(timeout: 30) { watcher.stderr.contains("waiting for a fix") }, "stderr: \(watcher.stderr)")
         #expect(watcher.stderr.contains("undefinedThing"), "stderr: \(watcher.stderr)")
         #expect(watcher.process.isRunning, "it waits instead of exiting: \(watcher.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
 
         try original.write(toFile: shader, atomically: true, encoding: .utf8)
-        #expect(waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: out) }, "stderr: \(watcher.stderr)")
-        #expect(waitUntil(timeout: 5) { watcher.stderr.contains("wrote \(out)") }, "stderr: \(watcher.stderr)")
+        #expect(eventually(timeout: 30) { FileManager.default.fileExists(atPath: out) }, "stderr: \(watcher.stderr)")
+        #expect(eventually(timeout: 5) { watcher.stderr.contains("wrote \(out)") }, "stderr: \(watcher.stderr)")
         #expect(watcher.kill())
     }
 }

@@ -77,8 +77,8 @@ import TiltTestKit
         defer { motion.close() }
         func waitFor(_ axes: ScreenRotation) -> Bool {
             // Generous: a busy machine may take long to start tiltd and connect; a pass returns at once.
-            let end = Date().addingTimeInterval(45)
-            while Date() < end {
+            let end = Deadline(seconds: 45)
+            while !end.hasPassed {
                 if motion.snapshot.frame?.axes == axes { return true }
                 Thread.sleep(forTimeInterval: 0.02)
             }

@@ -132,7 +132,7 @@ struct ServeEditTests {
                 directory.appendingPathComponent("foil.png").path, "--watch",
             ])
         defer { watcher.kill(SIGTERM) }
-        #expect(waitUntil(timeout: 30) { watcher.stderr.contains("watching") })
+        #expect(eventually(timeout: 30) { watcher.stderr.contains("watching") })
 
         // A broken save is refused and leaves the file alone.
         let broken = try Self.ask(
@@ -152,6 +152,6 @@ struct ServeEditTests {
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: foilFile.deletingLastPathComponent().path).sorted()
                 == ["foil.glsl", "preset.json"])
-        #expect(waitUntil(timeout: 30) { watcher.stderr.contains("reloaded 'foil'") }, "\(watcher.stderr)")
+        #expect(eventually(timeout: 30) { watcher.stderr.contains("reloaded 'foil'") }, "\(watcher.stderr)")
     }
 }

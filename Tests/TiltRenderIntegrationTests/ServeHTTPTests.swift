@@ -89,7 +89,7 @@ struct ServeHTTPTests {
         #expect(extra.status == 503)
         open.removeLast()
         // The server counts the connection gone once it sees it closed.
-        #expect(waitUntil(timeout: 5) { (try? serve.socket("/edit").status) == 101 })
+        #expect(eventually(timeout: 5) { (try? serve.socket("/edit").status) == 101 })
 
         #expect(serve.process.kill(SIGTERM, timeout: 10))
         // What the server wrote is said with a failure: an abort at shutdown has been seen once, rarely.
@@ -111,7 +111,7 @@ struct ServeHTTPTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let serve = try ServeProcess(
             socket: directory.appendingPathComponent("none.sock").path, in: directory, listen: "0.0.0.0:0")
-        #expect(waitUntil(timeout: 5) { serve.process.stderr.contains("warning: listening on 0.0.0.0, not loopback") })
+        #expect(eventually(timeout: 5) { serve.process.stderr.contains("warning: listening on 0.0.0.0, not loopback") })
         #expect(try WebSocketTestClient.get(port: serve.port, path: "/").status == 200)
         // The printed URL is a loopback one, and a page opened from it may connect.
         #expect(serve.url.hasPrefix("http://127.0.0.1:\(serve.port)/?token="))

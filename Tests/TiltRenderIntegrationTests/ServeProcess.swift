@@ -37,7 +37,7 @@ final class ServeProcess {
             ["serve", "--listen", listen, "--socket", socket, "--presets", presets.path, "--web", web.path]
                 + extra)
         let process = self.process
-        guard waitUntil(timeout: 20, { !process.stdoutLines.isEmpty || !process.process.isRunning }),
+        guard eventually(timeout: 20, { !process.stdoutLines.isEmpty || !process.process.isRunning }),
             let first = process.stdoutLines.first, let components = URLComponents(string: first),
             let port = components.port,
             let token = components.queryItems?.first(where: { $0.name == "token" })?.value

@@ -217,8 +217,8 @@ import TiltTestKit
             retry: PictureFeed.Retry(firstDelay: 0.05, longestDelay: 0.1), logger: Self.logger)
         defer { media.close() }
         var seen: [String] = []
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline && seen != ["red", "pattern", "red"] {
+        let deadline = Deadline(seconds: 30)
+        while !deadline.hasPassed && seen != ["red", "pattern", "red"] {
             try media.update(renderer.effects, time: 0)
             let first = Array(try renderer.render(FrameInputs(size: [8, 1]))[0..<3])
             let what = first == [255, 0, 0] ? "red" : first == [255, 255, 255] ? "pattern" : "other"
@@ -259,14 +259,14 @@ import TiltTestKit
         let media = ChannelMedia(microphonePipeline: tone, logger: Self.logger)
         defer { media.close() }
         // Live sound arrives at its own pace: look until the tone shows, for up to 20 s of a busy machine.
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Deadline(seconds: 20)
         var pixels: [UInt8] = []
         repeat {
             try media.update(renderer.effects, time: 0)
             pixels = try renderer.render(FrameInputs(size: [4, 1]))
             if pixels[0] > 200 { break }
             Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
+        } while !deadline.hasPassed
         #expect(pixels[0] > 200 && pixels[4] < 30, "the tone's bin \(pixels[0]), bin 100 \(pixels[4])")
 
         let broken = ChannelMedia(microphonePipeline: "alsasrc device=hw:99,0", logger: Self.logger)

@@ -216,13 +216,13 @@ import TiltTestKit
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
         try process.run()
         // Waits until the encoder has written part of the video.
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Deadline(seconds: 60)
         func partialSize() -> Int {
             let partial = files(dir).first { $0.hasPrefix(".partial-") }
             let attributes = partial.flatMap { try? FileManager.default.attributesOfItem(atPath: dir.path + "/" + $0) }
             return (attributes?[.size] as? Int) ?? 0
         }
-        while process.isRunning && partialSize() == 0 && Date() < deadline { usleep(20_000) }
+        while process.isRunning && partialSize() == 0 && !deadline.hasPassed { usleep(20_000) }
         #expect(process.isRunning && partialSize() > 0, "the render wrote part of the video before the signal")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()

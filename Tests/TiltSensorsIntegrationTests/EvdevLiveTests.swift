@@ -5,6 +5,7 @@ import Testing
 import TiltCore
 import TiltEvdev
 import TiltSensors
+import TiltTestKit
 
 /// ``EvdevMotionSource`` end to end on a virtual motion sensor the kernel makes through `/dev/uinput`: the real
 /// evdev node, libevdev, resolutions, `MSC_TIMESTAMP`, the mount, and an unplug and replug. Skipped, saying why,
@@ -66,16 +67,6 @@ struct EvdevLiveTests {
     final class Seen: Sendable {
         private let events = Mutex<[MotionSourceEvent]>([])
         func withLock<T>(_ body: (inout [MotionSourceEvent]) -> T) -> T { events.withLock { body(&$0) } }
-    }
-
-    /// Waits up to `seconds` for `condition`.
-    func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
     }
 
     @Test("samples are scaled by resolution, timed by MSC_TIMESTAMP, mounted; an unplug is lost, a replug active")

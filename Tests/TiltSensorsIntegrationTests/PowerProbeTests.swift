@@ -164,9 +164,9 @@ final class StatesBox: Sendable {
 
     /// Waits up to 10 s for `condition` on the states so far; fails naming `what` and what was seen.
     func waitFor(_ what: String, _ condition: ([PowerState]) -> Bool) throws {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Deadline(seconds: 10)
         while !condition(states) {
-            guard Date() < deadline else { throw TestError("no \(what) within 10 s; saw \(states)") }
+            guard !deadline.hasPassed else { throw TestError("no \(what) within 10 s; saw \(states)") }
             usleep(10_000)
         }
     }

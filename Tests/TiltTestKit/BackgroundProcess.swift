@@ -82,9 +82,7 @@ public final class BackgroundProcess {
     @discardableResult
     public func kill(_ signal: Int32 = SIGKILL, timeout: Double = 10) -> Bool {
         if process.isRunning { Glibc.kill(pid, signal) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        return !process.isRunning
+        return eventually(timeout: timeout, every: 0.01) { !process.isRunning }
     }
 
     deinit {
@@ -106,14 +104,4 @@ func withNoSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
     pthread_sigmask(SIG_SETMASK, &none, &old)
     defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
     return try body()
-}
-
-/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass; returns whether it held.
-public func waitUntil(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while true {
-        if try condition() { return true }
-        if Date() > deadline { return false }
-        usleep(20_000)
-    }
 }

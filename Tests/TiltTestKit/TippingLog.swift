@@ -1,6 +1,5 @@
 import Foundation
 import TiltCore
-import TiltTestKit
 
 /// A synthetic sensor log the daemon tests share: flat for half a second, then tipped about x and y at once (0.3 and
 /// 0.15 rad, in half a second) and still; 200 Hz, with a magnetometer.

@@ -27,7 +27,7 @@ struct EditorKeyboardTests {
         let pages = try ServedPages()
         let browser = try HeadlessChromium()
         try browser.open(pages.page("index.html", "preset=holo-card"))
-        let opened = waitUntil(timeout: 30) {
+        let opened = eventually(timeout: 30) {
             (try? browser.evaluate("document.getElementById('code').value.length > 0", timeout: 5)) as? Bool == true
         }
         try #require(opened, "the editor did not open holo-card")
@@ -44,7 +44,7 @@ struct EditorKeyboardTests {
         try browser.evaluate("document.getElementById('code').setSelectionRange(0, 0)")
         try browser.call("Input.insertText", ["text": "oops\n"])
         try Self.press(browser, "Enter", code: "Enter", keyCode: 13, modifiers: 2)
-        let marked = waitUntil(timeout: 20) {
+        let marked = eventually(timeout: 20) {
             (try? browser.evaluate("!!document.querySelector('#gutter .error[data-line=\"1\"]')", timeout: 5))
                 as? Bool == true
         }
@@ -52,7 +52,7 @@ struct EditorKeyboardTests {
 
         // Ctrl+S asks the server to save; it refuses code that does not compile, and the status line says so.
         try Self.press(browser, "s", code: "KeyS", keyCode: 83, modifiers: 2)
-        let refused = waitUntil(timeout: 20) {
+        let refused = eventually(timeout: 20) {
             (try? browser.evaluate("document.getElementById('status-text').textContent", timeout: 5) as? String)?
                 .hasPrefix("not saved") == true
         }
@@ -69,7 +69,7 @@ struct EditorKeyboardTests {
         )
         try browser.call("Input.insertText", ["text": "// edited from the keyboard\n"])
         try Self.press(browser, "s", code: "KeyS", keyCode: 83, modifiers: 2)
-        let saved = waitUntil(timeout: 20) {
+        let saved = eventually(timeout: 20) {
             (try? browser.evaluate("document.getElementById('status-text').textContent", timeout: 5) as? String)?
                 .hasPrefix("saved") == true
         }

@@ -74,9 +74,9 @@ final class HeadlessChromium {
         var data = try JSONSerialization.data(withJSONObject: message)
         data.append(0)
         toBrowser.fileHandleForWriting.write(data)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            guard let next = received.nextMessage(timeout: deadline.timeIntervalSinceNow) else { break }
+        let deadline = Deadline(seconds: timeout)
+        while !deadline.hasPassed {
+            guard let next = received.nextMessage(timeout: deadline.remaining) else { break }
             guard let object = try? JSONSerialization.jsonObject(with: next) as? [String: Any],
                 object["id"] as? Int == id
             else { continue }  // events and other answers
@@ -108,16 +108,16 @@ final class HeadlessChromium {
 
     /// Waits until the page has published `window.tiltTest` (its test mode), then returns what that Promise gives.
     func testResult(timeout: Double = 90) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         var ready = false
-        while !ready && Date() < deadline {
+        while !ready && !deadline.hasPassed {
             // A navigation still under way destroys the context: try again.
             ready = (try? evaluate("typeof window.tiltTest === 'object'", timeout: 5)) as? Bool ?? false
             if !ready { usleep(100_000) }
         }
         guard ready else { throw TestError("the page published no window.tiltTest within \(timeout) s") }
         let text = try evaluate(
-            "window.tiltTest.then((r) => JSON.stringify(r))", timeout: deadline.timeIntervalSinceNow)
+            "window.tiltTest.then((r) => JSON.stringify(r))", timeout: deadline.remaining)
         guard let text = text as? String, let data = text.data(using: .utf8),
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { throw TestError("window.tiltTest gave no object") }
@@ -140,7 +140,7 @@ private final class ByteQueue: @unchecked Sendable {
 
     /// The next whole message, or `nil` after `timeout` seconds or at the end of the stream.
     func nextMessage(timeout: Double) -> Data? {
-        let deadline = Date().addingTimeInterval(max(0, timeout))
+        let deadline = Deadline(seconds: max(0, timeout))
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -149,7 +149,7 @@ private final class ByteQueue: @unchecked Sendable {
                 bytes = Data(bytes[(end + 1)...])
                 return Data(message)
             }
-            if ended || !condition.wait(until: deadline) { return nil }
+            if ended || !condition.wait(until: Date(timeIntervalSinceNow: deadline.remaining)) { return nil }
         }
     }
 }

@@ -34,7 +34,7 @@ final class ServedPages {
                 "--web", root.appendingPathComponent("Web").path,
             ])
         let server = self.server
-        guard waitUntil(timeout: 30, { !server.stdoutLines.isEmpty || !server.process.isRunning }),
+        guard eventually(timeout: 30, { !server.stdoutLines.isEmpty || !server.process.isRunning }),
             let first = server.stdoutLines.first, let url = URL(string: first),
             let token = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
                 .first(where: { $0.name == "token" })?.value
