@@ -129,10 +129,10 @@ struct CLIOutputTests {
         try withLoopingDaemon { dir, socket in
             let watch = try BackgroundProcess(
                 TestPaths.executable("tilt"), ["watch", "--json", "--rate", "2", "--socket", socket])
-            try #require(waitUntil(timeout: 10) { watch.stderr.contains("connected to") }, "\(watch.stderr)")
+            try #require(eventually(timeout: 10) { watch.stderr.contains("connected to") }, "\(watch.stderr)")
             // At 2 frames per second a 4 KiB block buffer held the first line for seconds.
-            #expect(waitUntil(timeout: 1.5) { !watch.stdoutLines.isEmpty }, "no line within 1.5 s of connecting")
-            try #require(waitUntil(timeout: 5) { watch.stdoutLines.count >= 3 })
+            #expect(eventually(timeout: 1.5) { !watch.stdoutLines.isEmpty }, "no line within 1.5 s of connecting")
+            try #require(eventually(timeout: 5) { watch.stdoutLines.count >= 3 })
             let seen = watch.stdoutLines.count
             #expect(watch.kill(SIGINT))
             let lines = watch.stdoutLines
@@ -149,7 +149,7 @@ struct CLIOutputTests {
             let watch = try tiltWritingStdout(to: file, ["watch", "--rate", "5", "--socket", socket])
             defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
             let lineCount = { (self.contents(file) ?? "").split(separator: "\n").count }
-            #expect(waitUntil(timeout: 3) { lineCount() >= 2 }, "human lines reach the file as they are printed")
+            #expect(eventually(timeout: 3) { lineCount() >= 2 }, "human lines reach the file as they are printed")
             let seen = lineCount()
             kill(watch.processIdentifier, SIGINT)
             watch.waitUntilExit()
@@ -164,7 +164,7 @@ struct CLIOutputTests {
     func replayStreamsIntoAPipe() throws {
         let replay = try BackgroundProcess(
             TestPaths.executable("tilt"), ["replay", TestPaths.broadExcerpt, "--rate", "2", "--json"])
-        #expect(waitUntil(timeout: 2) { !replay.stdoutLines.isEmpty }, "\(replay.stderr)")
+        #expect(eventually(timeout: 2) { !replay.stdoutLines.isEmpty }, "\(replay.stderr)")
         replay.kill(SIGINT)
     }
 
@@ -261,8 +261,13 @@ struct CLIOutputTests {
         try "the previous fused output\n".write(toFile: out, atomically: false, encoding: .utf8)
         let fuse = try BackgroundProcess(
             TestPaths.executable("tilt"), ["fuse", "--input", input, "--output", out, "--force"])
-        try #require(waitUntil(timeout: 10) { files(dir).contains { $0.hasPrefix(".partial-") } })
-        usleep(300_000)  // past the start-up, into reading or fusing
+        // Into fusing: its partial output has rows (the 200 000 take it seconds more).
+        func partialSize() -> Int {
+            guard let partial = files(dir).first(where: { $0.hasPrefix(".partial-") }) else { return 0 }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(partial).path)
+            return (attributes?[.size] as? Int) ?? 0
+        }
+        try #require(eventually(timeout: 30) { partialSize() > 0 }, "it never wrote: \(fuse.stderr)")
         #expect(fuse.kill(SIGINT))
         try #require(fuse.process.terminationReason == .uncaughtSignal, "it was still fusing: \(fuse.stderr)")
         #expect(contents(out) == "the previous fused output\n")
@@ -279,7 +284,7 @@ struct CLIOutputTests {
                 ["record", "--from", "daemon", "--socket", socket, "--output", out, "--force"])
             // Its progress line counts the rows written; wait for 20, so that "more than 10 lines" holds however
             // slowly a loaded machine hands the first samples over.
-            try #require(waitUntil(timeout: 10) { recordedRows(record.stderr) >= 20 }, "\(record.stderr)")
+            try #require(eventually(timeout: 10) { recordedRows(record.stderr) >= 20 }, "\(record.stderr)")
             #expect(contents(out) == "old recording\n", "the old file stays until the recording ends")
             #expect(record.kill(SIGTERM))
             #expect(record.process.terminationStatus == 0, "\(record.stderr)")

@@ -50,21 +50,20 @@ import TiltTestKit
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        func waitFor(_ condition: () -> Bool) -> Bool {
-            for _ in 0..<100 {
-                if condition() { return true }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return false
+        /// A whole PNG: it ends with the IEND chunk (a picture still being written does not).
+        func wholePNG() -> Data? {
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: out)) else { return nil }
+            return data.suffix(8) == Data([0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]) ? data : nil
         }
-        #expect(waitFor { FileManager.default.fileExists(atPath: out) })
-        Thread.sleep(forTimeInterval: 0.1)
-        let first = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(eventually(timeout: 5) { wholePNG() != nil }, "the first picture is written")
+        let first = try #require(wholePNG())
         let shader = copy.directory + "/specular.glsl"
         let text = try String(contentsOfFile: shader, encoding: .utf8)
         try text.replacingOccurrences(of: "vec3(0.03, 0.03, 0.04)", with: "vec3(0.6, 0.2, 0.04)")
             .write(toFile: shader, atomically: true, encoding: .utf8)
         #expect(
-            waitFor { (try? Data(contentsOf: URL(fileURLWithPath: out))).map { $0 != first && !$0.isEmpty } ?? false })
+            eventually(timeout: 5) {
+                (try? Data(contentsOf: URL(fileURLWithPath: out))).map { $0 != first && !$0.isEmpty } ?? false
+            })
     }
 }

@@ -59,9 +59,9 @@ final class RunningTiltFX: Sendable {
 
     /// Waits up to `timeout` s for `text` in the log.
     func waitForLog(_ text: String, timeout: Double = 15) throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         while !log.contains(text) {
-            guard Date() < deadline, process.isRunning else {
+            guard !deadline.hasPassed, process.isRunning else {
                 throw TestError("tiltfx did not log '\(text)' within \(timeout) s; log:\n\(log)")
             }
             usleep(20_000)
@@ -73,11 +73,11 @@ final class RunningTiltFX: Sendable {
 
     /// Waits up to `timeout` s for a `mode` line with `mode`.
     func waitForMode(_ mode: String, after count: Int = 0, timeout: Double = 15) throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         while !objects.filter({ $0["class"] as? String == "mode" }).dropFirst(count)
             .contains(where: { $0["mode"] as? String == mode })
         {
-            guard Date() < deadline, process.isRunning else {
+            guard !deadline.hasPassed, process.isRunning else {
                 throw TestError("tiltfx did not go \(mode) within \(timeout) s; printed \(objects)")
             }
             usleep(20_000)
@@ -86,15 +86,16 @@ final class RunningTiltFX: Sendable {
 
     /// Waits for the process to end (it has --seconds) and returns its stats line.
     func finish(timeout: Double = 30) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         while process.isRunning {
-            guard Date() < deadline else {
+            guard !deadline.hasPassed else {
                 kill(process.processIdentifier, SIGKILL)
                 throw TestError("tiltfx did not end within \(timeout) s")
             }
             usleep(20_000)
         }
-        usleep(100_000)  // the last line may still be in the pipe
+        // The last line may still be in the pipe when the process has ended.
+        _ = eventually(timeout: 5) { objects.contains { $0["class"] as? String == "stats" } }
         guard let stats = objects.last(where: { $0["class"] as? String == "stats" }) else {
             throw TestError("no stats line; printed \(objects)")
         }
@@ -167,11 +168,11 @@ struct PowerGatedRunTests {
             return try #require(observer.read(class: "status", timeout: 5))
         }
         func waitForSensor(_ state: String, watchers: Int) throws {
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Deadline(seconds: 10)
             while true {
                 let s = try status()
                 if s["sensor"] as? String == state && s["watchers"] as? Int == watchers { return }
-                guard Date() < deadline else {
+                guard !deadline.hasPassed else {
                     throw TestError("sensor never \(state) with \(watchers) watchers; last status \(s)")
                 }
                 usleep(50_000)

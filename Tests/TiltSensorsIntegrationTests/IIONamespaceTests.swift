@@ -31,15 +31,6 @@ struct IIONamespaceTests {
 
     func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-9 }
 
-    func waitFor(_ what: () -> Bool, seconds: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if what() { return true }
-            usleep(20_000)
-        }
-        return what()
-    }
-
     @Test func discoversConvertibleImuAndMagnetometer() throws {
         let tree = try FakeIIOTree()
         try tree.addDevice(0, name: "cros-ec-accel", label: "accel-base", kinds: ["accel"], scale: ["accel": "0.0048"])
@@ -116,7 +107,7 @@ struct IIONamespaceTests {
         let child = try tree.start([
             tilt, "record", "--from", "iio", "--output", out, "--duration", "3", "--rate", "60",
         ])
-        #expect(waitFor { tree.read(device: 0, "buffer/enable") == "1" }, "the buffer is enabled on start")
+        #expect(eventually { tree.read(device: 0, "buffer/enable") == "1" }, "the buffer is enabled on start")
         #expect(tree.read(device: 0, "scan_elements/in_accel_x_en") == "1")
         #expect(tree.read(device: 0, "scan_elements/in_anglvel_z_en") == "1")
         #expect(tree.read(device: 0, "scan_elements/in_timestamp_en") == "1")
@@ -150,11 +141,20 @@ struct IIONamespaceTests {
             0, name: "accel_3d", kinds: ["accel"], scale: ["accel": "0.01"], raw: ["accel": [0, 0, 981]], rates: "20")
         let out = tree.root.appendingPathComponent("hotplug.csv").path
         let child = try tree.start([tilt, "record", "--from", "iio", "--output", out, "--duration", "4"])
-        usleep(1_000_000)
+        func recorded() -> Int { (try? rows(recording(out)).count) ?? 0 }
+        // Recording (rows written), not merely started, before the device goes.
+        try #require(eventually(timeout: 10) { recorded() > 0 }, "no rows recorded")
         try tree.removeDevice(0)
-        usleep(700_000)
-        let rowsWhileGone = try rows(recording(out)).count
-        usleep(300_000)
+        // Gone: the rows stop coming (those still unflushed are written within half a second).
+        var last = -1
+        try #require(
+            eventually(timeout: 10, every: 0.6) {
+                let now = recorded()
+                defer { last = now }
+                return now == last
+            }, "rows kept coming with the device gone")
+        let rowsWhileGone = recorded()
+        usleep(300_000)  // gone a moment longer, as a real unplug is
         try tree.restoreDevice(0)
         let result = try child.wait()
         #expect(result.status == 0, "\(result.stderr)")
