@@ -188,6 +188,10 @@ let package = Package(
             name: "TiltTestKit", dependencies: ["TiltCore", "TiltSensors", "TiltImage", "CPNG", "CTurboJPEG"],
             path: "Tests/TiltTestKit",
             swiftSettings: swiftSettings),
+        .target(
+            name: "TiltRenderTestKit", dependencies: ["TiltRender", "TiltGL", "TiltEffects", "TiltTestKit"],
+            path: "Tests/TiltRenderTestKit", swiftSettings: swiftSettings),
+        // In-process unit tests: no process, namespace, bus, compositor or browser; run in parallel (scripts/test).
         .testTarget(name: "TiltCoreTests", dependencies: ["TiltCore", "TiltTestKit"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TiltMediaTests", dependencies: ["TiltMedia", "TiltCore", "TiltTestKit"], swiftSettings: swiftSettings
@@ -219,6 +223,7 @@ let package = Package(
                 "TiltPower", "TiltFusion", "TiltCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -226,9 +231,8 @@ let package = Package(
         .testTarget(
             name: "TiltRenderTests",
             dependencies: [
-                "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltCore", "TiltTestKit", "TiltMedia",
-                "TiltDesktop",
-                "CPNG", "CTurboJPEG", .product(name: "Logging", package: "swift-log"),
+                "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltCore", "TiltTestKit", "TiltRenderTestKit",
+                "TiltMedia", "TiltDesktop", "CPNG", "CTurboJPEG", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"], swiftSettings: swiftSettings),
         .testTarget(
@@ -237,6 +241,7 @@ let package = Package(
                 "TiltServe", "TiltTestKit", "TiltCore", "TiltEffects",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -259,8 +264,48 @@ let package = Package(
             name: "TiltDesktopTests",
             dependencies: ["TiltDesktop", "TiltCore", "TiltTestKit", "TiltImage", "CEGL", "CXRandR"],
             swiftSettings: swiftSettings),
+        // Integration tests: they start tilt's programs, namespaces, buses, compositors or browsers, or depend on
+        // real time. Each target runs one test at a time (`--no-parallel`), beside the others and the unit tests
+        // (scripts/test); their names end in IntegrationTests.
         .testTarget(
-            name: "TiltWebTests",
+            name: "TiltDaemonIntegrationTests",
+            dependencies: [
+                "TiltDaemon", "TiltClient", "TiltWire", "TiltTools", "TiltTestKit", "TiltSensors", "TiltIIO",
+                "TiltEvdev", "TiltDSU", "TiltPower", "TiltFusion", "TiltCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltSensorsIntegrationTests",
+            dependencies: [
+                "TiltSensors", "TiltIIO", "TiltEvdev", "TiltDSU", "TiltPower", "TiltCore", "TiltTestKit", "CLibEvdev",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltMediaIntegrationTests", dependencies: ["TiltMedia", "TiltCore", "TiltTestKit"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltRenderIntegrationTests",
+            dependencies: [
+                "TiltRender", "TiltGL", "TiltImage", "TiltEffects", "TiltCore", "TiltTestKit", "TiltRenderTestKit",
+                "TiltMedia", "TiltDesktop", "TiltServe", "CPNG", "CTurboJPEG",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltDesktopIntegrationTests",
+            dependencies: [
+                "TiltDesktop", "TiltCore", "TiltTestKit", "TiltImage", "CEGL", "CXRandR", "TiltRender",
+                "TiltRenderTestKit",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TiltWebIntegrationTests",
             dependencies: [
                 "TiltTestKit", "TiltRender", "TiltImage", "TiltClient", "TiltCore", "TiltWire",
             ],

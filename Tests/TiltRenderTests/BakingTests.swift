@@ -3,6 +3,7 @@ import Testing
 import TiltEffects
 import TiltGL
 import TiltRender
+import TiltRenderTestKit
 
 /// Static passes are drawn once and reused until the size, the shaders or the content change.
 @Suite(.serialized) struct BakingTests {

@@ -4,6 +4,7 @@ import TiltEffects
 import TiltGL
 import TiltImage
 import TiltRender
+import TiltRenderTestKit
 
 /// The default wallpaper, `depth`: the user's picture behind the glass, shifted against the tilt, its edge never
 /// shown, with a sheen that is nothing at level (llvmpipe).

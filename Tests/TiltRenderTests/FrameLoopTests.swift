@@ -5,6 +5,7 @@ import TiltCore
 import TiltEffects
 import TiltGL
 import TiltRender
+import TiltRenderTestKit
 
 /// The one frame loop, driven through a sink that records what it is given and draws offscreen for real.
 @Suite(.serialized)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TiltImage
 import TiltRender
+import TiltRenderTestKit
 
 /// Every preset at three tilts, compared with committed 96×96 images.
 ///
@@ -51,24 +52,5 @@ import TiltRender
             let b = try GLTestEnvironment.render(preset, size: 48, tilt: [0.3, 0.3])
             #expect(ImageDifference(a, b).meanAbsolute > 1, "\(preset) does not react to tilt")
         }
-    }
-}
-
-/// Per-channel differences between two RGBA8 images of the same size.
-struct ImageDifference {
-    var meanAbsolute: Double
-    var fractionOver32: Double
-
-    init(_ a: [UInt8], _ b: [UInt8]) {
-        precondition(a.count == b.count)
-        var total = 0
-        var over = 0
-        for i in 0..<a.count {
-            let d = abs(Int(a[i]) - Int(b[i]))
-            total += d
-            if d > 32 { over += 1 }
-        }
-        meanAbsolute = Double(total) / Double(max(a.count, 1))
-        fractionOver32 = Double(over) / Double(max(a.count, 1))
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import TiltRender
+import TiltRenderTestKit
 
 /// Tilting moves the highlight the way a mirror-like card lit from the viewer would.
 @Suite(.serialized) struct HighlightTests {

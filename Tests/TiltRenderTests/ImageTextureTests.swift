@@ -2,6 +2,7 @@ import Testing
 import TiltCore
 import TiltEffects
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 @testable import TiltGL

@@ -3,6 +3,7 @@ import Testing
 import TiltEffects
 import TiltGL
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// A layer effect's `blur`: the layer below shrunk and blurred in separable Gaussian passes, read with

@@ -4,6 +4,7 @@ import TiltEffects
 import TiltGL
 import TiltImage
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// The user's picture as the content presets shade (llvmpipe): colour and alpha kept, fits, the foil mask, goldens.

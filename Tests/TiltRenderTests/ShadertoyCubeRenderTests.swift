@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TiltEffects
+import TiltRenderTestKit
 import TiltTestKit
 
 @testable import TiltGL

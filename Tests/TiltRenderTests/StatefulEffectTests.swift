@@ -3,6 +3,7 @@ import Testing
 import TiltEffects
 import TiltGL
 import TiltRender
+import TiltRenderTestKit
 import TiltTestKit
 
 /// A stateful layer effect reads its own previous frame through ping-pong textures.

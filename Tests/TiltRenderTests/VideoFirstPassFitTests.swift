@@ -1,6 +1,7 @@
 import Testing
 import TiltCore
 import TiltEffects
+import TiltRenderTestKit
 import TiltTestKit
 
 @testable import TiltGL
@@ -13,7 +14,7 @@ import TiltTestKit
         _ = GLTestEnvironment.configured
         let preset = try GLTestEnvironment.library.load("misty-glass")
         // 40x36 letterboxes the 64x48 ball (contain): transparent bands, and padding beyond them.
-        let picture = try PictureContent.load(path: VideoContentTests.ball, fit: .contain)
+        let picture = try PictureContent.load(path: TestPaths.fixture("ball-64x48.webm"), fit: .contain)
         let plan = PassPlanner.plan(preset, picture: true)
         try #require(plan.count == 2 && plan[0].input == .picture && plan[0].isStatic)
         var copied = plan

@@ -19,9 +19,14 @@ public final class BackgroundProcess {
     /// stands for unset, to the programs that read it so).
     /// - Parameter standardInput: whether its standard input is a pipe the test writes (``send(_:)``) and closes
     ///   (``closeInput()``); otherwise it reads `/dev/null`.
+    /// - Parameter unblockingSignals: whether it starts with no signal blocked, as from a shell. A child inherits the
+    ///   signal mask of the thread that starts it, and the test runner's threads block almost every signal: without
+    ///   this, a program that does not unblock its own (a shell script's `sleep`, gnome-shell) never sees a SIGTERM.
+    ///   tilt's programs unblock their stop signals themselves.
     /// - Throws: ``TestError`` when the executable is not built, or the error of `Process.run()`.
     public init(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], standardInput: Bool = false
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], standardInput: Bool = false,
+        unblockingSignals: Bool = false
     ) throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw TestError("\(executable) is not built; run `swift build` first (scripts/test does)")
@@ -38,7 +43,11 @@ public final class BackgroundProcess {
         let (o, e) = (collectedOut, collectedErr)
         out.fileHandleForReading.readabilityHandler = { h in o.append(h.availableData) }
         err.fileHandleForReading.readabilityHandler = { h in e.append(h.availableData) }
-        try process.run()
+        if unblockingSignals {
+            try withNoSignalsBlocked { try process.run() }
+        } else {
+            try process.run()
+        }
     }
 
     /// Writes `text` to its standard input (started with `standardInput: true`).
@@ -73,9 +82,7 @@ public final class BackgroundProcess {
     @discardableResult
     public func kill(_ signal: Int32 = SIGKILL, timeout: Double = 10) -> Bool {
         if process.isRunning { Glibc.kill(pid, signal) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        return !process.isRunning
+        return eventually(timeout: timeout, every: 0.01) { !process.isRunning }
     }
 
     deinit {
@@ -88,12 +95,13 @@ public final class BackgroundProcess {
     }
 }
 
-/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass; returns whether it held.
-public func waitUntil(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while true {
-        if try condition() { return true }
-        if Date() > deadline { return false }
-        usleep(20_000)
-    }
+/// Runs `body` with no signal blocked on this thread (restoring the mask after), so that a process it spawns starts
+/// with none blocked: `Process.run()` spawns from the calling thread, whose mask the child inherits.
+func withNoSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
+    var none = sigset_t()
+    var old = sigset_t()
+    sigemptyset(&none)
+    pthread_sigmask(SIG_SETMASK, &none, &old)
+    defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+    return try body()
 }

@@ -49,8 +49,8 @@ public struct ChildProcess: Sendable {
             stdout.fileHandleForReading.readabilityHandler = nil
             stderr.fileHandleForReading.readabilityHandler = nil
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let deadline = Deadline(seconds: timeout)
+        while process.isRunning && !deadline.hasPassed { usleep(20_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

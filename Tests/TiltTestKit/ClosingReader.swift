@@ -72,8 +72,8 @@ public struct ClosingReader: Sendable {
             throw TestError(
                 "\(name) ended after \(lines.count) of \(wanted) lines (status \(process.terminationStatus))")
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let deadline = Deadline(seconds: timeout)
+        while process.isRunning && !deadline.hasPassed { usleep(20_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

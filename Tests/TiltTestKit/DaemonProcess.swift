@@ -59,7 +59,7 @@ public final class DaemonProcess {
 
     /// Waits up to `timeout` seconds until the output holds `text` `count` times.
     public func waitForLog(_ text: String, count: Int = 1, timeout: Double = 10) -> Bool {
-        waitUntil(timeout: timeout) { self.log.components(separatedBy: text).count - 1 >= count }
+        eventually(timeout: timeout) { self.log.components(separatedBy: text).count - 1 >= count }
     }
 
     /// Everything the daemon printed so far.
@@ -74,8 +74,8 @@ public final class DaemonProcess {
 
     /// Waits up to `timeout` seconds for the process to exit; returns its status, or `nil` if it is still running.
     public func waitForExit(timeout: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let deadline = Deadline(seconds: timeout)
+        while process.isRunning && !deadline.hasPassed { usleep(20_000) }
         guard !process.isRunning else { return nil }
         return process.terminationStatus
     }

@@ -52,7 +52,7 @@ extension FakeIIOTree {
 
     /// The process id written by a holder started with ``start(_:environment:exclusiveNode:holder:)``.
     public func holderPID(timeout: Double = 10) -> pid_t? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         repeat {
             if let text = try? String(contentsOfFile: holderPIDFile, encoding: .utf8),
                 let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -60,7 +60,7 @@ extension FakeIIOTree {
                 return pid
             }
             usleep(20_000)
-        } while Date() < deadline
+        } while !deadline.hasPassed
         return nil
     }
 }

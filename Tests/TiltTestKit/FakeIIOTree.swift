@@ -160,12 +160,12 @@ public final class FakeIIOTree: Sendable {
 
     /// Writes scans into the FIFO of `iio:deviceN`, waiting up to `timeout` seconds for a reader to open it.
     public func feed(_ n: Int, scans: [[UInt8]], interval: Double = 0.005, timeout: Double = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         var fd: Int32 = -1
         while fd < 0 {
             fd = open(fifoPath(n), O_WRONLY | O_NONBLOCK)
             if fd < 0 {
-                guard errno == ENXIO, Date() < deadline else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+                guard errno == ENXIO, !deadline.hasPassed else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
                 usleep(10_000)
             }
         }

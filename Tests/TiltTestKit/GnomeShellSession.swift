@@ -57,15 +57,15 @@ public final class GnomeShellSession {
                 "bash", "-c",
                 "echo $$ > \(ready).pid && echo \"$DBUS_SESSION_BUS_ADDRESS\" > \(ready).tmp && mv \(ready).tmp \(ready) "
                     + "&& exec sleep 100000",
-            ])
-        let started = waitUntil(timeout: timeout) { [process] in
+            ], unblockingSignals: true)
+        let started = eventually(timeout: timeout) { [process] in
             process.process.isRunning && FileManager.default.fileExists(atPath: ready)
         }
         guard started, let address = try? String(contentsOfFile: ready, encoding: .utf8) else {
             throw TestError("GNOME Shell did not start in \(Int(timeout)) s: \(process.stderr.suffix(3000))")
         }
         bus = address.trimmingCharacters(in: .whitespacesAndNewlines)
-        let answering = waitUntil(timeout: timeout) {
+        let answering = eventually(timeout: timeout) {
             (try? self.eval("return !Main.layoutManager._startingUp && !Main.overview.visible")) == "true"
         }
         guard answering else {
@@ -79,9 +79,9 @@ public final class GnomeShellSession {
         // bus (which daemonises itself, out of the script's reach) included, and nothing is waited for without end.
         let below = Self.descendants(of: process.pid)
         if let pid = Self.pid(in: folder + "/ready.pid") { kill(pid, SIGTERM) }
-        if !waitUntil(timeout: 60, { !process.process.isRunning }) {
+        if !eventually(timeout: 60, { !process.process.isRunning }) {
             for pid in below + [process.pid] { kill(pid, SIGKILL) }
-            _ = waitUntil(timeout: 10) { !process.process.isRunning }
+            _ = eventually(timeout: 10) { !process.process.isRunning }
         }
         if let bus = Self.pid(in: folder + "/system.pid") { kill(bus, SIGKILL) }
     }

@@ -14,7 +14,7 @@ public final class LineSocket: @unchecked Sendable {
 
     /// Connects to `path`, retrying until `timeout` seconds have passed (the daemon may still be starting).
     public init(path: String, timeout: Double = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         while true {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { throw TestError("socket() failed: errno \(errno)") }
@@ -34,7 +34,7 @@ public final class LineSocket: @unchecked Sendable {
                 return
             }
             close(fd)
-            if Date() > deadline { throw TestError("cannot connect to \(path): errno \(errno)") }
+            if deadline.hasPassed { throw TestError("cannot connect to \(path): errno \(errno)") }
             usleep(20_000)
         }
     }
@@ -54,10 +54,10 @@ public final class LineSocket: @unchecked Sendable {
 
     /// Reads and discards whatever arrives until the peer closes; `false` if it has not closed within `timeout` s.
     public func waitForClose(timeout: Double = 5) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline.remaining
             if remaining <= 0 { return false }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let rc = poll(&pfd, 1, Int32(max(1, remaining * 1000)))
@@ -91,14 +91,14 @@ public final class LineSocket: @unchecked Sendable {
 
     /// The next line, or `nil` if none arrives within `timeout` seconds or the peer closed.
     public func readLine(timeout: Double = 5) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         while true {
             if let nl = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: pending[..<nl], as: UTF8.self)
                 pending.removeSubrange(...nl)
                 return line
             }
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline.remaining
             if remaining <= 0 { return nil }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let rc = poll(&pfd, 1, Int32(max(1, remaining * 1000)))
@@ -113,9 +113,9 @@ public final class LineSocket: @unchecked Sendable {
 
     /// Reads lines until one parses as a JSON object with `class` == `cls`; other lines are skipped.
     public func read(class cls: String, timeout: Double = 5) -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while deadline.timeIntervalSinceNow > 0 {
-            guard let line = readLine(timeout: deadline.timeIntervalSinceNow) else { return nil }
+        let deadline = Deadline(seconds: timeout)
+        while !deadline.hasPassed {
+            guard let line = readLine(timeout: deadline.remaining) else { return nil }
             if let object = Self.parse(line), object["class"] as? String == cls { return object }
         }
         return nil
@@ -135,9 +135,9 @@ public final class LineSocket: @unchecked Sendable {
     }
 
     /// Every line that arrives before `end` (or until the peer closes).
-    public func readLines(until end: Date) -> [String] {
+    public func readLines(until end: Deadline) -> [String] {
         var lines: [String] = []
-        while end.timeIntervalSinceNow > 0, let line = readLine(timeout: end.timeIntervalSinceNow) {
+        while !end.hasPassed, let line = readLine(timeout: end.remaining) {
             lines.append(line)
         }
         return lines

@@ -38,9 +38,9 @@ public final class PrivateBus {
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Deadline(seconds: 10)
         while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline, daemon.isRunning else {
+            guard !deadline.hasPassed, daemon.isRunning else {
                 throw TestError("dbus-daemon did not create \(socket) within 10 s")
             }
             usleep(20_000)
@@ -63,9 +63,9 @@ public final class PrivateBus {
         mock.standardError = FileHandle.nullDevice
         try mock.run()
         mocks.append(mock)
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Deadline(seconds: 15)
         while (try? activeProfile()) == nil {
-            guard Date() < deadline, mock.isRunning else {
+            guard !deadline.hasPassed, mock.isRunning else {
                 throw TestError("dbusmock's power_profiles_daemon did not appear on \(address) within 15 s")
             }
             usleep(50_000)
@@ -87,14 +87,14 @@ public final class PrivateBus {
         mock.standardError = FileHandle.nullDevice
         try mock.run()
         mocks.append(mock)
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Deadline(seconds: 15)
         while true {
             let added = try? gdbus([
                 "call", "--address", address, "--dest", name, "--object-path", path, "--method",
                 "org.freedesktop.DBus.Mock.AddProperty", name, "ActiveProfile", "<'\(profile)'>",
             ])
             if added != nil { return }
-            guard Date() < deadline, mock.isRunning else {
+            guard !deadline.hasPassed, mock.isRunning else {
                 throw TestError("dbusmock did not put \(name) on \(address) within 15 s")
             }
             usleep(50_000)

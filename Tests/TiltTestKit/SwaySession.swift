@@ -72,7 +72,7 @@ public final class SwaySession {
                 "XDG_RUNTIME_DIR=\(folder)", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1",
             ] + backend + ["sway", "-c", configPath])
         var display: String?
-        let started = waitUntil(timeout: timeout) { [sway] in
+        let started = eventually(timeout: timeout) { [sway] in
             guard sway.process.isRunning else { return false }
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             guard let ipc = entries.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }),
@@ -86,7 +86,7 @@ public final class SwaySession {
             throw TestError("sway did not start within \(timeout) s; it printed: \(sway.stderr.suffix(2000))")
         }
         displayPath = display
-        guard try waitUntil(timeout: timeout, { try !outputs().filter(\.active).isEmpty }) else {
+        guard try eventually(timeout: timeout, { try !outputs().filter(\.active).isEmpty }) else {
             throw TestError("sway has no active output after \(timeout) s")
         }
     }
@@ -95,7 +95,7 @@ public final class SwaySession {
         // `swaymsg exit`, not SIGTERM: sway takes signals through a signalfd, which never sees a signal that the
         // test process ignores (the ignoring is inherited).
         if sway.process.isRunning { _ = try? swaymsg(["exit"]) }
-        if !waitUntil(timeout: 10, { !sway.process.isRunning }) { sway.kill() }
+        if !eventually(timeout: 10, { !sway.process.isRunning }) { sway.kill() }
         try? FileManager.default.removeItem(atPath: runtimeDirectory)
     }
 
@@ -141,7 +141,7 @@ public final class SwaySession {
         let before = Set(try outputs().map(\.name))
         try swaymsg(["create_output"])
         var name: String?
-        _ = try waitUntil(timeout: timeout) {
+        _ = try eventually(timeout: timeout) {
             name = try outputs().first { !before.contains($0.name) && $0.active }?.name
             return name != nil
         }

@@ -53,9 +53,9 @@ public final class SystemLikeBus {
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = errors
         try daemon.run()
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Deadline(seconds: 10)
         while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline, daemon.isRunning else {
+            guard !deadline.hasPassed, daemon.isRunning else {
                 let text =
                     daemon.isRunning ? "" : String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
                 throw TestError("dbus-daemon with \(policies) did not start within 10 s: \(text)")

@@ -78,7 +78,7 @@ public final class WebSocketTestClient {
 
     /// The next message, or `nil` when the connection ended or `timeout` seconds passed.
     public func receive(timeout: Double = 10) throws -> Message? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         while true {
             if let message = takeFrame() { return message }
             guard try fill(until: deadline) else { return nil }
@@ -93,9 +93,9 @@ public final class WebSocketTestClient {
 
     /// Receives messages until one satisfies `accept` (returned) or `timeout` passes (`nil`).
     public func receive(until accept: (Message) -> Bool, timeout: Double = 10) throws -> Message? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            guard let message = try receive(timeout: deadline.timeIntervalSinceNow) else { return nil }
+        let deadline = Deadline(seconds: timeout)
+        while !deadline.hasPassed {
+            guard let message = try receive(timeout: deadline.remaining) else { return nil }
             if accept(message) { return message }
         }
         return nil
@@ -120,7 +120,7 @@ public final class WebSocketTestClient {
     }
 
     private func readHead() throws {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Deadline(seconds: 10)
         while find([13, 10, 13, 10], in: buffer) == nil {
             guard try fill(until: deadline) else { throw TestError("the server did not answer the handshake") }
         }
@@ -173,8 +173,8 @@ public final class WebSocketTestClient {
     }
 
     /// Reads more bytes; `false` at the end of the stream or the deadline.
-    private func fill(until deadline: Date) throws -> Bool {
-        let wait = deadline.timeIntervalSinceNow
+    private func fill(until deadline: Deadline) throws -> Bool {
+        let wait = deadline.remaining
         guard wait > 0 else { return false }
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(wait * 1000) + 1) > 0 else { return false }

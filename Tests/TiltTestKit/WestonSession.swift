@@ -38,7 +38,7 @@ public final class WestonSession {
                 "XDG_RUNTIME_DIR=\(folder)", "weston", "--backend=headless-backend.so", "--socket=wayland-1",
                 "--width=\(width)", "--height=\(height)", "--idle-time=0",
             ])
-        let started = waitUntil(timeout: timeout) { [weston, displayPath] in
+        let started = eventually(timeout: timeout) { [weston, displayPath] in
             weston.process.isRunning && FileManager.default.fileExists(atPath: displayPath)
         }
         guard started else {

@@ -33,7 +33,7 @@ public final class XvfbSession {
             ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"] + arguments)
         let server = server
         // Xvfb writes the display number once it listens.
-        guard waitUntil(timeout: timeout, { !server.stdoutLines.isEmpty || !server.process.isRunning }),
+        guard eventually(timeout: timeout, { !server.stdoutLines.isEmpty || !server.process.isRunning }),
             let number = server.stdoutLines.first.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
         else {
             server.kill()
