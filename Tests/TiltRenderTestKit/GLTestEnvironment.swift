@@ -20,7 +20,7 @@ public enum GLTestEnvironment {
     public static var presetsDirectory: String { TestPaths.repositoryRoot.appendingPathComponent("Presets").path }
 
     /// A library over the repository's presets only.
-    public static var library: PresetLibrary { PresetLibrary(searchPaths: [presetsDirectory]) }
+    package static var library: PresetLibrary { PresetLibrary(searchPaths: [presetsDirectory]) }
 
     /// `Tests/TiltRenderTests/Golden/`.
     public static var goldenDirectory: URL {
