@@ -27,6 +27,12 @@ def cli_env():
 CLI = [sys.executable, "-m", "tilt_client"]
 
 
+def like_a_terminal() -> None:
+    """Run in the child before exec: SIGINT acts as Ctrl-C in a terminal does. A shell's background job (the lanes
+    of scripts/test) starts with SIGINT ignored, and Python then installs no handler of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @needs_tiltd
 class CLITests(DaemonTestCase):
     def test_head_1_ends_with_status_0_and_nothing_on_stderr(self) -> None:
@@ -56,7 +62,7 @@ class CLITests(DaemonTestCase):
     def test_ctrl_c_ends_with_status_0(self) -> None:
         p = subprocess.Popen(
             CLI + ["watch", "--rate", "20", "--socket", self.socket_path], env=cli_env(), stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.PIPE, preexec_fn=like_a_terminal,
         )
         try:
             first = p.stdout.readline()  # it runs and prints
@@ -99,7 +105,7 @@ class CLIErrorTests(unittest.TestCase):
         folder = tempfile.mkdtemp(prefix="tiltpy-")
         self.addCleanup(shutil.rmtree, folder, True)
         p = subprocess.Popen(CLI + ["watch", "--socket", os.path.join(folder, "none.sock")], env=cli_env(),
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=like_a_terminal)
         try:
             line = p.stderr.readline()
             self.assertIn(b"disconnected: cannot connect to tiltd", line)
