@@ -158,8 +158,9 @@ package struct DaemonCheck: Sendable {
         }
         if case .automatic(let directories) = configuration.calibration {
             let when =
-                configuration.source.configuration.calibrationExemption == nil
-                ? "" : " (for IIO sensors; this source searches none)"
+                configuration.source.configuration.calibrationExemption.map {
+                    " (for live sensors; this source searches none: \($0))"
+                } ?? ""
             add(.ok, "calibration", "folders searched\(when): \(InstalledData.describe(directories))")
         }
         let resolution = TiltDaemon(configuration: configuration, logger: .init(label: "tiltd-check"))
