@@ -181,7 +181,9 @@ struct IIONamespaceTests {
         }
         try tree.feed(0, scans: scans)
         try tree.removeDevice(0)
-        usleep(1_200_000)
+        // The device comes back only once the recorder has seen it go.
+        try #require(
+            eventually(timeout: 20) { child.stderrSoFar.contains("sensor lost") }, "\(child.stderrSoFar)")
         try tree.restoreDevice(0)
         // feed waits until the source opens the character device again.
         try tree.feed(0, scans: scans)

@@ -41,27 +41,49 @@ public struct ChildProcess: Sendable {
     public static func collect(_ process: Process, stdout: Pipe, stderr: Pipe, timeout: Double = 120) throws
         -> ChildProcess
     {
-        let collectedOut = OutputBuffer()
-        let collectedErr = OutputBuffer()
-        stdout.fileHandleForReading.readabilityHandler = { h in collectedOut.append(h.availableData) }
-        stderr.fileHandleForReading.readabilityHandler = { h in collectedErr.append(h.availableData) }
-        defer {
+        try Collecting(process, stdout: stdout, stderr: stderr).finish(timeout: timeout)
+    }
+
+    /// A started process whose pipes are read as it runs, so that a test can look at what it has printed so far.
+    final class Collecting: @unchecked Sendable {
+        // @unchecked: the buffers lock; the process and pipes are used by the test that started it, from one task.
+        let process: Process
+        private let stdout: Pipe
+        private let stderr: Pipe
+        private let collectedOut = OutputBuffer()
+        private let collectedErr = OutputBuffer()
+
+        init(_ process: Process, stdout: Pipe, stderr: Pipe) {
+            (self.process, self.stdout, self.stderr) = (process, stdout, stderr)
+            let (o, e) = (collectedOut, collectedErr)
+            stdout.fileHandleForReading.readabilityHandler = { h in o.append(h.availableData) }
+            stderr.fileHandleForReading.readabilityHandler = { h in e.append(h.availableData) }
+        }
+
+        /// What it has printed on standard error so far.
+        var stderrSoFar: String { collectedErr.text }
+
+        /// Waits for the process to end (killing it past `timeout` seconds) and returns all it printed.
+        func finish(timeout: Double) throws -> ChildProcess {
+            defer {
+                stdout.fileHandleForReading.readabilityHandler = nil
+                stderr.fileHandleForReading.readabilityHandler = nil
+            }
+            let deadline = Deadline(seconds: timeout)
+            while process.isRunning && !deadline.hasPassed { usleep(20_000) }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                let name = process.executableURL?.lastPathComponent ?? "child"
+                throw TestError("\(name) ran past \(timeout) s and was killed; it printed: \(collectedErr.text)")
+            }
+            process.waitUntilExit()
             stdout.fileHandleForReading.readabilityHandler = nil
             stderr.fileHandleForReading.readabilityHandler = nil
+            collectedOut.append(stdout.fileHandleForReading.readDataToEndOfFile())
+            collectedErr.append(stderr.fileHandleForReading.readDataToEndOfFile())
+            return ChildProcess(
+                status: process.terminationStatus, stdout: collectedOut.text, stderr: collectedErr.text)
         }
-        let deadline = Deadline(seconds: timeout)
-        while process.isRunning && !deadline.hasPassed { usleep(20_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let name = process.executableURL?.lastPathComponent ?? "child"
-            throw TestError("\(name) ran past \(timeout) s and was killed; it printed: \(collectedErr.text)")
-        }
-        process.waitUntilExit()
-        stdout.fileHandleForReading.readabilityHandler = nil
-        stderr.fileHandleForReading.readabilityHandler = nil
-        collectedOut.append(stdout.fileHandleForReading.readDataToEndOfFile())
-        collectedErr.append(stderr.fileHandleForReading.readDataToEndOfFile())
-        return ChildProcess(status: process.terminationStatus, stdout: collectedOut.text, stderr: collectedErr.text)
     }
 }

@@ -199,19 +199,27 @@ public final class FakeIIOTree: Sendable {
         try start(arguments, environment: environment).wait()
     }
 
-    /// A child started in the namespace.
+    /// A child started in the namespace, its output read as it runs.
     public struct Child: @unchecked Sendable {
-        // Safe: Process and Pipe are used only by the test that started the child, from one task.
-        public let process: Process
-        let stdout: Pipe
-        let stderr: Pipe
+        // Safe: the process is used only by the test that started the child, from one task.
+        private let collecting: ChildProcess.Collecting
+
+        init(process: Process, stdout: Pipe, stderr: Pipe) {
+            collecting = ChildProcess.Collecting(process, stdout: stdout, stderr: stderr)
+        }
+
+        /// The running process.
+        public var process: Process { collecting.process }
+
+        /// What it has printed on standard error so far.
+        public var stderrSoFar: String { collecting.stderrSoFar }
 
         /// What a finished child printed and how it ended.
         public typealias Result = ChildProcess
 
-        /// Waits for the child and collects its output.
+        /// Waits for the child and returns all it printed.
         public func wait() throws -> Result {
-            try ChildProcess.collect(process, stdout: stdout, stderr: stderr)
+            try collecting.finish(timeout: 120)
         }
     }
 }
