@@ -112,12 +112,14 @@ class DaemonTestCase(unittest.TestCase):
 
     daemon: Tiltd
     socket_path: str
+    #: More arguments for the class's tiltd (``["--speed", "10"]``).
+    tiltd_extra: List[str] = []
 
     @classmethod
     def setUpClass(cls) -> None:
         cls.folder = tempfile.mkdtemp(prefix="tiltpy-")
         cls.socket_path = os.path.join(cls.folder, "tiltd.sock")
-        cls.daemon = Tiltd(cls.socket_path).start()
+        cls.daemon = Tiltd(cls.socket_path, cls.tiltd_extra).start()
 
     @classmethod
     def tearDownClass(cls) -> None:
