@@ -137,8 +137,13 @@ enum PowerPolicyChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
 
     /// The policy: the preset's (or the automatic one) for `auto`, else one fixed mode.
     func policy(preset: Preset) -> PowerPolicy {
+        fixed ?? PowerPolicy.automatic(for: preset)
+    }
+
+    /// The one mode's policy; `nil` for `auto`.
+    var fixed: PowerPolicy? {
         switch self {
-        case .auto: preset.power ?? .automatic
+        case .auto: nil
         case .full: .fixed(.full)
         case .capped: .fixed(.capped)
         case .still: .fixed(.still)

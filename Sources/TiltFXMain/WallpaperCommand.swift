@@ -58,6 +58,14 @@ struct WallpaperCommand: ParsableCommand {
     var fps: Double?
 
     @Option(
+        help: ArgumentHelp(
+            "Draw this fraction of each output's pixels each way and stretch it (0.5: a quarter of the pixels), or "
+                + "auto: a scale that keeps a frame's drawing within a third of the frame period, from the measured "
+                + "draw time; never below the preset's minScale (default: 1, every pixel).",
+            valueName: "0.25…1|auto"))
+    var scale: RenderScale?
+
+    @Option(
         parsing: .unconditional,
         help: "Hold this tilt, X,Y radians (e.g. --tilt 0.2,-0.1): no tiltd needed, only the effect's time runs.")
     var tilt: TiltPair?
@@ -66,8 +74,9 @@ struct WallpaperCommand: ParsableCommand {
         name: .customLong("pause-when"),
         help: ArgumentHelp(
             "Stop drawing an output when its active window is fullscreen, when any window on it is fullscreen or "
-                + "maximized (covered), or never (default: fullscreen).",
-            valueName: "fullscreen|covered|never"))
+                + "maximized (covered), every output when any output's active window is fullscreen "
+                + "(any-fullscreen), or never (default: fullscreen).",
+            valueName: "fullscreen|covered|any-fullscreen|never"))
     var pauseWhen: WallpaperPause?
 
     @Option(
@@ -167,7 +176,7 @@ struct WallpaperCommand: ParsableCommand {
             }
         }
         // Options over the file's top, the file's [output] sections over both.
-        let given = WallpaperConfiguration.Scene(preset: preset, image: image, fit: fit)
+        let given = WallpaperConfiguration.Scene(preset: preset, image: image, fit: fit, scale: scale)
         let all = given.over(file?.all ?? WallpaperConfiguration.Scene())
         let library = presets.library
         let desktopPicture = Self.desktopPicture(
@@ -175,6 +184,8 @@ struct WallpaperCommand: ParsableCommand {
             wanted: ([all] + (file?.outputs.values.map { $0.over(all) } ?? [])).contains(
                 where: Self.showsDesktopPicture),
             logger: logger)
+        // `--power-policy full|capped|still` fixes every output's; auto: each output's preset and power keys.
+        let fixedPolicy = power.policy.fixed
         func load(_ scene: WallpaperConfiguration.Scene, isDefault: Bool) throws -> WallpaperSink.Scene {
             let loaded = try library.load(scene.preset ?? Self.defaultPreset)
             var picture = try scene.image.map { try PictureContent.load(path: $0, fit: scene.fit ?? .cover) }
@@ -187,7 +198,9 @@ struct WallpaperCommand: ParsableCommand {
                     "\(scene.image ?? ""): a video plays on every output, through --image or the config file's "
                         + "image before its first [output] section; an [output] section takes a picture (PNG, JPEG)")
             }
-            return WallpaperSink.Scene(preset: loaded, picture: picture, isDefault: isDefault)
+            return WallpaperSink.Scene(
+                preset: loaded, picture: picture, isDefault: isDefault, scale: scene.scale ?? .full,
+                policy: scene.policy(for: loaded, fixed: fixedPolicy))
         }
         let defaultScene = try load(all, isDefault: true)
         // Every section is loaded now, so a mistake in one is told at start, not when its monitor is plugged in.
@@ -196,7 +209,8 @@ struct WallpaperCommand: ParsableCommand {
             sections[name] = try load(section.over(all), isDefault: false)
         }
         let loaded = sections
-        let policy = power.policy.policy(preset: defaultScene.preset)
+        // The loop follows the most demanding output; each output holds back to its own policy.
+        let policy = PowerPolicy.mostDemanding([defaultScene.policy] + loaded.values.map(\.policy))
         var runner = WallpaperRunner(
             defaultScene: defaultScene, scene: { loaded[$0] ?? defaultScene }, policy: policy,
             pause: pauseWhen ?? file?.pauseWhen ?? .fullscreen,
@@ -253,3 +267,9 @@ struct WallpaperCommand: ParsableCommand {
 }
 
 extension WallpaperPause: ExpressibleByArgument {}
+
+extension RenderScale: ExpressibleByArgument {
+    package init?(argument: String) {
+        self.init(text: argument)
+    }
+}

@@ -131,6 +131,46 @@ struct WallpaperSwayTests {
         #expect((hidden?["seconds"] as? Double ?? 0) > 1, "\(statsLine)")
     }
 
+    @Test("--pause-when any-fullscreen: a fullscreen window on one of two outputs pauses both, and both resume")
+    func anyFullscreenPausesEveryOutput() throws {
+        let sway = try SwaySession()
+        _ = try sway.createOutput()
+        let outputs = try sway.outputs().filter(\.active).map(\.name)
+        try #require(outputs.count == 2)
+        let run = try wallpaper(
+            ["--preset", "shadertoy-plasma", "--tilt", "0,0", "--pause-when", "any-fullscreen"], on: sway)
+        try #require(
+            eventually(timeout: 120) { outputs.allSatisfy { run.stderr.contains("output \($0) (") } },
+            "\(run.stderr.suffix(2000))")
+        var environment = sway.clientEnvironment
+        environment["SDL_VIDEODRIVER"] = "wayland"
+        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        let window = try BackgroundProcess(
+            TestPaths.executable("tiltfx"),
+            [
+                "run", "--presets", TestPaths.repositoryRoot.appendingPathComponent("Presets").path, "--preset",
+                "tilt-specular", "--size", "320x240", "--power-policy", "still",
+            ], environment: environment)
+        defer { _ = window.kill(SIGTERM, timeout: 10) }
+        try #require(
+            eventually(timeout: 120) { ((try? sway.swaymsg(["-t", "get_tree"])) ?? "").contains("tiltfx") },
+            "the window did not open: \(window.stderr.suffix(2000))")
+        try sway.swaymsg(["[title=\"tiltfx\"]", "fullscreen", "enable"])
+        // The window is fullscreen on one output; the rule pauses the other too, and with both paused the run
+        // stops drawing and watching motion.
+        try #require(
+            eventually(timeout: 60) {
+                outputs.allSatisfy { run.stderr.contains("output \($0) paused") }
+                    && run.stderr.contains("power: hidden")
+            }, "\(run.stderr.suffix(3000))")
+        #expect(run.stderr.contains("paused: an active window on another output is fullscreen (any-fullscreen)"))
+        try sway.swaymsg(["[title=\"tiltfx\"]", "fullscreen", "disable"])
+        #expect(
+            eventually(timeout: 60) { outputs.allSatisfy { run.stderr.contains("output \($0) resumed") } },
+            "\(run.stderr.suffix(2000))")
+        #expect(run.kill(SIGTERM, timeout: 30) && run.process.terminationStatus == 0)
+    }
+
     @Test("--gnome: a titled window per output, of its size, paused by control lines on stdin, stopped by its end")
     func gnomeModeOpensTitledWindowsTheShellControls() throws {
         let sway = try SwaySession()

@@ -51,7 +51,7 @@ struct WallpaperConfigTests {
             ("fps = 0\n", .badValue, "w.conf:1: key 'fps': expected frames per second from 1 to 1000, got '0'"),
             (
                 "pause_when = sometimes\n", .badValue,
-                "w.conf:1: key 'pause_when': expected fullscreen, covered or never, got 'sometimes'"
+                "w.conf:1: key 'pause_when': expected fullscreen, covered, any-fullscreen or never, got 'sometimes'"
             ),
             (
                 "[output A]\nfps = 30\n", .unknownKey,
@@ -59,8 +59,8 @@ struct WallpaperConfigTests {
             ),
             (
                 "speed = 2\n", .unknownKey,
-                "w.conf:1: key 'speed': not a wallpaper setting; the keys here are preset, image, fit, fps, "
-                    + "pause_when, lock_screen"
+                "w.conf:1: key 'speed': not a wallpaper setting; the keys here are preset, image, fit, scale, "
+                    + "battery, power_saver, battery_fps, fps, pause_when, lock_screen"
             ),
             ("lock_screen = yes\n", .badValue, "w.conf:1: key 'lock_screen': expected true or false, got 'yes'"),
             (
@@ -91,6 +91,17 @@ struct WallpaperConfigTests {
         #expect(WallpaperPause.allCases.allSatisfy { $0.pauses(.notDrawn) })
         // An output the desktop shell says nobody sees (the GNOME extension's `hidden`) too.
         #expect(WallpaperPause.allCases.allSatisfy { $0.pauses(.hidden) })
+        // any-fullscreen: one output's fullscreen window pauses every output; covered alone pauses none.
+        let left = DesktopOutput(name: "A", width: 8, height: 8, visibility: .fullscreen)
+        let right = DesktopOutput(name: "B", width: 8, height: 8)
+        #expect(WallpaperPause.anyFullscreen.pauses(right, among: [left, right]))
+        #expect(!WallpaperPause.fullscreen.pauses(right, among: [left, right]))
+        #expect(WallpaperPause.fullscreen.pauses(left, among: [left, right]))
+        var coveredLeft = left
+        coveredLeft.visibility = .covered
+        #expect(!WallpaperPause.anyFullscreen.pauses(right, among: [coveredLeft, right]))
+        #expect(!WallpaperPause.anyFullscreen.pauses(coveredLeft, among: [coveredLeft, right]))
+        #expect(WallpaperPause(rawValue: "any-fullscreen") == .anyFullscreen)
     }
 
     @Test func theShippedExampleReads() throws {

@@ -3,7 +3,7 @@
 
 var PRESETS = ['depth', 'tilt-specular', 'foil', 'holo-card', 'parallax', 'misty-glass', 'shadertoy-plasma'];
 var FITS = ['cover', 'contain', 'stretch'];
-var PAUSES = ['fullscreen', 'covered', 'never'];
+var PAUSES = ['fullscreen', 'covered', 'any-fullscreen', 'never'];
 
 function prefsConfPath() {
     return GLib.build_filenamev([GLib.get_user_config_dir(), 'tilt', 'wallpaper.conf']);
@@ -93,7 +93,7 @@ function fillTiltPreferences(window) {
     spin.connect('value-changed', () => prefsWrite({fps: spin.value > 0 ? String(spin.value) : null}));
     fps.add_suffix(spin);
     cost.add(fps);
-    cost.add(comboRow('Pause when', 'fullscreen: a fullscreen window on top; covered: any maximized one too',
+    cost.add(comboRow('Pause when', 'fullscreen: a fullscreen window on top; covered: any maximized one too; any-fullscreen: every monitor when one has',
         PAUSES, top.pause_when || 'fullscreen', v => prefsWrite({pause_when: v})));
     const lock = new Adw.ActionRow({title: 'On the lock screen', subtitle: 'Keep drawing while the screen is locked'});
     const toggle = new Gtk.Switch({active: top.lock_screen === 'true', valign: Gtk.Align.CENTER});

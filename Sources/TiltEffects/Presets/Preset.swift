@@ -34,6 +34,11 @@ package struct Preset: Sendable, Hashable {
     package var effects: [Effect]
     /// The preset's power policy (its `power` key), if it sets one; `nil` uses ``PowerPolicy/automatic``.
     package var power: PowerPolicy?
+    /// The least fraction of an output's pixels it may be drawn at (its `minScale` key: fine lines or text that a
+    /// coarser picture would blur); ``scaleRange``'s lower end when it sets none.
+    package var minScale = Preset.scaleRange.lowerBound
+    /// The render scales there are (`tiltfx wallpaper --scale`): a quarter of the pixels each way to all of them.
+    package static let scaleRange = 0.25...1.0
     /// The named textures (its `textures` key), sorted by name, then those of its simulation.
     package var textures: [PresetTexture] = []
     /// The simulation stepped every frame whose state its effects sample as textures (its `simulation` key).

@@ -72,10 +72,11 @@ struct PresetFile: Decodable {
     var power: PowerPolicyEntry?
     var textures: [String: TextureEntry]?
     var simulation: SimulationEntry?
+    var minScale: Double?
 
     /// The keys the file's top level may hold.
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case description, shadertoy, effects, power, textures, simulation
+        case description, shadertoy, effects, power, textures, simulation, minScale
     }
 
     /// Decodes the text of `file`.
@@ -214,6 +215,14 @@ struct PresetFile: Decodable {
             effects: effects)
         preset.shadertoyProgram = toy?.program
         preset.power = try power?.resolve(file: file)
+        if let minScale {
+            guard Preset.scaleRange.contains(minScale) else {
+                throw .invalid(
+                    file, field: "minScale",
+                    reason: "give the least render scale the preset looks right at, from 0.25 to 1 (got \(minScale))")
+            }
+            preset.minScale = minScale
+        }
         preset.textures = textures
         preset.simulation = simulation
         return preset

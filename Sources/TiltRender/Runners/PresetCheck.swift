@@ -117,7 +117,8 @@ package struct PresetCheck: Sendable {
         return found
     }
 
-    /// Compiles every pass of each preset in a headless context, or notes why it cannot.
+    /// Compiles every pass of each preset in a headless context and measures what a frame costs (``PresetCost``), or
+    /// notes why it cannot.
     private func compile(_ presets: [Preset]) -> [Finding] {
         guard !presets.isEmpty else { return [] }
         let context: HeadlessContext
@@ -125,9 +126,13 @@ package struct PresetCheck: Sendable {
             return [.init(.note, "shaders", "not compiled: \(error)")]
         }
         var findings: [Finding] = []
-        withExtendedLifetime(context) {  // the context must stay current while the shaders compile
+        var costs: [Finding] = []
+        withExtendedLifetime(context) {  // the context must stay current while the shaders compile and draw
             for preset in presets {
-                do { _ = try EffectRenderer(preset: preset) } catch {
+                do {
+                    let cost = try PresetCost.measure(preset)
+                    costs.append(.init(.ok, "cost", "\(preset.name): \(cost.summary)"))
+                } catch {
                     findings.append(.init(.fail, "shaders", "\(preset.name): \(error)"))
                 }
             }
@@ -135,6 +140,6 @@ package struct PresetCheck: Sendable {
         if findings.isEmpty {
             findings.append(.init(.ok, "shaders", "\(presets.count) presets compile (\(context.rendererName))"))
         }
-        return findings
+        return findings + costs
     }
 }

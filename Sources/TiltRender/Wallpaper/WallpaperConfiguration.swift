@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TiltCore
 import TiltDesktop
+import TiltEffects
 import TiltGL
 
 /// When the wallpaper stops drawing an output (`--pause-when`, `pause_when`).
@@ -9,10 +10,12 @@ package enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
     case fullscreen
     /// When any window on the output is fullscreen or maximized, active or not.
     case covered
+    /// Every output, when any output's active window is fullscreen: a game on one monitor pauses them all.
+    case anyFullscreen = "any-fullscreen"
     /// Never for windows; only when the compositor stops asking for frames.
     case never
 
-    /// Whether an output that looks like `visibility` is paused under this rule.
+    /// Whether an output that looks like `visibility` is paused under this rule, whatever the other outputs show.
     package func pauses(_ visibility: DesktopOutput.Visibility) -> Bool {
         switch visibility {
         case .visible: false
@@ -20,6 +23,18 @@ package enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
         case .fullscreen: self != .never
         case .covered: self == .covered
         }
+    }
+
+    /// Whether `output` is paused under this rule, among every output of the desktop (`outputs`).
+    package func pauses(_ output: DesktopOutput, among outputs: [DesktopOutput]) -> Bool {
+        if pauses(output.visibility) { return true }
+        return self == .anyFullscreen && outputs.contains { $0.visibility == .fullscreen }
+    }
+
+    /// The values as `--pause-when` and `pause_when` take them: `fullscreen, covered, any-fullscreen or never`.
+    static var choices: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }
 
@@ -29,6 +44,10 @@ package enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
 /// preset = parallax          # every output, unless its section says otherwise
 /// image = ~/Pictures/hills.jpg
 /// fit = cover
+/// scale = 0.5                # draw half the pixels each way (a quarter of them), stretched; or auto
+/// battery = capped           # on battery: full, capped (battery_fps) or still (one frame)
+/// battery_fps = 15
+/// power_saver = still        # a power-saver profile or a low battery
 /// fps = 30
 /// pause_when = fullscreen
 /// lock_screen = false        # the GNOME Shell extension's: keep the wallpaper on the lock screen
@@ -39,7 +58,7 @@ package enum WallpaperPause: String, Sendable, Hashable, CaseIterable {
 /// ```
 ///
 /// Keys before the first section apply to every output; an `[output NAME]` section sets one output's `preset`,
-/// `image` and `fit`. Command-line options override the keys before the first section, never a section's.
+/// `image`, `fit`, `scale` and power keys. Command-line options override the keys before the first section, never a section's.
 package struct WallpaperConfiguration: Sendable, Hashable {
     /// What one output shows; an unset field falls back to the one before it (section → options → file top →
     /// built-in default).
@@ -50,17 +69,46 @@ package struct WallpaperConfiguration: Sendable, Hashable {
         package var image: String?
         /// How the picture fills the output.
         package var fit: PictureContent.Fit?
+        /// How many of the output's pixels are drawn (`scale`).
+        package var scale: RenderScale?
+        /// The mode on battery (`battery`): full, capped or still.
+        package var battery: PowerMode?
+        /// The mode when the system asks to save power (`power_saver`: a power-saver profile, a low battery).
+        package var powerSaver: PowerMode?
+        /// Frames a second when capped (`battery_fps`).
+        package var batteryFPS: Double?
 
         /// A scene.
-        package init(preset: String? = nil, image: String? = nil, fit: PictureContent.Fit? = nil) {
+        package init(
+            preset: String? = nil, image: String? = nil, fit: PictureContent.Fit? = nil, scale: RenderScale? = nil
+        ) {
             self.preset = preset
             self.image = image
             self.fit = fit
+            self.scale = scale
         }
 
         /// This scene's fields, each taken from `fallback` where this one has none.
         package func over(_ fallback: Scene) -> Scene {
-            Scene(preset: preset ?? fallback.preset, image: image ?? fallback.image, fit: fit ?? fallback.fit)
+            var scene = Scene(
+                preset: preset ?? fallback.preset, image: image ?? fallback.image, fit: fit ?? fallback.fit,
+                scale: scale ?? fallback.scale)
+            scene.battery = battery ?? fallback.battery
+            scene.powerSaver = powerSaver ?? fallback.powerSaver
+            scene.batteryFPS = batteryFPS ?? fallback.batteryFPS
+            return scene
+        }
+
+        /// The power policy of an output showing `preset` in this scene: `fixed` (`--power-policy` other than
+        /// auto) when given; else the preset's own (``PowerPolicy/automatic(for:)``) with this scene's `battery`,
+        /// `power_saver` and `battery_fps` over it.
+        package func policy(for preset: Preset, fixed: PowerPolicy?) -> PowerPolicy {
+            if let fixed { return fixed }
+            var policy = PowerPolicy.automatic(for: preset)
+            if let battery { policy.battery = battery }
+            if let powerSaver { policy.lowPower = powerSaver }
+            if let batteryFPS { policy.cappedFrameRate = batteryFPS }
+            return policy
         }
     }
 
@@ -84,7 +132,7 @@ package struct WallpaperConfiguration: Sendable, Hashable {
     }
 
     /// The keys a scene takes.
-    static let sceneKeys = ["preset", "image", "fit"]
+    static let sceneKeys = ["preset", "image", "fit", "scale", "battery", "power_saver", "battery_fps"]
     /// The keys only the top of the file takes.
     static let topKeys = ["fps", "pause_when", "lock_screen"]
 
@@ -128,6 +176,21 @@ package struct WallpaperConfiguration: Sendable, Hashable {
                     throw problem(.badValue, "expected one of \(fits), got '\(entry.value)'")
                 }
                 scene.fit = fit
+            case "scale":
+                guard let scale = RenderScale(text: entry.value) else {
+                    throw problem(.badValue, "expected \(RenderScale.choices), got '\(entry.value)'")
+                }
+                scene.scale = scale
+            case "battery", "power_saver":
+                guard let mode = PowerMode(rawValue: entry.value), mode != .hidden else {
+                    throw problem(.badValue, "expected full, capped or still, got '\(entry.value)'")
+                }
+                if entry.key == "battery" { scene.battery = mode } else { scene.powerSaver = mode }
+            case "battery_fps":
+                guard let fps = Double(entry.value), fps >= 1, fps <= 240 else {
+                    throw problem(.badValue, "expected frames per second from 1 to 240, got '\(entry.value)'")
+                }
+                scene.batteryFPS = fps
             case "fps" where output == nil:
                 guard let fps = Double(entry.value), fps > 0, fps <= 1000 else {
                     throw problem(.badValue, "expected frames per second from 1 to 1000, got '\(entry.value)'")
@@ -135,7 +198,7 @@ package struct WallpaperConfiguration: Sendable, Hashable {
                 config.fps = fps
             case "pause_when" where output == nil:
                 guard let rule = WallpaperPause(rawValue: entry.value) else {
-                    throw problem(.badValue, "expected fullscreen, covered or never, got '\(entry.value)'")
+                    throw problem(.badValue, "expected \(WallpaperPause.choices), got '\(entry.value)'")
                 }
                 config.pauseWhen = rule
             case "lock_screen" where output == nil:

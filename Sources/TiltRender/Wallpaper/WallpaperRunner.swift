@@ -72,6 +72,7 @@ package struct WallpaperRunner {
         let sink = try WallpaperSink(
             desktop: desktop, defaultScene: defaultScene, scene: scene, pause: pause,
             followsRotation: screenRotation == .auto, logger: logger)
+        sink.frameRateCap = fps
         logger.info("wallpaper: \(desktop.backend), \(GLInfo.renderer)")
         let picture = PictureFeed(picture: defaultScene.picture, retry: PictureFeed.Retry(), logger: logger)
         try picture?.start()
@@ -94,6 +95,7 @@ package struct WallpaperRunner {
                 screenRotation: screenRotation.initial(auto: sink.initialRotation))
             defer { daemon.close() }
             sink.motionTime = { daemon.snapshot.frame?.mono }
+            sink.powerState = { daemon.snapshot.power }
             var motion = DaemonFeed(daemon: daemon, fallback: .level, logger: logger, prediction: prediction)
             outcome = try loop.run(sink: sink, motion: &motion, picture: picture)
             timing = motion.timing

@@ -26,21 +26,55 @@ package final class WallpaperSink: FrameSink {
         package var picture: PictureContent?
         /// Whether this is the default scene (its moving picture comes from the run's picture feed).
         package var isDefault: Bool
+        /// How many of the output's pixels are drawn.
+        package var scale: RenderScale
+        /// The output's own power policy; the run follows the most demanding of all outputs', each output holding
+        /// back to its own.
+        package var policy: PowerPolicy
 
         /// A scene.
-        package init(preset: Preset, picture: PictureContent?, isDefault: Bool) {
+        package init(
+            preset: Preset, picture: PictureContent?, isDefault: Bool, scale: RenderScale = .full,
+            policy: PowerPolicy = .automatic
+        ) {
             self.preset = preset
             self.picture = picture
             self.isDefault = isDefault
+            self.scale = scale
+            self.policy = policy
         }
     }
+
+    /// How one output is drawn: its scene's preset, live, at its scale.
+    private struct Shown {
+        var live: LivePreset
+        var isDefault: Bool
+        /// The scene's scale setting.
+        var setting: RenderScale
+        /// The fraction drawn now.
+        var scale: Double
+        /// `auto`'s controller.
+        var auto: AutoScale?
+        let drawing = ScaledDrawing()
+        /// The output's power policy.
+        var policy: PowerPolicy
+        /// When its last frame was drawn (monotonic seconds), for its own capped rate.
+        var lastDrawn: Double?
+        /// Whether its still frame is drawn, while its own policy says still.
+        var stillDrawn = false
+    }
+
+    /// The power state now (the daemon's), for each output's own policy.
+    package var powerState: () -> PowerState? = { nil }
 
     private let desktop: any DesktopSurfaces
     private let pause: WallpaperPause
     private let scene: (String) throws -> Scene
     private let logger: Logger
     private var template: LivePreset { didSet { summarise() } }
-    private var shown: [String: (live: LivePreset, isDefault: Bool)] = [:] { didSet { summarise() } }
+    private var shown: [String: Shown] = [:] { didSet { summarise() } }
+    /// The frame rate cap of the run (`--fps`), for `auto`'s budget; `nil`: each output's refresh rate.
+    package var frameRateCap: Double?
     private var pending: Set<String> = []
     private var paused: Set<String> = []
     private var stashed = DesktopEvents()
@@ -93,7 +127,8 @@ package final class WallpaperSink: FrameSink {
     }
 
     package var visibility: WindowVisibility {
-        desktop.outputs.contains { !pause.pauses($0.visibility) && shown[$0.name] != nil } ? .visible : .hidden
+        let outputs = desktop.outputs
+        return outputs.contains { !pause.pauses($0, among: outputs) && shown[$0.name] != nil } ? .visible : .hidden
     }
 
     /// Whether any output's effect reads the time (kept as outputs come, go and reload, not asked each frame).
@@ -165,18 +200,38 @@ package final class WallpaperSink: FrameSink {
             let chosen = try scene(name)
             let live = try LivePreset(chosen.preset, picture: chosen.picture)
             if chosen.isDefault { try pictureFeed?.reshow(live.effects) }
-            shown[name] = (live, chosen.isDefault)
+            let output = desktop.outputs.first { $0.name == name }
+            let scale = chosen.scale.initial(for: chosen.preset)
+            var auto: AutoScale?
+            if chosen.scale == .auto {
+                let rate = frameRateCap ?? output?.refreshRate ?? 60
+                auto = AutoScale(floor: chosen.preset.minScale, framePeriod: 1 / max(rate, 1), start: scale)
+            }
+            shown[name] = Shown(
+                live: live, isDefault: chosen.isDefault, setting: chosen.scale, scale: scale, auto: auto,
+                policy: chosen.policy)
             pending.insert(name)
-            let size = desktop.outputs.first { $0.name == name }.map { "\($0.width)x\($0.height)" } ?? "?"
-            logger.info("output \(name) (\(size)): \(chosen.preset.name)")
+            let size = output.map { "\($0.width)x\($0.height)" } ?? "?"
+            let drawn = chosen.scale == .full ? "" : ", drawn at scale \(chosen.scale.text)"
+            let raised =
+                if case .fixed(let asked) = chosen.scale, asked < scale {
+                    " (\(chosen.preset.name) allows no less than \(scale))"
+                } else { "" }
+            logger.info("output \(name) (\(size)): \(chosen.preset.name)\(drawn)\(raised)")
         }
         pending.formUnion(events.resized.filter { shown[$0] != nil })
-        for output in desktop.outputs where events.visibilityChanged.contains(output.name) {
-            let nowPaused = pause.pauses(output.visibility)
+        // Any change is looked at on every output: under any-fullscreen, one output's window pauses the others.
+        let outputs = desktop.outputs
+        for output in outputs where !events.visibilityChanged.isEmpty {
+            let nowPaused = pause.pauses(output, among: outputs)
             guard nowPaused != paused.contains(output.name) else { continue }
             if nowPaused {
                 paused.insert(output.name)
-                logger.info("output \(output.name) paused: \(Self.describe(output.visibility))")
+                let why =
+                    pause.pauses(output.visibility)
+                    ? Self.describe(output.visibility)
+                    : "an active window on another output is fullscreen (any-fullscreen)"
+                logger.info("output \(output.name) paused: \(why)")
             } else {
                 paused.remove(output.name)
                 pending.insert(output.name)
@@ -205,7 +260,7 @@ package final class WallpaperSink: FrameSink {
         for (name, entry) in shown {
             var live = entry.live
             guard let changed = live.reloadIfChanged(logger: logger) else { continue }
-            shown[name] = (live, entry.isDefault)
+            shown[name]?.live = live
             if changed {
                 if entry.isDefault { try? pictureFeed?.reshow(live.effects) }
                 pending.insert(name)
@@ -221,25 +276,77 @@ package final class WallpaperSink: FrameSink {
         let tag = motionTime() ?? monotonicSeconds()
         let newPicture = pictureFeed.map { $0.framesShown != pictureFrames } ?? false
         pictureFrames = pictureFeed?.framesShown ?? -1
+        let power = powerState()
+        let now = monotonicSeconds()
         for output in desktop.outputs {
-            guard let entry = shown[output.name], !paused.contains(output.name) else { continue }
+            guard var entry = shown[output.name], !paused.contains(output.name) else { continue }
             guard output.ready else {
                 pending.insert(output.name)
                 continue
             }
+            guard !holdsBack(&entry, power: power, now: now, mustDraw: pending.contains(output.name)) else {
+                shown[output.name] = entry
+                continue
+            }
+            entry.lastDrawn = now
+            shown[output.name] = entry
             if newPicture && entry.isDefault { try pictureFeed?.reshow(entry.live.effects) }
             var own = inputs
+            var took: Double?
             try desktop.draw(output: output.name, tag: tag) { width, height in
-                own.size = SIMD2(Double(width), Double(height))
-                own.pointer = own.size / 2
-                try entry.live.effects.render(own, framebuffer: 0, width: width, height: height)
+                took = try entry.drawing.draw(
+                    width: width, height: height, scale: entry.scale, timed: entry.auto != nil
+                ) { framebuffer, drawnWidth, drawnHeight in
+                    own.size = SIMD2(Double(drawnWidth), Double(drawnHeight))
+                    own.pointer = own.size / 2
+                    try entry.live.effects.render(own, framebuffer: framebuffer, width: drawnWidth, height: drawnHeight)
+                }
             }
+            if let took { adjustScale(of: output.name, drawnIn: took) }
             pending.remove(output.name)
             outputFrames += 1
         }
         committed.append((tag, monotonicSeconds()))
         if committed.count > 32 { committed.removeFirst(committed.count - 32) }
     }
+
+    /// Whether an output's own power policy holds its frame back now: a still output that shows its still frame, a
+    /// capped one drawn less than its period ago. One that `mustDraw` (added, resized, resumed) never is.
+    private func holdsBack(_ entry: inout Shown, power: PowerState?, now: Double, mustDraw: Bool) -> Bool {
+        let decision = entry.policy.decide(power: power)
+        switch decision.mode {
+        case .full, .hidden:
+            entry.stillDrawn = false
+            return false
+        case .still:
+            defer { entry.stillDrawn = true }
+            return entry.stillDrawn && !mustDraw
+        case .capped:
+            entry.stillDrawn = false
+            if mustDraw { return false }
+            guard let rate = decision.frameRate, rate > 0, let last = entry.lastDrawn else { return false }
+            // A little early is on time: the loop's own frames come at its rate, give or take its wake-up.
+            return now - last < 0.9 / rate
+        }
+    }
+
+    /// `auto`: tells the output's controller how long its frame took, and draws the next ones at the scale it picks.
+    private func adjustScale(of name: String, drawnIn seconds: Double) {
+        guard var auto = shown[name]?.auto else { return }
+        let cost = auto.estimatedFullSizeCost ?? seconds / (auto.scale * auto.scale)
+        let changed = auto.add(seconds: seconds)
+        shown[name]?.auto = auto
+        guard let changed else { return }
+        shown[name]?.scale = changed
+        let ms = { (value: Double) in String(printf: "%.1f", value * 1000) }
+        let line =
+            "output \(name): render scale \(changed) (a frame at full size takes \(ms(cost)) ms; budget "
+            + "\(ms(auto.budget)) ms)"
+        logger.info("\(line)")
+    }
+
+    /// The fraction of each output's pixels drawn now, by output name.
+    package var scales: [String: Double] { shown.mapValues(\.scale) }
 
     /// Waits (up to 100 ms) for an output that can be seen to be ready for a frame, keeping the events for the next
     /// ``poll(waitSeconds:)``: where the compositor paces frames, this is what a window's swap does.
