@@ -131,6 +131,35 @@ struct WallpaperSwayTests {
         #expect((hidden?["seconds"] as? Double ?? 0) > 1, "\(statsLine)")
     }
 
+    @Test("--scale 0.5 draws a quarter of the pixels and fills the whole output; auto says the scale it picks")
+    func aScaledWallpaperFillsTheOutput() throws {
+        let sway = try SwaySession()
+        let output = try #require(try sway.outputs().first { $0.active }?.name)
+        let bare = try sway.screenshot(output: output).rgba
+        var shots: [[UInt8]] = []
+        for scale in ["1", "0.5"] {
+            let run = try wallpaper(["--preset", "tilt-specular", "--tilt", "0.3,0.1", "--scale", scale], on: sway)
+            shots.append(try waitForWallpaper(sway, output: output, bare: bare, process: run))
+            if scale != "1" {
+                #expect(run.stderr.contains("drawn at scale \(scale)"), "\(run.stderr.suffix(2000))")
+            }
+            #expect(run.kill(SIGTERM, timeout: 30) && run.process.terminationStatus == 0)
+        }
+        // Stretched to the whole output, the half-scale picture is the full one a little softer: far nearer to it
+        // than to the bare output (a quarter-size picture in a corner would not be).
+        let full = shots[0]
+        let half = shots[1]
+        #expect(
+            difference(full, half) < difference(full, bare) / 4,
+            "full vs half \(difference(full, half)), full vs bare \(difference(full, bare))")
+        // auto on an animated preset: the draw times measured, the scale it settles at said.
+        let auto = try wallpaper(["--preset", "misty-glass", "--tilt", "0,0", "--scale", "auto"], on: sway)
+        #expect(
+            eventually(timeout: 120) { auto.stderr.contains("output \(output): render scale ") },
+            "\(auto.stderr.suffix(2000))")
+        #expect(auto.kill(SIGTERM, timeout: 30) && auto.process.terminationStatus == 0)
+    }
+
     @Test("--pause-when any-fullscreen: a fullscreen window on one of two outputs pauses both, and both resume")
     func anyFullscreenPausesEveryOutput() throws {
         let sway = try SwaySession()
