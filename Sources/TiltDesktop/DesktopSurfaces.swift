@@ -29,6 +29,20 @@ package protocol DesktopSurfaces: AnyObject {
     /// - Parameter tag: the drawn frame's `mono` time (seconds on the monotonic clock), returned with its
     ///   presentation.
     func draw(output: String, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void) throws
+    /// As ``draw(output:tag:_:)``, at `scale` (below 1) of the surface's pixels each way, where the display server
+    /// stretches a smaller buffer to the output (Wayland's `wp_viewporter`): `body` gets the smaller size.
+    /// - Returns: `false`, having drawn nothing, where it cannot (X11): the caller then draws at full size and
+    ///   stretches its frame itself.
+    func drawScaled(output: String, tag: Double, scale: Double, _ body: (_ width: Int, _ height: Int) throws -> Void)
+        throws -> Bool
+}
+
+extension DesktopSurfaces {
+    package func drawScaled(
+        output: String, tag: Double, scale: Double, _ body: (_ width: Int, _ height: Int) throws -> Void
+    ) throws -> Bool {
+        false
+    }
 }
 
 /// One output (monitor) with the wallpaper's surface on it.

@@ -176,13 +176,58 @@ package final class WaylandDesktop: DesktopSurfaces {
     /// - Throws: ``DesktopError`` with kind `.gl` when EGL fails, `.lost` when the connection ended; what `body`
     ///   throws.
     package func draw(output: String, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void) throws {
-        guard let head = heads.first(where: { $0.name == output }), let surface = head.surface,
-            let eglSurface = head.eglSurface
-        else { return }
+        guard let head = heads.first(where: { $0.name == output }) else { return }
+        setBufferSize(head, scale: 1)
+        try present(head, tag: tag, body)
+    }
+
+    /// With `wp_viewporter`: the buffer is made `scale` of the surface's pixels each way and the compositor
+    /// stretches it to the output (its viewport's destination is the output's logical size), so neither a
+    /// stretching pass nor a full-size buffer's copy is paid. Without it, draws nothing and returns `false`.
+    package func drawScaled(
+        output: String, tag: Double, scale: Double, _ body: (_ width: Int, _ height: Int) throws -> Void
+    ) throws -> Bool {
+        guard let viewporter, let head = heads.first(where: { $0.name == output }), let surface = head.surface else {
+            return false
+        }
+        if head.viewport == nil { head.viewport = wp_viewporter_get_viewport(viewporter, surface) }
+        setBufferSize(head, scale: scale)
+        try present(head, tag: tag, body)
+        return true
+    }
+
+    /// Sizes `head`'s EGL window at `scale` of its pixels (1: all of them, as ``applySize(_:)`` set them), the
+    /// viewport stretching a smaller one to the output's logical size.
+    private func setBufferSize(_ head: WaylandHead, scale: Double) {
+        guard let window = head.eglWindow, let surface = head.surface else { return }
+        let width = scale < 1 ? max(1, Int((Double(head.width) * scale).rounded())) : head.width
+        let height = scale < 1 ? max(1, Int((Double(head.height) * scale).rounded())) : head.height
+        guard width != head.bufferWidth || height != head.bufferHeight else { return }
+        wl_egl_window_resize(window, Int32(width), Int32(height), 0, 0)
+        if width != head.width || height != head.height, let viewport = head.viewport {
+            wp_viewport_set_destination(viewport, Int32(head.logicalWidth), Int32(head.logicalHeight))
+            if compositorVersion >= 3 { wl_surface_set_buffer_scale(surface, 1) }
+        } else if head.scale120 == nil {
+            // Back to every pixel: the buffer's own scale again, as applySize set it (a fractional scale keeps its
+            // viewport).
+            if let viewport = head.viewport { wp_viewport_set_destination(viewport, -1, -1) }
+            if compositorVersion >= 3 { wl_surface_set_buffer_scale(surface, Int32(head.scale)) }
+        }
+        head.bufferWidth = width
+        head.bufferHeight = height
+    }
+
+    /// Draws `head`'s frame with `body` at its buffer's size and shows it: frame callback, presentation feedback,
+    /// swap.
+    private func present(_ head: WaylandHead, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void)
+        throws
+    {
+        guard let surface = head.surface, let eglSurface = head.eglSurface else { return }
+        let output = head.name
         guard eglMakeCurrent(egl, eglSurface, eglSurface, context) == EGL_TRUE else {
             throw DesktopError(.gl, "eglMakeCurrent on \(output)'s surface failed with \(Self.eglErrorText())")
         }
-        try body(head.width, head.height)
+        try body(head.bufferWidth, head.bufferHeight)
         if let old = head.frameCallback { wl_callback_destroy(old) }
         head.frameCallback = wl_surface_frame(surface)
         wl_callback_add_listener(head.frameCallback, WaylandListeners.frame, Unmanaged.passUnretained(head).toOpaque())
@@ -405,6 +450,8 @@ package final class WaylandDesktop: DesktopSurfaces {
                 wl_egl_window_resize(window, Int32(width), Int32(height), 0, 0)
                 head.width = width
                 head.height = height
+                head.bufferWidth = width
+                head.bufferHeight = height
                 head.rotationChanged = false
                 if head.announced { pending.resized.append(head.name) }
             }
@@ -423,6 +470,8 @@ package final class WaylandDesktop: DesktopSurfaces {
         head.eglSurface = eglSurface
         head.width = width
         head.height = height
+        head.bufferWidth = width
+        head.bufferHeight = height
         // The swap interval belongs to the surface current when it is set.
         guard eglMakeCurrent(egl, eglSurface, eglSurface, context) == EGL_TRUE else {
             throw DesktopError(.gl, "eglMakeCurrent on \(head.name)'s surface failed with \(Self.eglErrorText())")
@@ -649,6 +698,9 @@ final class WaylandHead {
     var logicalHeight = 0
     var width = 0
     var height = 0
+    /// The EGL window's size now: ``width``×``height``, or less while drawn at a render scale.
+    var bufferWidth = 0
+    var bufferHeight = 0
     /// Reported in `added` (and not yet in `removed`).
     var announced = false
 

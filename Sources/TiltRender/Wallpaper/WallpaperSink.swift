@@ -1,3 +1,4 @@
+import CEGL
 import FoundationEssentials
 import Logging
 import TiltCore
@@ -293,13 +294,29 @@ package final class WallpaperSink: FrameSink {
             if newPicture && entry.isDefault { try pictureFeed?.reshow(entry.live.effects) }
             var own = inputs
             var took: Double?
-            try desktop.draw(output: output.name, tag: tag) { width, height in
-                took = try entry.drawing.draw(
-                    width: width, height: height, scale: entry.scale, timed: entry.auto != nil
-                ) { framebuffer, drawnWidth, drawnHeight in
-                    own.size = SIMD2(Double(drawnWidth), Double(drawnHeight))
+            let timed = entry.auto != nil
+            // Below full size, the compositor stretches a smaller buffer where it can; else one blit does.
+            let stretched =
+                try entry.scale < 1
+                && desktop.drawScaled(output: output.name, tag: tag, scale: entry.scale) { width, height in
+                    own.size = SIMD2(Double(width), Double(height))
                     own.pointer = own.size / 2
-                    try entry.live.effects.render(own, framebuffer: framebuffer, width: drawnWidth, height: drawnHeight)
+                    let start = monotonicSeconds()
+                    try entry.live.effects.render(own, framebuffer: 0, width: width, height: height)
+                    if timed {
+                        glFinish()
+                        took = monotonicSeconds() - start
+                    }
+                }
+            if !stretched {
+                try desktop.draw(output: output.name, tag: tag) { width, height in
+                    took = try entry.drawing.draw(width: width, height: height, scale: entry.scale, timed: timed) {
+                        framebuffer, drawnWidth, drawnHeight in
+                        own.size = SIMD2(Double(drawnWidth), Double(drawnHeight))
+                        own.pointer = own.size / 2
+                        try entry.live.effects.render(
+                            own, framebuffer: framebuffer, width: drawnWidth, height: drawnHeight)
+                    }
                 }
             }
             if let took { adjustScale(of: output.name, drawnIn: took) }
