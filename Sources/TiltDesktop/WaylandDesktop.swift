@@ -177,7 +177,7 @@ package final class WaylandDesktop: DesktopSurfaces {
     ///   throws.
     package func draw(output: String, tag: Double, _ body: (_ width: Int, _ height: Int) throws -> Void) throws {
         guard let head = heads.first(where: { $0.name == output }) else { return }
-        setBufferSize(head, scale: 1)
+        try setBufferSize(head, scale: 1)
         try present(head, tag: tag, body)
     }
 
@@ -191,19 +191,35 @@ package final class WaylandDesktop: DesktopSurfaces {
             return false
         }
         if head.viewport == nil { head.viewport = wp_viewporter_get_viewport(viewporter, surface) }
-        setBufferSize(head, scale: scale)
+        try setBufferSize(head, scale: scale)
         try present(head, tag: tag, body)
         return true
     }
 
     /// Sizes `head`'s EGL window at `scale` of its pixels (1: all of them, as ``applySize(_:)`` set them), the
     /// viewport stretching a smaller one to the output's logical size.
-    private func setBufferSize(_ head: WaylandHead, scale: Double) {
+    private func setBufferSize(_ head: WaylandHead, scale: Double) throws(DesktopError) {
         guard let window = head.eglWindow, let surface = head.surface else { return }
         let width = scale < 1 ? max(1, Int((Double(head.width) * scale).rounded())) : head.width
         let height = scale < 1 ? max(1, Int((Double(head.height) * scale).rounded())) : head.height
         guard width != head.bufferWidth || height != head.bufferHeight else { return }
         wl_egl_window_resize(window, Int32(width), Int32(height), 0, 0)
+        // Mesa takes a window's new size only with its next back buffer, and the surface holds one already (it was
+        // made current when made): without a new EGL surface on the resized window, the next frame is drawn at the
+        // new size into a buffer of the old one.
+        if let old = head.eglSurface {
+            if eglGetCurrentSurface(EGLint(EGL_DRAW)) == old { eglMakeCurrent(egl, nil, nil, context) }
+            eglDestroySurface(egl, old)
+            head.eglSurface = nil
+            guard let new = eglCreatePlatformWindowSurface(egl, config, UnsafeMutableRawPointer(window), nil),
+                eglMakeCurrent(egl, new, new, context) == EGL_TRUE
+            else {
+                throw DesktopError(
+                    .gl, "a \(width)×\(height) EGL surface for \(head.name) failed with \(Self.eglErrorText())")
+            }
+            eglSwapInterval(egl, 0)
+            head.eglSurface = new
+        }
         if width != head.width || height != head.height, let viewport = head.viewport {
             wp_viewport_set_destination(viewport, Int32(head.logicalWidth), Int32(head.logicalHeight))
             if compositorVersion >= 3 { wl_surface_set_buffer_scale(surface, 1) }
