@@ -43,6 +43,25 @@ struct WallpaperSwayTests {
         return shot
     }
 
+    /// A fullscreen window on `sway`: tiltfx run's SDL2 window, opened and made fullscreen by sway (on the focused
+    /// output).
+    private func fullscreenWindow(on sway: SwaySession) throws -> BackgroundProcess {
+        var environment = sway.clientEnvironment
+        environment["SDL_VIDEODRIVER"] = "wayland"
+        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        let window = try BackgroundProcess(
+            TestPaths.executable("tiltfx"),
+            [
+                "run", "--presets", TestPaths.repositoryRoot.appendingPathComponent("Presets").path, "--preset",
+                "tilt-specular", "--size", "320x240", "--power-policy", "still",
+            ], environment: environment)
+        try #require(
+            eventually(timeout: 120) { ((try? sway.swaymsg(["-t", "get_tree"])) ?? "").contains("tiltfx") },
+            "the window did not open: \(window.stderr.suffix(2000))")
+        try sway.swaymsg(["[title=\"tiltfx\"]", "fullscreen", "enable"])
+        return window
+    }
+
     @Test("two outputs both show it, the tilt moves it, and SIGTERM ends it with exit 0")
     func twoOutputsShowItAndTheTiltMovesIt() throws {
         let sway = try SwaySession()
@@ -101,20 +120,8 @@ struct WallpaperSwayTests {
             eventually(timeout: 120) { run.stderr.contains("output \(output) (") }, "\(run.stderr.suffix(2000))")
         let drawing = try cpuSeconds(of: run.pid, over: 2)
         // A fullscreen window: tiltfx run's SDL2 window on the same compositor, made fullscreen by sway.
-        var environment = sway.clientEnvironment
-        environment["SDL_VIDEODRIVER"] = "wayland"
-        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
-        let window = try BackgroundProcess(
-            TestPaths.executable("tiltfx"),
-            [
-                "run", "--presets", TestPaths.repositoryRoot.appendingPathComponent("Presets").path, "--preset",
-                "tilt-specular", "--size", "320x240", "--power-policy", "still",
-            ], environment: environment)
+        let window = try fullscreenWindow(on: sway)
         defer { _ = window.kill(SIGTERM, timeout: 10) }
-        try #require(
-            eventually(timeout: 120) { ((try? sway.swaymsg(["-t", "get_tree"])) ?? "").contains("tiltfx") },
-            "the window did not open: \(window.stderr.suffix(2000))")
-        try sway.swaymsg(["[title=\"tiltfx\"]", "fullscreen", "enable"])
         try #require(
             eventually(timeout: 60) { run.stderr.contains("output \(output) paused") }, "\(run.stderr.suffix(3000))")
         let paused = try cpuSeconds(of: run.pid, over: 3)
@@ -171,20 +178,8 @@ struct WallpaperSwayTests {
         try #require(
             eventually(timeout: 120) { outputs.allSatisfy { run.stderr.contains("output \($0) (") } },
             "\(run.stderr.suffix(2000))")
-        var environment = sway.clientEnvironment
-        environment["SDL_VIDEODRIVER"] = "wayland"
-        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
-        let window = try BackgroundProcess(
-            TestPaths.executable("tiltfx"),
-            [
-                "run", "--presets", TestPaths.repositoryRoot.appendingPathComponent("Presets").path, "--preset",
-                "tilt-specular", "--size", "320x240", "--power-policy", "still",
-            ], environment: environment)
+        let window = try fullscreenWindow(on: sway)
         defer { _ = window.kill(SIGTERM, timeout: 10) }
-        try #require(
-            eventually(timeout: 120) { ((try? sway.swaymsg(["-t", "get_tree"])) ?? "").contains("tiltfx") },
-            "the window did not open: \(window.stderr.suffix(2000))")
-        try sway.swaymsg(["[title=\"tiltfx\"]", "fullscreen", "enable"])
         // The window is fullscreen on one output; the rule pauses the other too, and with both paused the run
         // stops drawing and watching motion.
         try #require(

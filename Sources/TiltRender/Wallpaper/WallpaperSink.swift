@@ -46,19 +46,21 @@ package final class WallpaperSink: FrameSink {
         }
     }
 
-    /// How one output is drawn: its scene's preset, live, at its scale.
+    /// What one output shows: its scene's preset, live, and its power policy.
     private struct Shown {
         var live: LivePreset
         var isDefault: Bool
-        /// The scene's scale setting.
-        var setting: RenderScale
-        /// The fraction drawn now.
+        /// The output's power policy.
+        var policy: PowerPolicy
+    }
+
+    /// How one output's frames go, changed as they are drawn (apart from ``Shown``, whose changes are summarised).
+    private struct Pacing {
+        /// The fraction of its pixels drawn now.
         var scale: Double
         /// `auto`'s controller.
         var auto: AutoScale?
         let drawing = ScaledDrawing()
-        /// The output's power policy.
-        var policy: PowerPolicy
         /// When its last frame was drawn (monotonic seconds), for its own capped rate.
         var lastDrawn: Double?
         /// Whether its still frame is drawn, while its own policy says still.
@@ -74,6 +76,8 @@ package final class WallpaperSink: FrameSink {
     private let logger: Logger
     private var template: LivePreset { didSet { summarise() } }
     private var shown: [String: Shown] = [:] { didSet { summarise() } }
+    /// Each shown output's pacing, by name: no summary to keep, so the frame path changes it freely.
+    private var pacing: [String: Pacing] = [:]
     /// The frame rate cap of the run (`--fps`), for `auto`'s budget; `nil`: each output's refresh rate.
     package var frameRateCap: Double?
     private var pending: Set<String> = []
@@ -192,6 +196,7 @@ package final class WallpaperSink: FrameSink {
         }
         for name in events.removed {
             shown[name] = nil
+            pacing[name] = nil
             pending.remove(name)
             paused.remove(name)
             logger.info("output \(name) is gone")
@@ -208,9 +213,8 @@ package final class WallpaperSink: FrameSink {
                 let rate = frameRateCap ?? output?.refreshRate ?? 60
                 auto = AutoScale(floor: chosen.preset.minScale, framePeriod: 1 / max(rate, 1), start: scale)
             }
-            shown[name] = Shown(
-                live: live, isDefault: chosen.isDefault, setting: chosen.scale, scale: scale, auto: auto,
-                policy: chosen.policy)
+            shown[name] = Shown(live: live, isDefault: chosen.isDefault, policy: chosen.policy)
+            pacing[name] = Pacing(scale: scale, auto: auto)
             pending.insert(name)
             let size = output.map { "\($0.width)x\($0.height)" } ?? "?"
             let drawn = chosen.scale == .full ? "" : ", drawn at scale \(chosen.scale.text)"
@@ -280,43 +284,37 @@ package final class WallpaperSink: FrameSink {
         let power = powerState()
         let now = monotonicSeconds()
         for output in desktop.outputs {
-            guard var entry = shown[output.name], !paused.contains(output.name) else { continue }
+            guard let entry = shown[output.name], var frames = pacing[output.name], !paused.contains(output.name)
+            else { continue }
             guard output.ready else {
                 pending.insert(output.name)
                 continue
             }
-            guard !holdsBack(&entry, power: power, now: now, mustDraw: pending.contains(output.name)) else {
-                shown[output.name] = entry
-                continue
-            }
-            entry.lastDrawn = now
-            shown[output.name] = entry
+            let held = holdsBack(
+                &frames, policy: entry.policy, power: power, now: now, mustDraw: pending.contains(output.name))
+            if !held { frames.lastDrawn = now }
+            pacing[output.name] = frames
+            guard !held else { continue }
             if newPicture && entry.isDefault { try pictureFeed?.reshow(entry.live.effects) }
             var own = inputs
+            func render(_ framebuffer: GLuint, _ width: Int, _ height: Int) throws {
+                own.size = SIMD2(Double(width), Double(height))
+                own.pointer = own.size / 2
+                try entry.live.effects.render(own, framebuffer: framebuffer, width: width, height: height)
+            }
             var took: Double?
-            let timed = entry.auto != nil
-            // Below full size, the compositor stretches a smaller buffer where it can; else one blit does.
+            let timed = frames.auto != nil
+            // Below full size, the compositor stretches a smaller buffer where it can (drawn whole, as at scale 1);
+            // else one blit does.
             let stretched =
-                try entry.scale < 1
-                && desktop.drawScaled(output: output.name, tag: tag, scale: entry.scale) { width, height in
-                    own.size = SIMD2(Double(width), Double(height))
-                    own.pointer = own.size / 2
-                    let start = monotonicSeconds()
-                    try entry.live.effects.render(own, framebuffer: 0, width: width, height: height)
-                    if timed {
-                        glFinish()
-                        took = monotonicSeconds() - start
-                    }
+                try frames.scale < 1
+                && desktop.drawScaled(output: output.name, tag: tag, scale: frames.scale) { width, height in
+                    took = try frames.drawing.draw(width: width, height: height, scale: 1, timed: timed, render)
                 }
             if !stretched {
                 try desktop.draw(output: output.name, tag: tag) { width, height in
-                    took = try entry.drawing.draw(width: width, height: height, scale: entry.scale, timed: timed) {
-                        framebuffer, drawnWidth, drawnHeight in
-                        own.size = SIMD2(Double(drawnWidth), Double(drawnHeight))
-                        own.pointer = own.size / 2
-                        try entry.live.effects.render(
-                            own, framebuffer: framebuffer, width: drawnWidth, height: drawnHeight)
-                    }
+                    took = try frames.drawing.draw(
+                        width: width, height: height, scale: frames.scale, timed: timed, render)
                 }
             }
             if let took { adjustScale(of: output.name, drawnIn: took) }
@@ -329,8 +327,10 @@ package final class WallpaperSink: FrameSink {
 
     /// Whether an output's own power policy holds its frame back now: a still output that shows its still frame, a
     /// capped one drawn less than its period ago. One that `mustDraw` (added, resized, resumed) never is.
-    private func holdsBack(_ entry: inout Shown, power: PowerState?, now: Double, mustDraw: Bool) -> Bool {
-        let decision = entry.policy.decide(power: power)
+    private func holdsBack(
+        _ entry: inout Pacing, policy: PowerPolicy, power: PowerState?, now: Double, mustDraw: Bool
+    ) -> Bool {
+        let decision = policy.decide(power: power)
         switch decision.mode {
         case .full, .hidden:
             entry.stillDrawn = false
@@ -349,21 +349,18 @@ package final class WallpaperSink: FrameSink {
 
     /// `auto`: tells the output's controller how long its frame took, and draws the next ones at the scale it picks.
     private func adjustScale(of name: String, drawnIn seconds: Double) {
-        guard var auto = shown[name]?.auto else { return }
+        guard var auto = pacing[name]?.auto else { return }
         let cost = auto.estimatedFullSizeCost ?? seconds / (auto.scale * auto.scale)
         let changed = auto.add(seconds: seconds)
-        shown[name]?.auto = auto
+        pacing[name]?.auto = auto
         guard let changed else { return }
-        shown[name]?.scale = changed
+        pacing[name]?.scale = changed
         let ms = { (value: Double) in String(printf: "%.1f", value * 1000) }
         let line =
             "output \(name): render scale \(changed) (a frame at full size takes \(ms(cost)) ms; budget "
             + "\(ms(auto.budget)) ms)"
         logger.info("\(line)")
     }
-
-    /// The fraction of each output's pixels drawn now, by output name.
-    package var scales: [String: Double] { shown.mapValues(\.scale) }
 
     /// Waits (up to 100 ms) for an output that can be seen to be ready for a frame, keeping the events for the next
     /// ``poll(waitSeconds:)``: where the compositor paces frames, this is what a window's swap does.
