@@ -45,8 +45,13 @@ package enum EGLSetup {
         return display
     }
 
-    /// The configs for an OpenGL ES 3 surface of `surfaceType` with 8-bit red, green and blue, best first (EGL's
-    /// order), at most `limit`.
+    /// The configs for an OpenGL ES 3 surface of `surfaceType` with 8-bit red, green and blue, best first, at most
+    /// `limit`.
+    ///
+    /// EGL's sizes are least sizes, and its order puts deeper colour first: asked for 8 bits, Mesa lists its 10-bit
+    /// configs (XRGB2101010) before the 8-bit ones, and a compositor drawing with pixman converts such a buffer on
+    /// every frame (ten times the time of an 8-bit one: issue 40). So the configs with exactly 8 bits a channel, and
+    /// exactly `alphaSize` alpha bits where it is given, come first; EGL's order stands among the rest.
     ///
     /// - Parameter alphaSize: The alpha bits asked for; `nil` leaves them to EGL.
     package static func configs(
@@ -58,12 +63,23 @@ package enum EGLSetup {
         ]
         if let alphaSize { attributes += [EGL_ALPHA_SIZE, alphaSize] }
         attributes.append(EGL_NONE)
-        var configs = [EGLConfig?](repeating: nil, count: max(1, limit))
+        var configs = [EGLConfig?](repeating: nil, count: max(64, limit))
         var count: EGLint = 0
         guard eglChooseConfig(display, attributes, &configs, EGLint(configs.count), &count) == EGL_TRUE else {
             return []
         }
-        return configs.prefix(Int(count)).compactMap { $0 }
+        func size(_ config: EGLConfig, _ attribute: EGLint) -> EGLint {
+            var value: EGLint = 0
+            eglGetConfigAttrib(display, config, attribute, &value)
+            return value
+        }
+        func isExact(_ config: EGLConfig) -> Bool {
+            [EGL_RED_SIZE, EGL_GREEN_SIZE, EGL_BLUE_SIZE].allSatisfy { size(config, $0) == 8 }
+                && (alphaSize.map { size(config, EGL_ALPHA_SIZE) == $0 } ?? true)
+        }
+        let found = configs.prefix(Int(count)).compactMap { $0 }
+        let exact = found.filter(isExact)
+        return Array((exact + found.filter { !isExact($0) }).prefix(max(1, limit)))
     }
 
     /// An OpenGL ES 3.0 context on `display` (`config` `nil`: none, with EGL_KHR_no_config_context).

@@ -10,8 +10,10 @@ import TiltTestKit
 @Suite(.enabled(if: SwaySession.isAvailable, "needs sway, swaymsg, grim and setpriv, as root (scripts/bootstrap)"))
 struct WallpaperSwayTests {
     /// Starts `tiltfx wallpaper arguments…` on `sway`, with software GL and the repository's presets.
-    private func wallpaper(_ arguments: [String], on sway: SwaySession) throws -> BackgroundProcess {
-        var environment = sway.clientEnvironment
+    private func wallpaper(
+        _ arguments: [String], on sway: SwaySession, environment extra: [String: String] = [:]
+    ) throws -> BackgroundProcess {
+        var environment = sway.clientEnvironment.merging(extra) { $1 }
         environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
         environment["TILT_PRESETS"] = ""
         environment["DISPLAY"] = ""
@@ -165,6 +167,25 @@ struct WallpaperSwayTests {
             eventually(timeout: 120) { auto.stderr.contains("output \(output): render scale ") },
             "\(auto.stderr.suffix(2000))")
         #expect(auto.kill(SIGTERM, timeout: 30) && auto.process.terminationStatus == 0)
+    }
+
+    @Test("its buffers are XRGB8888, which a compositor without a GPU composites without converting")
+    func itsBuffersAreEightBitXRGB() throws {
+        // Mesa lists its 10-bit configs first; a wallpaper drawn in XRGB2101010 cost sway (pixman) ten times the
+        // time of every frame (issue 40). WAYLAND_DEBUG shows the buffers libwayland makes for Mesa.
+        let sway = try SwaySession()
+        let output = try #require(try sway.outputs().first { $0.active }?.name)
+        let bare = try sway.screenshot(output: output).rgba
+        let run = try wallpaper(
+            ["--preset", "tilt-specular", "--tilt", "0.3,0.1"], on: sway, environment: ["WAYLAND_DEBUG": "1"])
+        _ = try waitForWallpaper(sway, output: output, bare: bare, process: run)
+        #expect(run.kill(SIGTERM, timeout: 30))
+        let formats = run.stderr.split(separator: "\n").filter {
+            $0.contains("wl_shm_pool") && $0.contains("create_buffer(")
+        }
+        .map { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .init(charactersIn: " )")) } ?? "" }
+        try #require(!formats.isEmpty, "no wl_shm buffer made: \(run.stderr.suffix(2000))")
+        #expect(formats.allSatisfy { $0 == "1" }, "wl_shm formats (1: XRGB8888): \(formats)")
     }
 
     @Test("--pause-when any-fullscreen: a fullscreen window on one of two outputs pauses both, and both resume")
