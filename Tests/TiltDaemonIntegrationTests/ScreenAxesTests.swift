@@ -24,6 +24,32 @@ struct ScreenAxesTests {
         return collected
     }
 
+    /// Frames from each client, by `seq`, until every client's frames span `logSeconds` of the log's own time (their
+    /// `time`), however slowly a busy machine replays it; at most `timeout` seconds of waiting.
+    private func frames(
+        from clients: [LineSocket], logSeconds: Double, timeout: Double = 45
+    ) -> [[UInt64: AttitudeFrame]] {
+        var collected = Array(repeating: [UInt64: AttitudeFrame](), count: clients.count)
+        var spans = Array(repeating: (first: Double?.none, last: 0.0), count: clients.count)
+        let end = Deadline(seconds: timeout)
+        func spanned(_ span: (first: Double?, last: Double)) -> Bool {
+            guard let first = span.first else { return false }
+            return span.last - first >= logSeconds
+        }
+        while !end.hasPassed, !spans.allSatisfy(spanned) {
+            for (i, client) in clients.enumerated() {
+                for line in client.readLines(until: Deadline(seconds: 0.05)) {
+                    if case .attitude(let frame)? = try? ServerMessage.decode(Array(line.utf8)) {
+                        collected[i][frame.seq] = frame
+                        spans[i].first = spans[i].first ?? frame.time
+                        spans[i].last = max(spans[i].last, frame.time)
+                    }
+                }
+            }
+        }
+        return collected
+    }
+
     /// A log that lies flat for half a second, then tips about x and y at once (0.3 and 0.15 rad) and lies still.
     private func tippingLog(in dir: URL) throws -> String { try TippingLog.write(in: dir) }
 
@@ -125,9 +151,10 @@ struct ScreenAxesTests {
 
         var sixClient: LineSocket? = try daemon.greetedClient().client
         try sixClient?.send(#"{"cmd":"watch","rate":1000,"magnetometer":false}"#)
-        // Let the 6D filter converge, then compare frames of the same samples.
-        _ = frames(from: [nine, try #require(sixClient)], seconds: 1.5)
-        let seen = frames(from: [nine, try #require(sixClient)], seconds: 1.5)
+        // Let the 6D filter converge, then compare frames of the same samples: 12 s of the log each (1.5 s at
+        // --speed 8 on an idle machine), by the frames' own time, so a busy machine only takes longer.
+        _ = frames(from: [nine, try #require(sixClient)], logSeconds: 12)
+        let seen = frames(from: [nine, try #require(sixClient)], logSeconds: 12)
         let common = Set(seen[0].keys).intersection(seen[1].keys)
         #expect(common.count > 50, "\(common.count)")
         var worstGravity = 0.0
