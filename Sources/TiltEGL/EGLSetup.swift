@@ -77,9 +77,12 @@ package enum EGLSetup {
             [EGL_RED_SIZE, EGL_GREEN_SIZE, EGL_BLUE_SIZE].allSatisfy { size(config, $0) == 8 }
                 && (alphaSize.map { size(config, EGL_ALPHA_SIZE) == $0 } ?? true)
         }
-        let found = configs.prefix(Int(count)).compactMap { $0 }
-        let exact = found.filter(isExact)
-        return Array((exact + found.filter { !isExact($0) }).prefix(max(1, limit)))
+        var exact: [EGLConfig] = []
+        var others: [EGLConfig] = []
+        for config in configs.prefix(Int(count)).compactMap({ $0 }) {
+            if isExact(config) { exact.append(config) } else { others.append(config) }
+        }
+        return Array((exact + others).prefix(max(1, limit)))
     }
 
     /// An OpenGL ES 3.0 context on `display` (`config` `nil`: none, with EGL_KHR_no_config_context).

@@ -10,18 +10,7 @@ import TiltWire
 struct ScreenAxesTests {
     /// Reads frames from each client in turn for `seconds`, keyed by `seq`.
     private func frames(from clients: [LineSocket], seconds: Double) -> [[UInt64: AttitudeFrame]] {
-        var collected = Array(repeating: [UInt64: AttitudeFrame](), count: clients.count)
-        let end = Deadline(seconds: seconds)
-        while !end.hasPassed {
-            for (i, client) in clients.enumerated() {
-                for line in client.readLines(until: Deadline(seconds: 0.05)) {
-                    if case .attitude(let frame)? = try? ServerMessage.decode(Array(line.utf8)) {
-                        collected[i][frame.seq] = frame
-                    }
-                }
-            }
-        }
-        return collected
+        frames(from: clients, logSeconds: .infinity, timeout: seconds)
     }
 
     /// Frames from each client, by `seq`, until every client's frames span `logSeconds` of the log's own time (their
