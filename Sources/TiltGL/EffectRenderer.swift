@@ -66,7 +66,7 @@ package final class EffectRenderer {
             return (p, texture, fit)
         }
         self.textures = try PresetTextureLoader.load(preset.textures)
-        self.simulation = preset.simulation.map(SimulationTextures.init)
+        self.simulation = preset.simulation.map { SimulationTextures($0, effects: preset.effects) }
         var programs: [ShaderProgram] = []
         for pass in self.passes {
             programs.append(

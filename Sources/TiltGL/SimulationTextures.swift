@@ -13,14 +13,25 @@ final class SimulationTextures {
     private(set) var raindrops: RaindropSimulation?
     /// The GL textures, by the names of ``PresetSimulation/textureNames``.
     private var textures: [String: GLuint] = [:]
+    /// The textures some effect reads: only these are made and uploaded each frame.
+    private let read: Set<String>
     private var lastFrame: Int?
     /// The size each texture's storage was made at.
     private var allocated: [String: (Int, Int)] = [:]
 
-    /// Textures for `simulation` (made here, empty until the first ``update(_:width:height:)``).
-    init(_ simulation: PresetSimulation) {
+    /// Textures for `simulation` (made here, empty until the first ``update(_:width:height:)``), those that `effects`
+    /// read (all of them when not given).
+    init(_ simulation: PresetSimulation, effects: [Effect]? = nil) {
         self.simulation = simulation
-        for name in simulation.textureNames {
+        let names = Set(simulation.textureNames)
+        read =
+            effects.map { effects in
+                Set(
+                    effects.flatMap(\.arguments).compactMap {
+                        if case .texture(let t) = $0.binding, names.contains(t) { t } else { nil }
+                    })
+            } ?? names
+        for name in simulation.textureNames where read.contains(name) {
             var id: GLuint = 0
             glGenTextures(1, &id)
             glBindTexture(GLenum(GL_TEXTURE_2D), id)
@@ -54,9 +65,20 @@ final class SimulationTextures {
             lastFrame = inputs.frame
             raindrops = state
             let names = PresetSimulation.raindropTextureNames
-            upload(names.mist, width: state.mistWidth, height: state.mistHeight, bytes: state.mistBytes(), red: true)
+            if read.contains(names.mist) {
+                upload(
+                    names.mist, width: state.mistWidth, height: state.mistHeight, bytes: state.mistBytes(), red: true)
+            }
+            guard read.contains(names.drops) || read.contains(names.glass) else { return }
             let map = state.dropMapSize
-            upload(names.drops, width: map.width, height: map.height, bytes: state.dropMap(), red: false)
+            let drops = state.dropMap()
+            if read.contains(names.drops) {
+                upload(names.drops, width: map.width, height: map.height, bytes: drops, red: false)
+            }
+            if read.contains(names.glass) {
+                upload(
+                    names.glass, width: map.width, height: map.height, bytes: state.glassMap(drops: drops), red: false)
+            }
         }
     }
 

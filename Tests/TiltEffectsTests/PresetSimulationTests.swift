@@ -26,7 +26,7 @@ import TiltEffects
             return
         }
         #expect(config.seed == 15)
-        #expect(preset.textures.filter(\.simulated).map(\.name) == ["mist", "drops"])
+        #expect(preset.textures.filter(\.simulated).map(\.name) == ["mist", "drops", "glass"])
         let glass = try #require(preset.effects.last)
         #expect(glass.readsSimulation && glass.blur == LayerBlur(radius: 12, downsample: 4, passes: 2))
         // The picture is baked once; the glass is drawn every frame.

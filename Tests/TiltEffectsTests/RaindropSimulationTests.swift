@@ -183,6 +183,28 @@ import TiltEffects
         #expect(texel(9, 8)[0] > 135 && texel(9, 8)[3] == 255)
         #expect(texel(28, 4) == [128, 128, 0, 0])
     }
+
+    @Test func theGlassMapIsTheDropsWithTheMistThatShows() throws {
+        var sim = RaindropSimulation(configuration: Self.quiet { $0.initialMist = 0.5 }, size: [64, 32])
+        sim.setDrops([.init(position: [16, 16], radius: 6)])
+        let (w, _) = sim.dropMapSize
+        let drops = sim.dropMap()
+        let glass = sim.glassMap()
+        #expect(glass == sim.glassMap(drops: drops))
+        #expect(glass.count == drops.count)
+        func texel(_ map: [UInt8], _ x: Int, _ y: Int) -> [UInt8] {
+            Array(map[(4 * (y * w + x))..<(4 * (y * w + x) + 4)])
+        }
+        // Under the drop: its normal as in the drop map, its radius (fully covered), no mist; empty glass shows the
+        // half mist; at the drop's edge, partly covered, both in between.
+        #expect(texel(glass, 8, 8) == [texel(drops, 8, 8)[0], texel(drops, 8, 8)[1], 48, 0])
+        #expect(texel(glass, 28, 4) == [128, 128, 0, 128])
+        let edge = (0..<w).map { texel(drops, $0, 8) }.firstIndex { (1...254).contains($0[3]) }
+        let x = try #require(edge)
+        let cover = Double(texel(drops, x, 8)[3]) / 255
+        #expect(abs(Double(texel(glass, x, 8)[2]) - 48 * cover) <= 1)
+        #expect(abs(Double(texel(glass, x, 8)[3]) - 127.5 * (1 - cover)) <= 1)
+    }
 }
 
 extension RaindropSimulation.Configuration {

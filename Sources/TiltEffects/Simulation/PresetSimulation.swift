@@ -3,7 +3,7 @@
 package struct PresetSimulation: Sendable, Hashable {
     /// Which simulation, with its settings.
     package enum Kind: Sendable, Hashable {
-        /// Raindrops on misted glass (``RaindropSimulation``): textures `mist` and `drops`.
+        /// Raindrops on misted glass (``RaindropSimulation``): textures `mist`, `drops` and `glass`.
         case raindrops(RaindropSimulation.Configuration)
     }
 
@@ -17,21 +17,29 @@ package struct PresetSimulation: Sendable, Hashable {
 
     /// The names of the raindrop simulation's mist-density texture (red: density 0…1, a quarter of the canvas's
     /// resolution by default) and drop map (red, green: offset from the drop's centre; blue: its height; alpha: its
-    /// coverage).
-    package static let raindropTextureNames = (mist: "mist", drops: "drops")
+    /// coverage), and the two as one map (``RaindropSimulation/glassMap(drops:)``: the drop's normal, its radius times
+    /// its coverage, and the mist that shows).
+    package static let raindropTextureNames = (mist: "mist", drops: "drops", glass: "glass")
 
     /// The textures it exposes, which effects name in arguments of type `texture`.
     package var textureNames: [String] {
         switch kind {
-        case .raindrops: [Self.raindropTextureNames.mist, Self.raindropTextureNames.drops]
+        case .raindrops:
+            [Self.raindropTextureNames.mist, Self.raindropTextureNames.drops, Self.raindropTextureNames.glass]
         }
     }
 
     /// What the texture `name` holds before the simulation has run, as one RGBA texel: raindrops' `mist` fully
-    /// misted, `drops` empty glass (the editor's preview, which does not run the simulation, binds it).
+    /// misted, `drops` empty glass, `glass` empty and misted (the editor's preview, which does not run the
+    /// simulation, binds it).
     package func restingTexel(of name: String) -> [UInt8] {
         switch kind {
-        case .raindrops: name == Self.raindropTextureNames.mist ? [255, 255, 255, 255] : [128, 128, 0, 0]
+        case .raindrops:
+            switch name {
+            case Self.raindropTextureNames.mist: [255, 255, 255, 255]
+            case Self.raindropTextureNames.glass: [128, 128, 0, 255]
+            default: [128, 128, 0, 0]
+            }
         }
     }
 

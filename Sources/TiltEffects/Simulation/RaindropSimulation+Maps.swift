@@ -58,4 +58,45 @@ extension RaindropSimulation {
         }
         return bytes
     }
+
+    /// The glass as one map for a shader that wants a single lookup (misty-glass): per drop-map cell (the size of
+    /// ``dropMap()``), red and green the covering drop's surface normal as in the drop map, blue the drop's radius
+    /// times its coverage (over ``dropRadiusRange``: the lens's reach), alpha the mist that shows there, the mist
+    /// density (bilinear between the mist cells' centres) where no drop covers the glass. Empty, misted glass is
+    /// (128, 128, 0, 255).
+    /// - Parameter drops: ``dropMap()``, when it was made for this state already.
+    package func glassMap(drops: [UInt8]? = nil) -> [UInt8] {
+        var bytes = drops ?? dropMap()
+        let (w, h) = dropMapSize
+        // Where a drop cell's centre falls between mist cells' centres, per column and per row: the lower
+        // neighbour, the upper one, and the upper one's weight (worked out once a row and column, not per cell).
+        func taps(cells: Int, mistCells: Int) -> [(Int, Int, Float)] {
+            let scale = Double(mistCells) / Double(cells)
+            return (0..<cells).map { c in
+                let x = min(Double(mistCells - 1), max(0, (Double(c) + 0.5) * scale - 0.5))
+                let lower = Int(x)
+                return (lower, min(mistCells - 1, lower + 1), Float(x - Double(lower)))
+            }
+        }
+        let columns = taps(cells: w, mistCells: mistWidth)
+        let rows = taps(cells: h, mistCells: mistHeight)
+        let mw = mistWidth
+        mist.withUnsafeBufferPointer { mist in
+            bytes.withUnsafeMutableBufferPointer { bytes in
+                for (j, (j0, j1, fy)) in rows.enumerated() {
+                    for (i, (i0, i1, fx)) in columns.enumerated() {
+                        let top = mist[j0 * mw + i0] + (mist[j0 * mw + i1] - mist[j0 * mw + i0]) * fx
+                        let bottom = mist[j1 * mw + i0] + (mist[j1 * mw + i1] - mist[j1 * mw + i0]) * fx
+                        let density = min(1, max(0, top + (bottom - top) * fy))
+                        let k = 4 * (j * w + i)
+                        let cover = Float(bytes[k + 3]) * (1 / 255)
+                        // + 0.5 then truncation: rounding, for values that are never negative
+                        bytes[k + 2] = UInt8(Float(bytes[k + 2]) * cover + 0.5)
+                        bytes[k + 3] = UInt8(density * (1 - cover) * 255 + 0.5)
+                    }
+                }
+            }
+        }
+        return bytes
+    }
 }
