@@ -1,7 +1,19 @@
 // parallax: each layer is drawn at an offset of tilt × depth, so near layers move more than far ones, as if the
 // screen were a window onto the scene.
 
-float pxHash(float n) { return fract(sin(n) * 43758.5453); }
+float pxHash(float n) {
+    n = fract(n * 0.1031);
+    n *= n + 33.33;
+    n *= n + n;
+    return fract(n);
+}
+
+/// 0.5 + 0.5 cos(2π x) to within 0.01, as a smoothstep of a triangle wave (a software renderer, llvmpipe, spends a
+/// range reduction and a polynomial on each sin).
+float pxWave(float x) {
+    float t = abs(2.0 * fract(x) - 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
 
 float pxNoise(float x) {
     float i = floor(x);
@@ -26,7 +38,7 @@ vec4 parallaxScene(vec2 position, vec4 color, vec2 size, vec2 tilt, float time, 
     vec2 cell = floor(s * 60.0);
     float h = pxHash(cell.x * 17.0 + cell.y * 131.0);
     vec2 f = fract(s * 60.0) - 0.5;
-    col += vec3(0.9, 0.9, 1.0) * step(0.93, h) * smoothstep(0.12, 0.0, length(f)) * (0.6 + 0.4 * sin(time * 3.0 + h * 40.0));
+    col += vec3(0.9, 0.9, 1.0) * step(0.93, h) * smoothstep(0.12, 0.0, length(f)) * (0.2 + 0.8 * pxWave((time * 3.0 + h * 40.0) * 0.1591549 - 0.25));
     // moon
     vec2 mo = s - vec2(0.25, -0.25);
     col = mix(col, vec3(0.95, 0.93, 0.82), smoothstep(0.082, 0.078, length(mo)));
@@ -49,7 +61,7 @@ vec4 parallaxScene(vec2 position, vec4 color, vec2 size, vec2 tilt, float time, 
     float th = 0.28 + 0.12 * pxHash(ti * 3.1);
     float top = 0.5 - th;
     float width = (p.y - top) * 0.22;
-    float pine = step(top, p.y) * step(abs(tf) / 7.0, width * (0.85 + 0.15 * sin((p.y - top) * 60.0)));
+    float pine = step(top, p.y) * step(abs(tf) / 7.0, width * (0.7 + 0.3 * pxWave((p.y - top) * 9.5492966 - 0.25)));
     col = mix(col, vec3(0.01, 0.02, 0.03), pine * step(0.35, pxHash(ti * 7.7)));
     col = mix(col, vec3(0.01, 0.015, 0.02), smoothstep(0.44, 0.445, p.y));
     return vec4(col, 1.0);
