@@ -9,9 +9,13 @@ const vec2 hcArtMax = vec2(0.92, 0.56);
 /// The card's rectangle in pixels: centre and half size, fitted into the layer with a margin; with a picture
 /// (`--image`), the picture is the card.
 vec4 hcCardRect(vec2 size) {
-    if (hasPicture()) return vec4(pictureRect().xy + pictureRect().zw * 0.5, pictureRect().zw * 0.5);
+    // A compile-time switch, not a branch on hasPicture(): a software renderer runs both sides for every pixel.
+#ifdef TILT_PICTURE
+    return vec4(pictureRect().xy + pictureRect().zw * 0.5, pictureRect().zw * 0.5);
+#else
     float h = min(size.y * 0.92, size.x * 0.92 / hcAspect);
     return vec4(size * 0.5, vec2(h * hcAspect, h) * 0.5);
+#endif
 }
 
 float hcBox(vec2 p, vec2 halfSize, float r) {
