@@ -20,17 +20,10 @@ final class SimulationTextures {
     private var allocated: [String: (Int, Int)] = [:]
 
     /// Textures for `simulation` (made here, empty until the first ``update(_:width:height:)``), those that `effects`
-    /// read (all of them when not given).
-    init(_ simulation: PresetSimulation, effects: [Effect]? = nil) {
+    /// sample.
+    init(_ simulation: PresetSimulation, effects: [Effect]) {
         self.simulation = simulation
-        let names = Set(simulation.textureNames)
-        read =
-            effects.map { effects in
-                Set(
-                    effects.flatMap(\.arguments).compactMap {
-                        if case .texture(let t) = $0.binding, names.contains(t) { t } else { nil }
-                    })
-            } ?? names
+        read = Set(effects.flatMap(\.textureNames)).intersection(simulation.textureNames)
         for name in simulation.textureNames where read.contains(name) {
             var id: GLuint = 0
             glGenTextures(1, &id)

@@ -24,6 +24,11 @@ package struct Effect: Sendable, Hashable {
     /// Whether an argument samples a texture of the preset's simulation, which changes every frame.
     package var readsSimulation = false
 
+    /// The names of the preset textures its arguments sample.
+    package var textureNames: [String] {
+        arguments.compactMap { if case .texture(let name) = $0.binding { name } else { nil } }
+    }
+
     /// Creates an effect.
     package init(
         function: String, kind: EffectKind, file: String, arguments: [EffectArgument] = [],

@@ -195,9 +195,7 @@ struct PresetFile: Decodable {
                 function: entry.function, kind: kind, file: try path(entry.file, field: "\(field).file"),
                 arguments: arguments, maxSampleOffset: offset, stateful: stateful, bake: entry.bake ?? true)
             effect.content = entry.content ?? false
-            effect.readsSimulation = arguments.contains {
-                if case .texture(let t) = $0.binding { simulation?.textureNames.contains(t) ?? false } else { false }
-            }
+            effect.readsSimulation = effect.textureNames.contains { simulation?.textureNames.contains($0) ?? false }
             if let blur = entry.blur {
                 guard kind == .layer else {
                     throw .invalid(file, field: "\(field).blur", reason: "only layer effects can blur the layer below")
