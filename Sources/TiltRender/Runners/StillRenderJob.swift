@@ -68,6 +68,8 @@ package struct StillRenderJob: Sendable {
     package func watch(logger: Logger, shouldStop: () -> Bool = { false }) throws {
         var current = preset
         var renderer: OffscreenRenderer?
+        // Watching starts before the first picture is written: a save made as soon as it appears is not missed.
+        var watcher = try FileWatcher(files: current.files)
         do {
             renderer = try OffscreenRenderer(preset: preset, width: width, height: height, picture: picture)
             if let renderer { try draw(with: renderer) }
@@ -76,7 +78,6 @@ package struct StillRenderJob: Sendable {
             let wait = "waiting for a fix (save its files to try again, Ctrl-C stops)"
             logger.error("preset '\(preset.name)' does not compile; \(wait):\n\(error)")
         }
-        var watcher = try FileWatcher(files: current.files)
         while !shouldStop() {
             guard watcher.waitForChange(timeoutMilliseconds: 250) else { continue }
             let start = ContinuousClock.now
