@@ -65,8 +65,13 @@ public final class GnomeShellSession {
             throw TestError("GNOME Shell did not start in \(Int(timeout)) s: \(process.stderr.suffix(3000))")
         }
         bus = address.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The helper hides the overview the Shell starts in once start-up completes; on a busy machine that hide can
+        // land while the overview is still animating in, and be lost: each poll asks again.
         let answering = eventually(timeout: timeout) {
-            (try? self.eval("return !Main.layoutManager._startingUp && !Main.overview.visible")) == "true"
+            let poll =
+                "if (!Main.layoutManager._startingUp && Main.overview.visible) Main.overview.hide(); "
+                + "return !Main.layoutManager._startingUp && !Main.overview.visible"
+            return (try? self.eval(poll)) == "true"
         }
         guard answering else {
             throw TestError("GNOME Shell's test helper did not answer in \(Int(timeout)) s:\n\(log.suffix(3000))")
